@@ -1,0 +1,39 @@
+/** The command line: parse, call the library, print. Exit codes: 0 success, 1 the work failed, 2 usage or config. */
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from './config/load.ts';
+import { UsageError, type CliContext } from './commands/context.ts';
+import { registerValidate } from './commands/validate.ts';
+
+export async function main(argv: string[], io: Partial<CliContext> = {}): Promise<number> {
+  const ctx: CliContext = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), exitCode: 0, ...io };
+  const program = new Command('scribe')
+    .description('Writes Playwright tests from plain language, and checks them before handing them over.')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) })
+    .showHelpAfterError('(run scribe --help for usage)');
+  registerValidate(program, ctx);
+
+  try {
+    await program.parseAsync(argv);
+    return ctx.exitCode;
+  } catch (error) {
+    return handleError(error, ctx);
+  }
+}
+
+function handleError(error: unknown, ctx: CliContext): number {
+  if (error instanceof CommanderError) {
+    // Help and version are not failures; every other commander error is a usage error.
+    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? 0 : 2;
+  }
+  if (error instanceof ConfigError) {
+    ctx.stderr.write(`scribe: configuration error\n${error.message}\n`);
+    return 2;
+  }
+  if (error instanceof UsageError) {
+    ctx.stderr.write(`scribe: ${error.message}\n`);
+    return 2;
+  }
+  ctx.stderr.write(`scribe: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return 1;
+}

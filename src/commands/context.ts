@@ -1,0 +1,19 @@
+/** What a command needs from the process: streams, environment, and where to put its exit code. */
+import type { Writable } from 'node:stream';
+
+export interface CliContext {
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** 0 success or clean, 1 the work failed, 2 usage or configuration error. */
+  exitCode: number;
+}
+
+/** A usage error: the command line asked for something that cannot be done (exit code 2). */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}

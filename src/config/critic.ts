@@ -1,0 +1,137 @@
+/**
+ * agents/critic.yaml: the criteria Scribe, the Critic, the Medic and `scribe validate` all read.
+ * Loaded once per run; every value the rules use comes from here.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import type { Rule } from '../rules/types.ts';
+import { RULES } from '../rules/index.ts';
+import { customRule } from '../rules/custom.ts';
+import { ConfigError, checkWithSchema, keyPath, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
+import { BUNDLED_AGENTS_DIR } from './paths.ts';
+import { regexSource } from './zod-helpers.ts';
+
+export const DEFAULT_CRITIC_PATH = path.join(BUNDLED_AGENTS_DIR, 'critic.yaml');
+
+const ConfiguredSeverity = z.enum(['error', 'warning', 'off']);
+
+const RuleEntry = z.strictObject({
+  severity: ConfiguredSeverity,
+  reason: z.string().min(1),
+  options: z.unknown().optional(),
+});
+
+export const CustomRuleEntry = z.strictObject({
+  id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'a rule id is lower-case words joined by dashes'),
+  severity: ConfiguredSeverity,
+  reason: z.string().min(1),
+  match: z.enum(['selector', 'method', 'string']),
+  pattern: regexSource,
+  flags: z.string().regex(/^[imsu]*$/, 'flags may be i, m, s, u').optional(),
+});
+export type CustomRuleEntry = z.infer<typeof CustomRuleEntry>;
+
+const ReviewEntry = z.strictObject({
+  enabled: z.boolean(),
+  prompt: z.string().min(1).optional(),
+});
+
+const CriticFile = z.strictObject({
+  version: z.literal(1),
+  settings: z.strictObject({
+    test_id_attribute: z.string().min(1),
+  }),
+  rules: z.record(z.string(), RuleEntry),
+  custom_rules: z.array(CustomRuleEntry).optional(),
+  review: ReviewEntry.optional(),
+});
+
+export interface ActiveRule {
+  rule: Rule<unknown>;
+  severity: 'error' | 'warning';
+  reason: string;
+  options: unknown;
+}
+
+export interface CriticConfig {
+  file: string;
+  testIdAttribute: string;
+  /** Enabled rules, built-in then custom, in the file's order. */
+  rules: ActiveRule[];
+  /** Every rule id the file names with its setting, for prompts and docs (disabled ones included). */
+  criteria: Array<{ id: string; severity: 'error' | 'warning' | 'off'; reason: string; options: unknown }>;
+  review: { enabled: boolean; prompt?: string };
+  /** Where each rule stands in the file, for SARIF and error messages. */
+  lineOfRule(id: string): number;
+}
+
+export function loadCriticConfig(file: string = DEFAULT_CRITIC_PATH): CriticConfig {
+  return criticConfigFrom(readYamlFile(file));
+}
+
+export function criticConfigFrom(source: YamlSource): CriticConfig {
+  const parsed = checkWithSchema(source, CriticFile);
+  const byId = new Map(RULES.map((rule) => [rule.id, rule]));
+  const problems: ConfigProblem[] = [];
+  const rules: ActiveRule[] = [];
+  const criteria: CriticConfig['criteria'] = [];
+
+  for (const [id, entry] of Object.entries(parsed.rules)) {
+    const rule = byId.get(id);
+    if (!rule) {
+      problems.push({ file: source.file, key: `rules.${id}`, line: source.lineOf(['rules', id]), message: `unknown rule id${suggest(id, [...byId.keys()])}` });
+      continue;
+    }
+    const options = rule.options.safeParse(entry.options ?? {});
+    if (!options.success) {
+      for (const issue of options.error.issues) {
+        const path = ['rules', id, 'options', ...issue.path];
+        problems.push({ file: source.file, key: keyPath(path), line: source.lineOf(path), message: issue.message });
+      }
+      continue;
+    }
+    criteria.push({ id, severity: entry.severity, reason: entry.reason, options: options.data });
+    if (entry.severity !== 'off') rules.push({ rule, severity: entry.severity, reason: entry.reason, options: options.data });
+  }
+
+  (parsed.custom_rules ?? []).forEach((entry, index) => {
+    if (byId.has(entry.id) || parsed.custom_rules!.findIndex((c) => c.id === entry.id) !== index) {
+      problems.push({ file: source.file, key: `custom_rules[${index}].id`, line: source.lineOf(['custom_rules', index, 'id']), message: `rule id "${entry.id}" is already taken` });
+      return;
+    }
+    criteria.push({ id: entry.id, severity: entry.severity, reason: entry.reason, options: { match: entry.match, pattern: entry.pattern } });
+    if (entry.severity !== 'off') rules.push({ rule: customRule(entry), severity: entry.severity, reason: entry.reason, options: {} });
+  });
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    file: source.file,
+    testIdAttribute: parsed.settings.test_id_attribute,
+    rules,
+    criteria,
+    review: parsed.review ?? { enabled: false },
+    lineOfRule: (id) => {
+      const index = (parsed.custom_rules ?? []).findIndex((c) => c.id === id);
+      return index >= 0 ? source.lineOf(['custom_rules', index]) : source.lineOf(['rules', id]);
+    },
+  };
+}
+
+function suggest(name: string, known: string[]): string {
+  const close = known.filter((k) => distance(k, name) <= Math.max(2, Math.floor(name.length / 4)));
+  return close.length > 0 ? ` (did you mean ${close.map((c) => `"${c}"`).join(' or ')}?)` : '';
+}
+
+export function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}

@@ -1,0 +1,36 @@
+/**
+ * The `explore:` section of agents/scribe.yaml: how a live page is explored and how large its
+ * inventory may grow in a prompt. Its own schema, so the section can be read without the rest of Scribe.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { checkWithSchema, readYamlFile, type YamlSource } from './load.ts';
+import { BUNDLED_AGENTS_DIR } from './paths.ts';
+
+const positiveInt = z.number().int().positive();
+
+export const ExploreSettings = z.strictObject({
+  /** The whole rendered inventory must fit this many estimated tokens. */
+  max_tokens: positiveInt,
+  /** Token estimate: characters of the rendering divided by this. */
+  chars_per_token: z.number().positive(),
+  /** The longest visible text or label kept for one element. */
+  max_text_chars: positiveInt,
+  /** Entries of one kind read from the page at most, so a huge page cannot flood the process. */
+  max_scanned_per_kind: positiveInt,
+  navigation_timeout_ms: positiveInt,
+});
+export type ExploreSettings = z.infer<typeof ExploreSettings>;
+
+const SECTION = 'explore';
+
+/** Reads only the `explore:` section of a scribe.yaml (the bundled one by default). */
+export function loadExploreSettings(file: string = path.join(BUNDLED_AGENTS_DIR, 'scribe.yaml')): ExploreSettings {
+  return exploreSettingsFrom(readYamlFile(file));
+}
+
+export function exploreSettingsFrom(source: YamlSource): ExploreSettings {
+  const data = source.data;
+  const section = data !== null && typeof data === 'object' ? (data as Record<string, unknown>)[SECTION] : undefined;
+  return checkWithSchema(source, ExploreSettings, [SECTION], section);
+}

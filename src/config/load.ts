@@ -1,0 +1,101 @@
+/**
+ * Loads a YAML file and checks it with a zod schema. Every problem is reported with the file, the key
+ * path and the line, because a user editing agents/*.yaml needs to know exactly where to look.
+ */
+import { readFileSync } from 'node:fs';
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+
+export interface ConfigProblem {
+  file: string;
+  key: string;
+  line: number;
+  message: string;
+}
+
+export class ConfigError extends Error {
+  readonly problems: ConfigProblem[];
+
+  constructor(problems: ConfigProblem[]) {
+    super(problems.map(formatProblem).join('\n'));
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export function formatProblem(p: ConfigProblem): string {
+  return `${p.file}:${p.line}: ${p.key ? `${p.key}: ` : ''}${p.message}`;
+}
+
+/** A parsed YAML document that can say on which line a key path stands. */
+export interface YamlSource {
+  file: string;
+  data: unknown;
+  lineOf(path: readonly PropertyKey[]): number;
+}
+
+export function parseYaml(file: string, text: string): YamlSource {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(
+      doc.errors.map((e) => ({
+        file,
+        key: '',
+        line: lineCounter.linePos(e.pos[0]).line,
+        message: `invalid YAML: ${e.message.split('\n')[0]}`,
+      })),
+    );
+  }
+  return { file, data: doc.toJS(), lineOf: (path) => lineOf(doc, lineCounter, path) };
+}
+
+/** The line of the deepest key along the path that exists (a missing key reports its parent). */
+function lineOf(doc: Document, lineCounter: LineCounter, path: readonly PropertyKey[]): number {
+  const lineAt = (node: { range?: [number, number, number] | null } | null | undefined, fallback: number) =>
+    node?.range ? lineCounter.linePos(node.range[0]).line : fallback;
+  let node: unknown = doc.contents;
+  let line = lineAt(doc.contents, 1);
+  for (const segment of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === segment);
+      if (!pair) break;
+      line = lineAt(isNode(pair.key) ? pair.key : null, line);
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number') {
+      const item = node.items[segment];
+      if (!isNode(item)) break;
+      line = lineAt(item, line);
+      node = item;
+    } else {
+      break;
+    }
+  }
+  return line;
+}
+
+export function keyPath(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+}
+
+/** Checks parsed YAML against a schema; zod's issues become ConfigProblems with lines. */
+export function checkWithSchema<T>(source: YamlSource, schema: z.ZodType<T>, prefix: readonly PropertyKey[] = [], value: unknown = source.data): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => {
+      const path = [...prefix, ...issue.path];
+      return { file: source.file, key: keyPath(path), line: source.lineOf(path), message: issue.message };
+    }),
+  );
+}
+
+export function readYamlFile(file: string): YamlSource {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError([{ file, key: '', line: 0, message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})` }]);
+  }
+  return parseYaml(file, text);
+}

@@ -1,0 +1,136 @@
+/**
+ * The data contracts of DESIGN.md, one zod schema each. Every boundary (CLI JSON, HTTP, stage to stage,
+ * model answers) parses through these, so a type and its runtime check never drift apart.
+ */
+import { z } from 'zod';
+
+export const Severity = z.enum(['error', 'warning']);
+export type Severity = z.infer<typeof Severity>;
+
+export const Issue = z.object({
+  rule: z.string(),
+  severity: Severity,
+  message: z.string(),
+  line: z.number().int().nonnegative(),
+  column: z.number().int().nonnegative(),
+  fixable: z.boolean(),
+});
+export type Issue = z.infer<typeof Issue>;
+
+export const FileReport = z.object({
+  file: z.string(),
+  passed: z.boolean(),
+  issues: z.array(Issue),
+});
+export type FileReport = z.infer<typeof FileReport>;
+
+export const ValidateReport = z.object({
+  files: z.array(FileReport),
+  summary: z.object({
+    files: z.number().int(),
+    passed: z.number().int(),
+    errors: z.number().int(),
+    warnings: z.number().int(),
+  }),
+});
+export type ValidateReport = z.infer<typeof ValidateReport>;
+
+export const Complexity = z.enum(['easy', 'medium', 'hard']);
+export type Complexity = z.infer<typeof Complexity>;
+
+export const AgentResult = z.object({
+  success: z.boolean(),
+  data: z.record(z.string(), z.unknown()).optional(),
+  error: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+export type AgentResult = z.infer<typeof AgentResult>;
+
+export const ScribeTask = z.object({
+  taskDescription: z.string().min(1),
+  featureName: z.string().min(1),
+  outputPath: z.string().optional(),
+  url: z.string().optional(),
+  complexity: Complexity.optional(),
+});
+export type ScribeTask = z.infer<typeof ScribeTask>;
+
+export const RunClassification = z.enum(['pass', 'test_bug', 'app_bug', 'environment', 'timeout']);
+export type RunClassification = z.infer<typeof RunClassification>;
+
+export const TestResultSegment = z.object({
+  type: z.literal('TEST_RESULT'),
+  content: z.string(),
+  outcome: z.enum(['PASS', 'FAIL']),
+});
+export type TestResultSegment = z.infer<typeof TestResultSegment>;
+
+export const RunnerReport = z.object({
+  status: z.enum(['pass', 'fail', 'timeout', 'error']),
+  classification: RunClassification,
+  duration_ms: z.number().nonnegative(),
+  error_message: z.string().nullable(),
+  error_line: z.number().int().nullable(),
+  screenshots: z.array(z.string()),
+  console_errors: z.array(z.string()),
+  /** Playwright's error context (the page snapshot at failure), kept for the Medic. */
+  error_context: z.string().nullable().optional(),
+  segment: TestResultSegment.optional(),
+});
+export type RunnerReport = z.infer<typeof RunnerReport>;
+
+export const CriticVerdict = z.object({
+  status: z.enum(['approved', 'rejected']),
+  reason: z.string(),
+  issues_found: z.array(Issue),
+  estimated_cost: z.number().nonnegative(),
+  estimated_duration_ms: z.number().nonnegative(),
+});
+export type CriticVerdict = z.infer<typeof CriticVerdict>;
+
+/** `scribe generate --json`, and the `result` of an HTTP job. */
+export const GenerateResult = z.object({
+  success: z.boolean(),
+  testPath: z.string().nullable(),
+  attempts: z.number().int().nonnegative(),
+  issues: z.array(Issue),
+  critic: CriticVerdict.nullable(),
+  runner: RunnerReport.nullable(),
+  error: z.string().nullable(),
+});
+export type GenerateResult = z.infer<typeof GenerateResult>;
+
+/** A compact inventory of a live page (src/explore), carried into prompts and the grounding rule. */
+export const PageInventory = z.object({
+  url: z.string(),
+  title: z.string(),
+  testIdAttribute: z.string(),
+  testIds: z.array(
+    z.object({
+      testId: z.string(),
+      tag: z.string(),
+      role: z.string().nullable(),
+      text: z.string().nullable(),
+      label: z.string().nullable(),
+      count: z.number().int().positive(),
+      /** Whether the first element carrying it was visible when explored (hidden ones are often outcomes: errors, results). */
+      visible: z.boolean().optional(),
+    }),
+  ),
+  roles: z.array(z.object({ role: z.string(), name: z.string(), count: z.number().int().positive() })),
+  fields: z.array(
+    z.object({
+      type: z.string(),
+      label: z.string().nullable(),
+      placeholder: z.string().nullable(),
+      name: z.string().nullable(),
+      testId: z.string().nullable(),
+    }),
+  ),
+  headings: z.array(z.object({ level: z.number().int(), text: z.string() })),
+  links: z.array(z.object({ text: z.string(), href: z.string(), testId: z.string().nullable() })),
+  /** What the size cap left out, in words ("42 links", "310 test ids"). */
+  truncated: z.array(z.string()),
+  estimatedTokens: z.number().int().nonnegative(),
+});
+export type PageInventory = z.infer<typeof PageInventory>;

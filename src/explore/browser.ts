@@ -1,0 +1,52 @@
+/**
+ * Finds a Chromium to drive: SCRIBE_BROWSER, then Playwright's own download, then a system Chromium.
+ * Fails with a message that names the fix, since a missing browser is the most common first-run problem.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type LaunchOptions } from '@playwright/test';
+
+/** Without these, Chromium's background connections hang on a closed network. */
+export const CHROMIUM_ARGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+const SYSTEM_CHROMIUMS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium'];
+
+export class BrowserNotFoundError extends Error {
+  constructor(detail: string) {
+    super(
+      `No Chromium found${detail}. Fix: run \`npx playwright install chromium\`, or install the system package ` +
+        '(`apt-get install chromium`), or point SCRIBE_BROWSER at a Chromium executable.',
+    );
+    this.name = 'BrowserNotFoundError';
+  }
+}
+
+export interface BrowserChoice {
+  executablePath: string;
+  source: 'SCRIBE_BROWSER' | 'playwright' | 'system';
+}
+
+export function findBrowser(env: NodeJS.ProcessEnv = process.env): BrowserChoice {
+  const configured = env.SCRIBE_BROWSER;
+  if (configured) {
+    if (!existsSync(configured)) throw new BrowserNotFoundError(` at SCRIBE_BROWSER=${configured}`);
+    return { executablePath: configured, source: 'SCRIBE_BROWSER' };
+  }
+  const bundled = playwrightChromium();
+  if (bundled && existsSync(bundled)) return { executablePath: bundled, source: 'playwright' };
+  const system = SYSTEM_CHROMIUMS.find((candidate) => existsSync(candidate));
+  if (system) return { executablePath: system, source: 'system' };
+  throw new BrowserNotFoundError('');
+}
+
+function playwrightChromium(): string | undefined {
+  try {
+    return chromium.executablePath();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Launch options for Playwright: the browser found and the flags this network needs. */
+export function launchOptions(env: NodeJS.ProcessEnv = process.env): LaunchOptions {
+  return { executablePath: findBrowser(env).executablePath, args: CHROMIUM_ARGS, headless: true };
+}

@@ -1,0 +1,40 @@
+/** Custom rules written in critic.yaml alone: a regex matched in the syntax tree, never in comments. */
+import { ts } from 'ts-morph';
+import { noOptions } from '../config/zod-helpers.ts';
+import type { CustomRuleEntry } from '../config/critic.ts';
+import { selectorUses } from './helpers.ts';
+import { defineRule, type Finding, type Rule } from './types.ts';
+
+export function customRule(entry: CustomRuleEntry): Rule<unknown> {
+  const pattern = new RegExp(entry.pattern, entry.flags ?? '');
+  const where = { selector: 'selector', method: 'called method', string: 'string' }[entry.match];
+  return defineRule<unknown>({
+    id: entry.id,
+    description: entry.reason,
+    fixable: false,
+    options: noOptions,
+    check(model) {
+      const findings: Finding[] = [];
+      const report = (node: ts.Node, value: string) => {
+        if (pattern.test(value)) findings.push({ node, message: `${where} "${value}" matches ${entry.id}: ${entry.reason}` });
+      };
+      if (entry.match === 'selector') {
+        for (const use of selectorUses(model)) report(use.argument, use.value);
+      } else if (entry.match === 'method') {
+        for (const call of model.calls) {
+          const { name } = model.callee(call);
+          if (name) report(call.expression, name);
+        }
+      } else {
+        for (const kind of [ts.SyntaxKind.StringLiteral, ts.SyntaxKind.NoSubstitutionTemplateLiteral, ts.SyntaxKind.TemplateExpression]) {
+          for (const node of model.nodes<ts.Expression>(kind)) {
+            if (ts.isImportDeclaration(node.parent)) continue;
+            const value = model.stringValue(node, '');
+            if (value !== undefined) report(node, value);
+          }
+        }
+      }
+      return findings;
+    },
+  });
+}

@@ -1,0 +1,56 @@
+import { ts } from 'ts-morph';
+import { noOptions } from '../config/zod-helpers.ts';
+import { calleeText, removeStatementFix } from './helpers.ts';
+import { defineRule, type Finding } from './types.ts';
+
+const TIMER_MODULES = new Set(['timers/promises', 'node:timers/promises', 'timers', 'node:timers']);
+
+export default defineRule({
+  id: 'no-wait-for-timeout',
+  description: 'Disallows fixed sleeps: waitForTimeout and setTimeout promises.',
+  fixable: true,
+  options: noOptions,
+  check(model) {
+    const findings: Finding[] = [];
+    for (const call of model.calls) {
+      const { name, receiver } = model.callee(call);
+      if (name === 'waitForTimeout') {
+        findings.push({
+          node: call,
+          message: `${calleeText(model, call)}() sleeps for a fixed time; wait for a condition instead (await expect(locator).toBeVisible()).`,
+          fix: removeStatementFix(model, call),
+        });
+      } else if (name === 'setTimeout' && isTimer(model, call, receiver)) {
+        const sleep = enclosingPromise(call);
+        findings.push({
+          node: call,
+          message: 'A setTimeout promise sleeps for a fixed time; wait for a condition instead (a web-first assertion).',
+          fix: sleep ? removeStatementFix(model, sleep) : undefined,
+        });
+      }
+    }
+    return findings;
+  },
+});
+
+/** The global setTimeout (also via globalThis/window) or one imported from node's timers. */
+function isTimer(model: Parameters<typeof removeStatementFix>[0], call: ts.CallExpression, receiver: ts.Expression | undefined): boolean {
+  if (receiver) {
+    const base = model.unwrap(receiver);
+    return ts.isIdentifier(base) && (['globalThis', 'window', 'global', 'self'].includes(base.text) || TIMER_MODULES.has(model.moduleBinding(base)?.module ?? ''));
+  }
+  const callee = model.unwrap(call.expression);
+  if (!ts.isIdentifier(callee)) return false;
+  const binding = model.moduleBinding(callee);
+  if (binding) return TIMER_MODULES.has(binding.module);
+  return model.declarationOf(callee) === undefined;
+}
+
+/** `new Promise((r) => setTimeout(r, 500))`: the sleep as a whole, so the fix removes all of it. */
+function enclosingPromise(call: ts.CallExpression): ts.NewExpression | undefined {
+  for (let n: ts.Node = call.parent; n; n = n.parent) {
+    if (ts.isNewExpression(n)) return ts.isIdentifier(n.expression) && n.expression.text === 'Promise' ? n : undefined;
+    if (ts.isStatement(n) && !ts.isBlock(n) && !ts.isExpressionStatement(n)) return undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,11 @@
+import { noOptions } from '../config/zod-helpers.ts';
+import { diagnosticFindings } from './helpers.ts';
+import { defineRule } from './types.ts';
+
+export default defineRule({
+  id: 'syntax',
+  description: 'The spec parses as TypeScript.',
+  fixable: false,
+  options: noOptions,
+  check: (model) => diagnosticFindings(model.syntaxDiagnostics(), ''),
+});

@@ -1,0 +1,43 @@
+import type { ts } from 'ts-morph';
+import type { z } from 'zod';
+import type { PageInventory } from '../contracts.ts';
+import type { SpecModel } from '../validate/model.ts';
+
+/** A replacement of the text between two offsets of the spec. */
+export interface TextEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** What a rule reports; the validator adds rule id, severity, line and column. */
+export interface Finding {
+  /** Where the problem is: a node, or an offset into the text (compiler diagnostics). */
+  node: ts.Node | number;
+  message: string;
+  /** Safe edits that remove the problem without changing any assertion. */
+  fix?: TextEdit[];
+  /** Overrides the configured severity (e.g. an ambiguous test id is only a warning). */
+  severity?: 'error' | 'warning';
+}
+
+/** Facts from outside the spec that some rules need. */
+export interface RuleEnvironment {
+  testIdAttribute: string;
+  /** The explored page, when a URL was given; rules that need it do nothing without it. */
+  inventory?: PageInventory;
+}
+
+export interface Rule<Options = unknown> {
+  id: string;
+  /** One line for docs and SARIF; the reason shown to people lives in critic.yaml. */
+  description: string;
+  fixable: boolean;
+  /** Checks the options given in critic.yaml; no defaults here, the YAML holds the values. */
+  options: z.ZodType<Options>;
+  check(model: SpecModel, options: Options, env: RuleEnvironment): Finding[];
+}
+
+export function defineRule<Options>(rule: Rule<Options>): Rule<Options> {
+  return rule;
+}

@@ -1,0 +1,113 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ValidateReport } from '../../src/contracts.ts';
+import { DEFAULT_CRITIC_PATH } from '../../src/config/critic.ts';
+import { scribe } from './cli-harness.ts';
+
+const specs = fileURLToPath(new URL('../fixtures/specs/', import.meta.url));
+const bundledCritic = readFileSync(DEFAULT_CRITIC_PATH, 'utf8');
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'scribe-validate-'));
+  copyFileSync(path.join(specs, 'clean.spec.ts'), path.join(dir, 'clean.spec.ts'));
+  copyFileSync(path.join(specs, 'planted.spec.ts'), path.join(dir, 'planted.spec.ts'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const json = async (args: string[]) => {
+  const run = await scribe([...args, '--json'], { cwd: dir });
+  return { ...run, report: ValidateReport.parse(JSON.parse(run.stdout)) };
+};
+
+describe('scribe validate', () => {
+  it('passes a clean spec with exit code 0', async () => {
+    const run = await scribe(['validate', 'clean.spec.ts'], { cwd: dir });
+    expect(run.stderr).not.toMatch(/error/);
+    expect(run.stdout).toContain('no problems');
+    expect(run.code).toBe(0);
+  });
+
+  it('reports each planted problem at its line with its rule id', async () => {
+    const { code, report } = await json(['validate', 'planted.spec.ts']);
+    expect(code).toBe(1);
+    const found = report.files[0]!.issues.map((i) => `${i.line}:${i.rule}`);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        '5:missing-playwright-await',
+        '5:no-hardcoded-base-url',
+        '6:no-wait-for-timeout',
+        '7:require-testid-selectors',
+        '8:no-hardcoded-credentials',
+        '10:no-force-option',
+        '11:no-networkidle',
+      ]),
+    );
+    expect(report.summary).toMatchObject({ files: 1, passed: 0 });
+    expect(report.summary.errors).toBe(report.files[0]!.issues.filter((i) => i.severity === 'error').length);
+  });
+
+  it('prints file:line:col, severity, message and rule id like a linter', async () => {
+    const run = await scribe(['validate', '.'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/planted\.spec\.ts:6:\d+\s+error\s+.*waitForTimeout.*no-wait-for-timeout/);
+    expect(run.stdout).toMatch(/problems? \(\d+ errors?, \d+ warnings?\) in 1 of 2 files/);
+  });
+
+  it('follows agents/critic.yaml: a rule switched off, a severity, a limit', async () => {
+    const config = path.join(dir, 'critic.yaml');
+    writeFileSync(config, bundledCritic.replace(/(no-wait-for-timeout:\n    severity: )error/, '$1off'));
+    const off = await json(['validate', 'planted.spec.ts', '--config', config]);
+    expect(off.report.files[0]!.issues.map((i) => i.rule)).not.toContain('no-wait-for-timeout');
+
+    writeFileSync(config, bundledCritic.replace(/(no-wait-for-timeout:\n    severity: )error/, '$1warning'));
+    const warned = await json(['validate', 'planted.spec.ts', '--config', config]);
+    expect(warned.report.files[0]!.issues.find((i) => i.rule === 'no-wait-for-timeout')?.severity).toBe('warning');
+
+    writeFileSync(config, bundledCritic.replace('      max: 10', '      max: 2'));
+    const limited = await json(['validate', 'clean.spec.ts', '--config', config]);
+    expect(limited.code).toBe(1);
+    expect(limited.report.files[0]!.issues.map((i) => i.rule)).toEqual(['max-steps']);
+  });
+
+  it('reads ./agents/critic.yaml of the working directory when there is one', async () => {
+    const local = path.join(dir, 'agents');
+    mkdirSync(local);
+    writeFileSync(path.join(local, 'critic.yaml'), bundledCritic.replace('      max: 10', '      max: 1'));
+    const { report } = await json(['validate', 'clean.spec.ts']);
+    expect(report.files[0]!.issues.map((i) => i.rule)).toEqual(['max-steps']);
+  });
+
+  it('--fix applies the safe fixes, says what changed and keeps every assertion', async () => {
+    const run = await scribe(['validate', 'planted.spec.ts', '--fix'], { cwd: dir });
+    const fixed = readFileSync(path.join(dir, 'planted.spec.ts'), 'utf8');
+    expect(fixed).toContain("await p.goto('/login');");
+    expect(fixed).not.toContain('waitForTimeout');
+    expect(fixed).toContain("page.getByTestId('username')");
+    expect(fixed).not.toContain('force');
+    expect(fixed).not.toContain('networkidle');
+    expect(fixed).toContain("await expect(page.getByTestId('dashboard-title')).toHaveText('Dashboard');");
+    expect(run.stderr).toMatch(/fixed planted\.spec\.ts:6\s+no-wait-for-timeout/);
+    // The hard-coded password has no safe fix: it is still reported.
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('no-hardcoded-credentials');
+  });
+
+  it('exits 2 with a clear message on a missing path or a bad config', async () => {
+    const missing = await scribe(['validate', 'nope.spec.ts'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nope.spec.ts: no such file or folder');
+
+    const config = path.join(dir, 'bad.yaml');
+    writeFileSync(config, bundledCritic.replace('  no-eval:', '  no-evil:'));
+    const bad = await scribe(['validate', 'clean.spec.ts', '--config', config], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.yaml:\d+: rules\.no-evil: unknown rule id \(did you mean "no-eval"\?\)/);
+
+    const flag = await scribe(['validate', '--frobnicate', 'clean.spec.ts'], { cwd: dir });
+    expect(flag.code).toBe(2);
+  });
+});
