@@ -1,7 +1,7 @@
 /** Small pieces several rules share: where selectors are, removing a statement, compiler diagnostics. */
 import { ts } from 'ts-morph';
 import type { SpecModel } from '../validate/model.ts';
-import { ELEMENT_HANDLE_FACTORIES, type ValueKind } from '../validate/playwright-api.ts';
+import { ELEMENT_HANDLE_FACTORIES, PLAYWRIGHT_OBJECTS, type ValueKind } from '../validate/playwright-api.ts';
 import type { Finding, TextEdit } from './types.ts';
 
 /** Stands for the unknown part of a template (`.css-${hash}`): letters and digits, like the values it hides. */
@@ -108,4 +108,23 @@ export function removePropertyFix(model: SpecModel, call: ts.CallExpression, pro
   if (next) return [{ start: property.getStart(model.sourceFile), end: next.getStart(model.sourceFile), text: '' }];
   const previous = object.properties[position - 1];
   return [{ start: previous ? previous.end : property.getStart(model.sourceFile), end: property.end, text: '' }];
+}
+
+/**
+ * Whether a value may be a Playwright object: one the analysis recognises, or one it cannot name
+ * (`this.button` in an untyped page object) unless it is plainly something else, such as an object,
+ * array, function or primitive written in the spec.
+ */
+export function mayBePlaywrightObject(model: SpecModel, expr: ts.Expression): boolean {
+  const kind = model.kindOf(expr);
+  if (kind !== 'unknown') return PLAYWRIGHT_OBJECTS.has(kind);
+  const value = model.resolve(expr);
+  return !(
+    ts.isObjectLiteralExpression(value) ||
+    ts.isArrayLiteralExpression(value) ||
+    ts.isFunctionLike(value) ||
+    ts.isClassExpression(value) ||
+    ts.isLiteralExpression(value) ||
+    ts.isTemplateExpression(value)
+  );
 }

@@ -1,5 +1,6 @@
 import { ts } from 'ts-morph';
 import { noOptions } from '../config/zod-helpers.ts';
+import type { SpecModel } from '../validate/model.ts';
 import { calleeText, removeStatementFix } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 
@@ -20,7 +21,7 @@ export default defineRule({
           message: `${calleeText(model, call)}() sleeps for a fixed time; wait for a condition instead (await expect(locator).toBeVisible()).`,
           fix: removeStatementFix(model, call),
         });
-      } else if (name === 'setTimeout' && isTimer(model, call, receiver)) {
+      } else if (isTimerCall(model, call, name, receiver)) {
         const sleep = enclosingPromise(call);
         findings.push({
           node: call,
@@ -33,17 +34,20 @@ export default defineRule({
   },
 });
 
-/** The global setTimeout (also via globalThis/window) or one imported from node's timers. */
-function isTimer(model: Parameters<typeof removeStatementFix>[0], call: ts.CallExpression, receiver: ts.Expression | undefined): boolean {
+/**
+ * A call of the global setTimeout (also via globalThis/window), or of node's timers' setTimeout under any
+ * name (`import { setTimeout as sleep } from 'node:timers/promises'`).
+ */
+function isTimerCall(model: SpecModel, call: ts.CallExpression, name: string | undefined, receiver: ts.Expression | undefined): boolean {
   if (receiver) {
     const base = model.unwrap(receiver);
-    return ts.isIdentifier(base) && (['globalThis', 'window', 'global', 'self'].includes(base.text) || TIMER_MODULES.has(model.moduleBinding(base)?.module ?? ''));
+    return name === 'setTimeout' && ts.isIdentifier(base) && (['globalThis', 'window', 'global', 'self'].includes(base.text) || TIMER_MODULES.has(model.moduleBinding(base)?.module ?? ''));
   }
   const callee = model.unwrap(call.expression);
   if (!ts.isIdentifier(callee)) return false;
   const binding = model.moduleBinding(callee);
-  if (binding) return TIMER_MODULES.has(binding.module);
-  return model.declarationOf(callee) === undefined;
+  if (binding) return TIMER_MODULES.has(binding.module) && binding.imported === 'setTimeout';
+  return name === 'setTimeout' && model.declarationOf(callee) === undefined;
 }
 
 /** `new Promise((r) => setTimeout(r, 500))`: the sleep as a whole, so the fix removes all of it. */

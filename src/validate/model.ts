@@ -60,6 +60,8 @@ export class SpecModel {
   private readonly scopes = new Map<ts.Node, Scope>();
   private readonly kinds = new Map<ts.Node, ValueKind>();
   private readonly reachable = new Map<ts.Node, ts.CallExpression[]>();
+  private readonly memos = new Map<string, Map<ts.Node, unknown>>();
+  private localFunctionNames: Set<string> | undefined;
   private testBlocks: TestBlock[] | undefined;
   private readonly semanticDiagnosticsOf: (() => readonly ts.Diagnostic[]) | undefined;
 
@@ -213,10 +215,17 @@ export class SpecModel {
     return placeholder;
   }
 
-  /** The object literal an expression holds, followed through variables. */
+  /** The object literal an expression holds, followed through variables and nested properties (`config.urls`). */
   objectLiteral(expr: ts.Expression, depth = 0): ts.ObjectLiteralExpression | undefined {
+    if (depth > MAX_DEPTH) return undefined;
     const e = this.resolve(expr, depth);
-    return ts.isObjectLiteralExpression(e) ? e : undefined;
+    if (ts.isObjectLiteralExpression(e)) return e;
+    if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
+      const name = this.memberName(e);
+      const hit = name === undefined ? undefined : this.property(e.expression, name, depth + 1);
+      return hit ? this.objectLiteral(hit.value, depth + 1) : undefined;
+    }
+    return undefined;
   }
 
   /** A property of an object value (followed through variables and spreads); the last one wins. */
@@ -422,7 +431,7 @@ export class SpecModel {
       return { module: moduleText(declaration.parent.parent.parent), imported: (declaration.propertyName ?? declaration.name).text };
     }
     if (ts.isImportClause(declaration)) return { module: moduleText(declaration.parent), imported: 'default' };
-    if (ts.isNamespaceImport(declaration)) return { module: moduleText(declaration.parent.parent.parent), imported: '*' };
+    if (ts.isNamespaceImport(declaration)) return { module: moduleText(declaration.parent.parent), imported: '*' };
     if (ts.isImportEqualsDeclaration(declaration) && ts.isExternalModuleReference(declaration.moduleReference)) {
       const module = this.stringValue(declaration.moduleReference.expression);
       return module === undefined ? undefined : { module, imported: '*' };
@@ -606,7 +615,20 @@ export class SpecModel {
    * static or inherited method) or of an object literal. Undefined for imported and built-in code.
    */
   localFunction(call: ts.CallExpression): ts.FunctionLikeDeclaration | undefined {
-    return this.functionValue(call.expression, 0);
+    return this.memo('localFunction', call, () => this.mayCallLocalFunction(call.expression) ? this.functionValue(call.expression, 0) : undefined);
+  }
+
+  /** A fact about a node computed once per model: rules that ask the same question of every call share the answer. */
+  memo<T>(purpose: string, node: ts.Node, compute: () => T): T {
+    let answers = this.memos.get(purpose);
+    if (!answers) {
+      answers = new Map();
+      this.memos.set(purpose, answers);
+    }
+    if (answers.has(node)) return answers.get(node) as T;
+    const answer = compute();
+    answers.set(node, answer);
+    return answer;
   }
 
   /**
@@ -635,20 +657,45 @@ export class SpecModel {
     for (const call of this.callsWrittenIn(root)) {
       if (out.length >= MAX_REACHABLE_CALLS) return;
       out.push(call);
-      const callbacks = call.arguments.filter((a) => !isFunctionLike(this.unwrap(a))).map((a) => this.functionValue(a, 0));
+      const callbacks = call.arguments
+        .filter((a) => (ts.isIdentifier(a) || ts.isPropertyAccessExpression(a)) && this.mayCallLocalFunction(a))
+        .map((a) => this.functionValue(a, 0));
       for (const target of [this.localFunction(call), ...callbacks]) {
         if (target?.body && !stack.includes(target) && stack.length <= MAX_DEPTH) this.collectReachable(target.body, [...stack, target], out);
       }
     }
   }
 
-  /** The calls written inside `root`, leaving out those in functions declared there (they run where called). */
-  private callsWrittenIn(root: ts.Node): ts.CallExpression[] {
-    return this.calls.filter((call) => {
-      if (call.pos < root.pos || call.end > root.end) return false;
-      for (let n: ts.Node = call; n !== root; n = n.parent) if (isDeclaredFunction(n)) return false;
-      return true;
+  /** The calls written inside `root`, in source order, leaving out those in functions declared there (they run where called). */
+  private callsWrittenIn(root: ts.Node): readonly ts.CallExpression[] {
+    return this.memo('callsWrittenIn', root, () => {
+      // `calls` is in source order, so the ones inside `root` are a contiguous run found by bisection.
+      const all = this.calls;
+      let low = 0;
+      let high = all.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (all[middle]!.pos < root.pos) low = middle + 1;
+        else high = middle;
+      }
+      const calls: ts.CallExpression[] = [];
+      for (let i = low; i < all.length && all[i]!.pos < root.end; i++) {
+        const call = all[i]!;
+        if (call.end > root.end) continue;
+        let inDeclaredFunction = false;
+        for (let n: ts.Node = call; n !== root && !inDeclaredFunction; n = n.parent) inDeclaredFunction = isDeclaredFunction(n);
+        if (!inDeclaredFunction) calls.push(call);
+      }
+      return calls;
     });
+  }
+
+  /** A cheap first look: the called name is one the file declares a function, method or alias under. */
+  private mayCallLocalFunction(callee: ts.Expression): boolean {
+    this.localFunctionNames ??= collectFunctionNames(this);
+    const e = this.unwrap(callee);
+    const name = ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) ? this.memberName(e) : undefined;
+    return name === undefined || this.localFunctionNames.has(name) || isFunctionLike(e);
   }
 
   private functionValue(expr: ts.Expression, depth: number): ts.FunctionLikeDeclaration | undefined {
@@ -743,8 +790,8 @@ function kindFromTypeNode(type: ts.TypeNode): ValueKind | undefined {
   return undefined;
 }
 
-function moduleText(declaration: ts.ImportDeclaration): string {
-  return ts.isStringLiteralLike(declaration.moduleSpecifier) ? declaration.moduleSpecifier.text : '';
+function moduleText(declaration: ts.Node): string {
+  return ts.isImportDeclaration(declaration) && ts.isStringLiteralLike(declaration.moduleSpecifier) ? declaration.moduleSpecifier.text : '';
 }
 
 function findThisAssignment(body: ts.Block, name: string): ts.Expression | undefined {
@@ -866,6 +913,24 @@ function classMemberType(cls: ts.ClassLikeDeclaration, name: string, sourceFile:
     }
   }
   return undefined;
+}
+
+/** Names under which the file declares something callable: functions, methods, variables and properties holding a function or an alias. */
+function collectFunctionNames(model: SpecModel): Set<string> {
+  const names = new Set<string>();
+  const add = (name: ts.Node | undefined) => {
+    if (name && (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteralLike(name))) names.add(name.text);
+  };
+  const holdsFunction = (value: ts.Expression | undefined) => {
+    const e = value && model.unwrap(value);
+    return e !== undefined && (isFunctionLike(e) || ts.isIdentifier(e) || ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) || ts.isCallExpression(e));
+  };
+  for (const d of model.nodes<ts.FunctionDeclaration>(ts.SyntaxKind.FunctionDeclaration)) add(d.name);
+  for (const m of model.nodes<ts.MethodDeclaration>(ts.SyntaxKind.MethodDeclaration)) add(m.name);
+  for (const v of model.nodes<ts.VariableDeclaration>(ts.SyntaxKind.VariableDeclaration)) if (holdsFunction(v.initializer)) add(v.name);
+  for (const p of model.nodes<ts.PropertyAssignment>(ts.SyntaxKind.PropertyAssignment)) if (holdsFunction(p.initializer)) add(p.name);
+  for (const p of model.nodes<ts.PropertyDeclaration>(ts.SyntaxKind.PropertyDeclaration)) if (holdsFunction(p.initializer)) add(p.name);
+  return names;
 }
 
 /** Functions that run when called rather than where they are written. */

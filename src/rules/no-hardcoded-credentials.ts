@@ -1,0 +1,249 @@
+import { ts } from 'ts-morph';
+import { z } from 'zod';
+import { regexSource, ruleOptions } from '../config/zod-helpers.ts';
+import type { SpecModel } from '../validate/model.ts';
+import { LOCATOR_FACTORIES } from '../validate/playwright-api.ts';
+import { defineRule, type Finding } from './types.ts';
+
+const Options = ruleOptions({
+  /** Names that hold secrets: a variable, property or parameter whose name ends in one of these words. */
+  secret_names: z.array(z.string().min(1)).min(1),
+  /** Regular expressions (case-insensitive) for fields that take secrets, matched against their selector, test id, label, placeholder or name. */
+  field_patterns: z.array(regexSource).min(1),
+});
+type Options = z.infer<typeof Options>;
+
+const TYPING_METHODS = new Set(['fill', 'type', 'pressSequentially']);
+/** Factories that narrow within a locator rather than name the field itself. */
+const NARROWING = new Set(['filter', 'first', 'last', 'nth', 'and', 'or', 'describe']);
+const FIELD_OPTION_NAMES = ['name', 'hasText'];
+const MAX_DEPTH = 16;
+
+export default defineRule({
+  id: 'no-hardcoded-credentials',
+  description: 'Disallows string literals typed into password-like fields or assigned to secret-like names.',
+  fixable: false,
+  options: Options,
+  check(model, options) {
+    const fieldPatterns = options.field_patterns.map((p) => new RegExp(p, 'i'));
+    const secretNames = options.secret_names.map(normalize);
+    const reported = new Set<ts.Node>();
+    const findings: Finding[] = [];
+    const report = (literals: ts.Node[], message: string) => {
+      for (const literal of literals) {
+        if (reported.has(literal)) continue;
+        reported.add(literal);
+        findings.push({ node: literal, message });
+      }
+    };
+
+    for (const call of model.calls) {
+      const typed = typedField(model, call);
+      if (!typed) continue;
+      for (const { field, value } of atCallSites(model, typed, 0)) {
+        const text = fieldTexts(model, field, 0).find((t) => fieldPatterns.some((p) => p.test(t)));
+        if (text === undefined) continue;
+        report(
+          literalsOf(model, value, 0),
+          `A string literal is typed into the secret field "${short(text)}"; read it from the environment instead (process.env.TEST_PASSWORD), so no credential lives in the spec.`,
+        );
+      }
+    }
+
+    for (const { name, value } of [...namedValues(model), ...secretArguments(model, secretNames)]) {
+      if (!isSecretName(name, secretNames)) continue;
+      report(literalsOf(model, value, 0), `"${name}" is given a hard-coded secret; read it from the environment instead (process.env.${envName(name)}).`);
+    }
+    return findings;
+  },
+});
+
+/** `locator.fill(value)` or `page.fill(selector, value)`: the field and the value typed into it. */
+function typedField(model: SpecModel, call: ts.CallExpression): TypedField | undefined {
+  const { name, receiver } = model.callee(call);
+  if (!name || !receiver || !TYPING_METHODS.has(name)) return undefined;
+  const kind = model.kindOf(receiver);
+  if (kind === 'keyboard' || kind === 'mouse') return undefined;
+  if (kind === 'page' || kind === 'frame') {
+    const [selector, value] = call.arguments;
+    return selector && value ? { field: selector, value } : undefined;
+  }
+  const value = call.arguments[0];
+  return value ? { field: receiver, value } : undefined;
+}
+
+interface TypedField {
+  field: ts.Expression;
+  value: ts.Expression;
+}
+
+/**
+ * When the field or the value is a parameter of a local helper (`fillSecret(field, value)`, a page-object
+ * method taking the password), the pair at each place the helper is called, so each call is judged on
+ * its own arguments.
+ */
+function atCallSites(model: SpecModel, typed: TypedField, depth: number): TypedField[] {
+  const owner = parameterOf(model, typed.field) ?? parameterOf(model, typed.value);
+  if (!owner || depth > MAX_DEPTH) return [typed];
+  const calls = model.calls.filter((call) => model.localFunction(call) === owner.function);
+  if (calls.length === 0) return [typed];
+  return calls.flatMap((call) => {
+    const argumentFor = (expr: ts.Expression) => {
+      const parameter = parameterOf(model, expr);
+      if (parameter?.function !== owner.function) return expr;
+      return call.arguments[parameter.index] ?? parameter.declaration.initializer ?? expr;
+    };
+    return atCallSites(model, { field: argumentFor(typed.field), value: argumentFor(typed.value) }, depth + 1);
+  });
+}
+
+function parameterOf(model: SpecModel, expr: ts.Expression) {
+  const e = model.unwrap(expr);
+  const declaration = ts.isIdentifier(e) ? model.declarationOf(e) : undefined;
+  if (!declaration || !ts.isParameter(declaration) || declaration.dotDotDotToken) return undefined;
+  const fn = declaration.parent;
+  return { function: fn, index: fn.parameters.indexOf(declaration), declaration };
+}
+
+/**
+ * What identifies a field: the selector, test id, label, placeholder or role name of the locator that
+ * picks it, and the names of the variables and properties holding it on the way there.
+ */
+function fieldTexts(model: SpecModel, expr: ts.Expression, depth: number): string[] {
+  if (depth > MAX_DEPTH) return [];
+  let e = model.unwrap(expr);
+  if (ts.isAwaitExpression(e)) e = model.unwrap(e.expression);
+  if (ts.isStringLiteralLike(e) || ts.isTemplateExpression(e) || ts.isBinaryExpression(e)) {
+    const value = model.stringValue(e, '');
+    return value ? [value] : [];
+  }
+  if (ts.isIdentifier(e)) {
+    const resolved = model.resolve(e);
+    return resolved === e ? [e.text] : [e.text, ...fieldTexts(model, resolved, depth + 1)];
+  }
+  if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
+    const name = model.memberName(e);
+    if (name === undefined) return [];
+    const value = model.unwrap(e.expression).kind === ts.SyntaxKind.ThisKeyword ? model.thisMemberValue(e, name) : model.property(e.expression, name)?.value;
+    return value ? [name, ...fieldTexts(model, value, depth + 1)] : [name];
+  }
+  if (ts.isCallExpression(e)) {
+    const { name, receiver } = model.callee(e);
+    if (!name || !LOCATOR_FACTORIES.has(name)) return [];
+    const own = e.arguments.flatMap((argument) => argumentTexts(model, argument));
+    if (NARROWING.has(name) && receiver) return [...own, ...fieldTexts(model, receiver, depth + 1)];
+    return own;
+  }
+  return [];
+}
+
+/** The strings, regular expressions and `name`/`hasText` options a locator factory is given. */
+function argumentTexts(model: SpecModel, argument: ts.Expression): string[] {
+  const e = model.resolve(argument);
+  if (ts.isRegularExpressionLiteral(e)) return [e.text];
+  if (ts.isObjectLiteralExpression(e)) {
+    return FIELD_OPTION_NAMES.flatMap((name) => {
+      const hit = model.property(e, name);
+      return hit ? argumentTexts(model, hit.value) : [];
+    });
+  }
+  const value = model.stringValue(e);
+  return value ? [value] : [];
+}
+
+/**
+ * The non-empty string literals an expression's value is written as: followed through variables,
+ * constant objects, `??`/`||` fallbacks and conditionals. An environment read (`process.env.X`) has none.
+ */
+function literalsOf(model: SpecModel, expr: ts.Expression, depth: number): ts.Node[] {
+  if (depth > MAX_DEPTH) return [];
+  const e = model.unwrap(expr);
+  if (ts.isStringLiteralLike(e)) return e.text === '' ? [] : [e];
+  if (ts.isTemplateExpression(e)) return model.stringValue(e) ? [e] : [];
+  if (ts.isBinaryExpression(e)) {
+    const operator = e.operatorToken.kind;
+    if (operator === ts.SyntaxKind.QuestionQuestionToken || operator === ts.SyntaxKind.BarBarToken) {
+      return [...literalsOf(model, e.left, depth + 1), ...literalsOf(model, e.right, depth + 1)];
+    }
+    return operator === ts.SyntaxKind.PlusToken && model.stringValue(e) ? [e] : [];
+  }
+  if (ts.isConditionalExpression(e)) return [...literalsOf(model, e.whenTrue, depth + 1), ...literalsOf(model, e.whenFalse, depth + 1)];
+  if (ts.isIdentifier(e)) {
+    const resolved = model.resolve(e);
+    return resolved === e ? [] : literalsOf(model, resolved, depth + 1);
+  }
+  if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
+    const name = model.memberName(e);
+    if (name === undefined) return [];
+    const value = model.unwrap(e.expression).kind === ts.SyntaxKind.ThisKeyword ? model.thisMemberValue(e, name) : model.property(e.expression, name)?.value;
+    return value ? literalsOf(model, value, depth + 1) : [];
+  }
+  return [];
+}
+
+/** Every value given to a name in the file: variables, properties, assignments, class fields, defaults. */
+function namedValues(model: SpecModel): Array<{ name: string; value: ts.Expression }> {
+  const out: Array<{ name: string; value: ts.Expression }> = [];
+  const add = (name: ts.Node | undefined, value: ts.Expression | undefined) => {
+    if (!name || !value) return;
+    const text = ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteralLike(name) ? name.text : undefined;
+    if (text) out.push({ name: text, value });
+  };
+  for (const d of model.nodes<ts.VariableDeclaration>(ts.SyntaxKind.VariableDeclaration)) add(d.name, d.initializer);
+  for (const p of model.nodes<ts.PropertyAssignment>(ts.SyntaxKind.PropertyAssignment)) add(p.name, p.initializer);
+  for (const p of model.nodes<ts.PropertyDeclaration>(ts.SyntaxKind.PropertyDeclaration)) add(p.name, p.initializer);
+  for (const p of model.nodes<ts.ParameterDeclaration>(ts.SyntaxKind.Parameter)) add(p.name, p.initializer);
+  for (const b of model.nodes<ts.BindingElement>(ts.SyntaxKind.BindingElement)) add(b.name, b.initializer);
+  for (const b of model.nodes<ts.BinaryExpression>(ts.SyntaxKind.BinaryExpression)) {
+    if (b.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
+    const target = model.unwrap(b.left);
+    if (ts.isIdentifier(target)) add(target, b.right);
+    else if (ts.isPropertyAccessExpression(target)) add(target.name, b.right);
+    else if (ts.isElementAccessExpression(target) && ts.isStringLiteralLike(target.argumentExpression)) add(target.argumentExpression, b.right);
+  }
+  return out;
+}
+
+/** Arguments given to a local helper's secret-named parameters: `login(page, 'hunter2')` with `function login(page, password)`. */
+function secretArguments(model: SpecModel, secretNames: string[]): Array<{ name: string; value: ts.Expression }> {
+  const secretParameters = model
+    .nodes<ts.ParameterDeclaration>(ts.SyntaxKind.Parameter)
+    .filter((p) => ts.isIdentifier(p.name) && isSecretName(p.name.text, secretNames));
+  if (secretParameters.length === 0) return [];
+  const out: Array<{ name: string; value: ts.Expression }> = [];
+  for (const call of model.calls) {
+    const parameters = model.localFunction(call)?.parameters ?? [];
+    parameters.forEach((parameter, i) => {
+      const argument = call.arguments[i];
+      if (argument && secretParameters.includes(parameter) && ts.isIdentifier(parameter.name)) out.push({ name: parameter.name.text, value: argument });
+    });
+  }
+  return out;
+}
+
+/** Whether a name ends in a secret word: `adminPassword`, `API_KEY`, `x-api-key` do; `passwordInput`, `author` do not. */
+function isSecretName(name: string, secretNames: string[]): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .map((w) => w.toLowerCase().replace(/\d+$/, ''))
+    .filter(Boolean);
+  for (let i = 0; i < words.length; i++) {
+    const suffix = words.slice(i).join('');
+    if (secretNames.some((secret) => suffix === secret || suffix === `${secret}s`)) return true;
+  }
+  return false;
+}
+
+function normalize(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+function envName(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
+}
+
+function short(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+}

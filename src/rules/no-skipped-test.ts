@@ -1,0 +1,59 @@
+import { ts } from 'ts-morph';
+import { noOptions } from '../config/zod-helpers.ts';
+import { isFunctionLike, type SpecModel } from '../validate/model.ts';
+import { defineRule, type Finding } from './types.ts';
+
+const SKIPPING = new Set(['skip', 'fixme']);
+
+export default defineRule({
+  id: 'no-skipped-test',
+  description: 'Disallows test.skip, test.fixme and test.describe.skip/fixme, as blocks or as annotations inside a test.',
+  fixable: false,
+  options: noOptions,
+  check(model) {
+    const findings: Finding[] = [];
+    for (const call of model.calls) {
+      // Cheap first: a written member must be skip or fixme; only an alias needs following.
+      const callee = model.unwrap(call.expression);
+      if (!ts.isIdentifier(callee) && !SKIPPING.has(model.memberName(callee) ?? '')) continue;
+      const path = model.playwrightPath(callee);
+      const last = path?.slice(path.lastIndexOf('.') + 1);
+      if (path?.startsWith('test.') && last && SKIPPING.has(last)) {
+        // A block has a title first; `test.skip(({ browserName }) => …, 'reason')` is a condition.
+        const isBlock = call.arguments.slice(path.startsWith('test.describe') ? 0 : 1).some(isFunctionLike);
+        const what = path.startsWith('test.describe') ? 'every test in this group' : 'this test';
+        findings.push({
+          node: call,
+          message: isBlock
+            ? `${path}() ${last === 'fixme' ? 'marks' : 'turns off'} ${what}${last === 'fixme' ? ' as broken and never runs it' : ''}, so it checks nothing; fix the test (or the app) instead, or delete it.`
+            : `${path}(…) as an annotation skips ${what} at run time, so it checks nothing; remove the call and make the test pass where it runs.`,
+        });
+        continue;
+      }
+      const { name, receiver } = model.callee(call);
+      if (name && receiver && SKIPPING.has(name) && isTestInfo(model, receiver)) {
+        findings.push({
+          node: call,
+          message: `${model.text(receiver)}.${name}() skips the running test at run time, so it checks nothing; remove the call and make the test pass where it runs.`,
+        });
+      }
+    }
+    return findings;
+  },
+});
+
+/** `test.info()` or the TestInfo a test or hook receives as its second parameter. */
+function isTestInfo(model: SpecModel, expr: ts.Expression): boolean {
+  const value = model.resolve(expr);
+  if (ts.isCallExpression(value)) return model.playwrightPath(value.expression) === 'test.info';
+  if (!ts.isIdentifier(value)) return false;
+  const declaration = model.declarationOf(value);
+  if (!declaration || !ts.isParameter(declaration)) return false;
+  const fn = declaration.parent;
+  return (
+    isFunctionLike(fn) &&
+    fn.parameters.indexOf(declaration) === 1 &&
+    ts.isCallExpression(fn.parent) &&
+    (model.playwrightPath(fn.parent.expression)?.startsWith('test') ?? false)
+  );
+}

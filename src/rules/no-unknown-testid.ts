@@ -1,0 +1,234 @@
+import { ts } from 'ts-morph';
+import { z } from 'zod';
+import { distance } from '../config/critic.ts';
+import { ruleOptions } from '../config/zod-helpers.ts';
+import type { PageInventory } from '../contracts.ts';
+import { wasCut } from '../explore/render.ts';
+import type { SpecModel } from '../validate/model.ts';
+import { UNKNOWN_PART, selectorUses } from './helpers.ts';
+import { defineRule, type Finding } from './types.ts';
+
+const Options = ruleOptions({
+  /** How many of the nearest real test ids an unknown one is answered with. */
+  suggestions: z.number().int().nonnegative(),
+  /** Severity of a test id that several elements carry, used without narrowing. */
+  ambiguous_severity: z.enum(['error', 'warning']),
+});
+
+const MAX_DEPTH = 8;
+/** Calls on a locator that narrow it to fewer elements, or scope further lookups inside it. */
+const NARROWING = new Set(['filter', 'nth', 'first', 'last', 'locator', 'getByTestId', 'getByRole', 'getByText', 'getByLabel', 'getByPlaceholder', 'getByAltText', 'getByTitle', 'and', 'or', 'frameLocator', 'contentFrame']);
+/** Calls and matchers that work on all the elements a locator matches, so several are fine. */
+const MULTI_ELEMENT_CALLS = new Set(['count', 'all', 'allTextContents', 'allInnerTexts', 'evaluateAll', 'elementHandles']);
+const MULTI_ELEMENT_MATCHERS = new Set(['toHaveCount']);
+const LIST_MATCHERS = new Set(['toHaveText', 'toContainText']);
+/** Receivers whose elements live in another document than the explored page. */
+const FRAME_ENTRIES = new Set(['frameLocator', 'contentFrame', 'frame', 'childFrames']);
+
+type TestIdEntry = PageInventory['testIds'][number];
+
+interface TestIdUse {
+  /** The getByTestId or locator call. */
+  call: ts.CallExpression;
+  argument: ts.Expression;
+  /** The id as written; `*` stands for a part only known at run time. */
+  shown: string;
+  matches(id: string): boolean;
+  exact: string | undefined;
+  /** The call's locator is exactly the elements carrying the id (not something inside or near them). */
+  direct: boolean;
+  receiver: ts.Expression | undefined;
+}
+
+export default defineRule({
+  id: 'no-unknown-testid',
+  description: 'Every test id a spec uses exists on the explored page, and one several elements carry is narrowed.',
+  fixable: false,
+  options: Options,
+  check(model, options, env) {
+    const inventory = env.inventory;
+    // An inventory read with another attribute says nothing about these ids.
+    if (!inventory || inventory.testIdAttribute !== env.testIdAttribute) return [];
+    const known = new Map(inventory.testIds.map((entry) => [entry.testId, entry]));
+    const incomplete = wasCut(inventory, 'testIds');
+    const findings: Finding[] = [];
+
+    for (const use of testIdUses(model, env.testIdAttribute)) {
+      if (use.receiver && inFrame(model, use.receiver, 0)) continue;
+      const found = use.exact !== undefined ? known.get(use.exact) : inventory.testIds.find((entry) => use.matches(entry.testId));
+      if (!found) {
+        findings.push(unknownFinding(use, inventory, options.suggestions, incomplete));
+        continue;
+      }
+      if (found.count > 1 && use.direct && !scopedByLocator(model, use.receiver) && usedStrictly(model, use.call, 0)) {
+        findings.push(ambiguousFinding(use, found, options.ambiguous_severity));
+      }
+    }
+    return findings;
+  },
+});
+
+function unknownFinding(use: TestIdUse, inventory: PageInventory, limit: number, incomplete: boolean): Finding {
+  const stem = use.shown.replace(/\*/g, '');
+  const nearest = inventory.testIds
+    .map((entry, index) => ({ id: entry.testId, index, cost: distance(stem, entry.testId) }))
+    .sort((a, b) => a.cost - b.cost || a.index - b.index)
+    .slice(0, limit)
+    .map((c) => `"${c.id}"`);
+  const what = use.exact !== undefined ? `Test id "${use.shown}" is not on the explored page` : `No test id on the explored page matches "${use.shown}"`;
+  const hint = nearest.length > 0 ? `; did you mean ${nearest.join(', ')}?` : '.';
+  if (incomplete) {
+    return { node: use.argument, severity: 'warning', message: `${what} (${inventory.url}) as far as its inventory goes, which was cut for size${hint}` };
+  }
+  return { node: use.argument, message: `${what} (${inventory.url})${hint}` };
+}
+
+function ambiguousFinding(use: TestIdUse, entry: TestIdEntry, severity: 'error' | 'warning'): Finding {
+  return {
+    node: use.argument,
+    severity,
+    message:
+      `Test id "${entry.testId}" is carried by ${entry.count} elements on the explored page; using it without narrowing is a strict-mode violation. ` +
+      "Narrow it with .filter({ hasText: … }) or a parent locator, or give the element a unique test id.",
+  };
+}
+
+// --- where test ids are used ---------------------------------------------------------------------
+
+function testIdUses(model: SpecModel, attribute: string): TestIdUse[] {
+  const uses: TestIdUse[] = [];
+  for (const call of model.calls) {
+    const { name, receiver } = model.callee(call);
+    const argument = call.arguments[0];
+    if (name !== 'getByTestId' || !argument) continue;
+    const pattern = idPattern(model, argument);
+    if (pattern) uses.push({ call, argument, receiver, direct: true, ...pattern });
+  }
+  const grammar = selectorGrammar(attribute);
+  for (const use of selectorUses(model)) {
+    const ids = [...use.value.matchAll(grammar.attribute)].map((m) => ({ operator: m[1]!, value: m[2] ?? m[3] ?? m[4] ?? '' }));
+    const engine = grammar.engine?.exec(use.value);
+    if (engine) ids.push({ operator: '=', value: engine[1] ?? engine[2] ?? engine[3] ?? '' });
+    const direct = use.method === 'locator' && ids.length === 1 && ids[0]!.operator === '=' && grammar.alone.test(use.value);
+    for (const { operator, value } of ids) {
+      uses.push({ call: use.call, argument: use.argument, receiver: model.callee(use.call).receiver, direct, ...selectorPattern(operator, value) });
+    }
+  }
+  return uses;
+}
+
+/** The id a getByTestId argument names: a string (templates with unknown parts become wildcards) or a regex. */
+function idPattern(model: SpecModel, argument: ts.Expression): Pick<TestIdUse, 'shown' | 'matches' | 'exact'> | undefined {
+  const unwrapped = model.resolve(argument);
+  if (ts.isRegularExpressionLiteral(unwrapped)) {
+    const literal = /^\/(.*)\/([a-z]*)$/s.exec(unwrapped.text);
+    if (!literal) return undefined;
+    const regex = new RegExp(literal[1]!, literal[2]!.replace(/[gy]/g, ''));
+    return { shown: unwrapped.text, matches: (id) => regex.test(id), exact: undefined };
+  }
+  const value = model.stringValue(argument, UNKNOWN_PART);
+  if (value === undefined || value.replaceAll(UNKNOWN_PART, '') === '') return undefined;
+  return wildcard(value);
+}
+
+function wildcard(value: string): Pick<TestIdUse, 'shown' | 'matches' | 'exact'> {
+  if (!value.includes(UNKNOWN_PART)) return { shown: value, matches: (id) => id === value, exact: value };
+  const regex = new RegExp(`^${value.split(UNKNOWN_PART).map(escapeRegExp).join('.+')}$`);
+  return { shown: value.replaceAll(UNKNOWN_PART, '*'), matches: (id) => regex.test(id), exact: undefined };
+}
+
+/** CSS attribute operators: `=`, `^=`, `$=`, `*=`, `~=`, `|=`. */
+function selectorPattern(operator: string, value: string): Pick<TestIdUse, 'shown' | 'matches' | 'exact'> {
+  if (operator === '=') return wildcard(value);
+  const regex = new RegExp(value.split(UNKNOWN_PART).map(escapeRegExp).join('.+'));
+  const test: Record<string, (id: string) => boolean> = {
+    '^=': (id) => new RegExp(`^${regex.source}`).test(id),
+    '$=': (id) => new RegExp(`${regex.source}$`).test(id),
+    '*=': (id) => regex.test(id),
+    '~=': (id) => id.split(/\s+/).some((word) => new RegExp(`^${regex.source}$`).test(word)),
+    '|=': (id) => new RegExp(`^${regex.source}(?:-|$)`).test(id),
+  };
+  return { shown: `[${operator}${value.replaceAll(UNKNOWN_PART, '*')}]`, matches: test[operator] ?? (() => true), exact: undefined };
+}
+
+interface SelectorGrammar {
+  /** Every `[attr op value]`: group 1 the operator, 2–4 the value. */
+  attribute: RegExp;
+  /** Playwright's `data-testid=value` engine (only for the attributes it knows). */
+  engine: RegExp | undefined;
+  /** The selector is one attribute selector (an optional tag before it) and nothing else. */
+  alone: RegExp;
+}
+
+const ENGINE_ATTRIBUTES = new Set(['data-testid', 'data-test-id', 'data-test']);
+
+function selectorGrammar(attribute: string): SelectorGrammar {
+  const attr = escapeRegExp(attribute);
+  const value = `(?:"([^"]*)"|'([^']*)'|([^\\]\\s"']+))`;
+  const unit = `\\[\\s*${attr}\\s*([~|^$*]?=)\\s*${value}\\s*[is]?\\s*\\]`;
+  return {
+    attribute: new RegExp(unit, 'g'),
+    engine: ENGINE_ATTRIBUTES.has(attribute) ? new RegExp(`^\\s*${attr}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>"']+))\\s*$`) : undefined,
+    alone: new RegExp(`^\\s*(?:(?:internal:testid=)?[a-zA-Z]*${unit}|${attr}\\s*=\\s*\\S+)\\s*$`),
+  };
+}
+
+// --- narrowing -----------------------------------------------------------------------------------
+
+/** A lookup inside another locator (`list.getByTestId('item')`): the page-wide count does not apply. */
+function scopedByLocator(model: SpecModel, receiver: ts.Expression | undefined): boolean {
+  return receiver !== undefined && model.kindOf(receiver) === 'locator';
+}
+
+/** Whether the receiver chain enters a frame, whose elements the page inventory does not hold. */
+function inFrame(model: SpecModel, expr: ts.Expression, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  const e = model.resolve(expr);
+  if (model.kindOf(e) === 'frame') return true;
+  if (ts.isCallExpression(e)) {
+    const { name, receiver } = model.callee(e);
+    if (name && FRAME_ENTRIES.has(name)) return true;
+    return receiver !== undefined && inFrame(model, receiver, depth + 1);
+  }
+  if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) return inFrame(model, e.expression, depth + 1);
+  return false;
+}
+
+/**
+ * Whether the locator a call makes reaches an action or assertion that needs exactly one element,
+ * directly or through a variable. Uses handed to other functions are not followed (unknown, not reported).
+ */
+function usedStrictly(model: SpecModel, expr: ts.Expression, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  let node: ts.Node = expr;
+  while (ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent) || ts.isNonNullExpression(node.parent)) node = node.parent;
+  const parent = node.parent;
+  if ((ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent)) && parent.expression === node) {
+    const name = model.memberName(parent);
+    return name !== undefined && !NARROWING.has(name) && !MULTI_ELEMENT_CALLS.has(name);
+  }
+  if (ts.isCallExpression(parent) && parent.arguments.includes(node as ts.Expression)) {
+    const matcher = matcherOf(model, parent);
+    if (!matcher) return false;
+    if (MULTI_ELEMENT_MATCHERS.has(matcher.matcher)) return false;
+    const expected = matcher.call.arguments[0];
+    return !(LIST_MATCHERS.has(matcher.matcher) && expected !== undefined && ts.isArrayLiteralExpression(model.unwrap(expected)));
+  }
+  if (ts.isVariableDeclaration(parent) && parent.initializer === node && ts.isIdentifier(parent.name)) {
+    return model.referencesTo(parent).some((reference) => usedStrictly(model, reference, depth + 1));
+  }
+  return false;
+}
+
+/** For `expect(locator)`, the matcher it ends in. */
+function matcherOf(model: SpecModel, expectCall: ts.CallExpression) {
+  let node: ts.Node = expectCall;
+  while (ts.isPropertyAccessExpression(node.parent) || ts.isElementAccessExpression(node.parent)) node = node.parent;
+  if (!ts.isCallExpression(node.parent)) return undefined;
+  const expectation = model.expectation(node.parent);
+  return expectation && expectation.expectCall === expectCall ? expectation : undefined;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+}

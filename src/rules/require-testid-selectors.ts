@@ -1,0 +1,104 @@
+import { ts } from 'ts-morph';
+import { z } from 'zod';
+import { ruleOptions } from '../config/zod-helpers.ts';
+import type { SpecModel } from '../validate/model.ts';
+import { UNKNOWN_PART, calleeText, selectorUses, type SelectorUse } from './helpers.ts';
+import { defineRule, type Finding, type TextEdit } from './types.ts';
+
+const Options = ruleOptions({
+  /** Locator factories accepted besides getByTestId (getByRole, getByLabel, … or locator for any selector string). */
+  allowed_locators: z.array(z.string().min(1)),
+});
+
+const TEST_ID_FACTORY = 'getByTestId';
+const OTHER_FACTORIES = new Set(['getByRole', 'getByText', 'getByLabel', 'getByPlaceholder', 'getByAltText', 'getByTitle']);
+const FACTORY_RECEIVERS = new Set(['page', 'frame', 'locator', 'unknown']);
+const FIXABLE_RECEIVERS = new Set(['page', 'frame', 'locator']);
+
+export default defineRule({
+  id: 'require-testid-selectors',
+  description: 'Elements are selected by test id: getByTestId, or a selector made only of test-id attributes.',
+  fixable: true,
+  options: Options,
+  check(model, options, env) {
+    const allowed = new Set([TEST_ID_FACTORY, ...options.allowed_locators]);
+    const grammar = testIdGrammar(env.testIdAttribute);
+    const suggestion = `select it by test id instead: getByTestId('…')${allowed.size > 1 ? ` (allowed: ${[...allowed].join(', ')})` : ''}`;
+    const findings: Finding[] = [];
+
+    for (const call of model.calls) {
+      const { name, receiver } = model.callee(call);
+      if (!name || !receiver || !OTHER_FACTORIES.has(name) || allowed.has(name)) continue;
+      if (!FACTORY_RECEIVERS.has(model.kindOf(receiver))) continue;
+      findings.push({ node: call.expression, message: `${calleeText(model, call)}() selects by ${name.slice('getBy'.length).toLowerCase()}, which changes with copy and markup; ${suggestion}.` });
+    }
+
+    for (const use of selectorUses(model)) {
+      if (allowed.has(use.method)) continue;
+      if (!grammar.any.test(use.value)) {
+        findings.push({ node: use.argument, message: `${calleeText(model, use.call)}() ${describeSelector(use.value)}; ${suggestion}.` });
+        continue;
+      }
+      const testId = use.method === 'locator' ? grammar.single.exec(use.value) : null;
+      if (!testId) continue;
+      const id = testId[1] ?? testId[2] ?? testId[3] ?? '';
+      findings.push({
+        node: use.call.expression,
+        message: `${calleeText(model, use.call)}('${use.value}') spells out the test-id attribute; use getByTestId('${id}'), which follows the configured testIdAttribute.`,
+        severity: 'warning',
+        fix: getByTestIdFix(model, use, id),
+      });
+    }
+    return findings;
+  },
+});
+
+interface TestIdGrammar {
+  /** A selector made only of test-id attributes (CSS attribute selectors, `data-testid=x`, `>>` chains). */
+  any: RegExp;
+  /** Exactly one `[attr="id"]`; groups 1–3 hold the id. */
+  single: RegExp;
+}
+
+function testIdGrammar(attribute: string): TestIdGrammar {
+  const attr = attribute.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+  const value = `(?:"[^"]*"|'[^']*'|[^\\]\\s"']+)`;
+  const cssUnit = `\\[\\s*${attr}\\s*=\\s*${value}\\s*[is]?\\s*\\]`;
+  const cssPart = `${cssUnit}(?:\\s*>?\\s*${cssUnit})*`;
+  const enginePart = `${attr}\\s*=\\s*(?:"[^"]*"|'[^']*'|[^\\s>"']+)`;
+  const internalPart = `internal:testid=${cssUnit}`;
+  const part = `(?:${cssPart}|${enginePart}|${internalPart})`;
+  return {
+    any: new RegExp(`^\\s*${part}(?:\\s*>>\\s*${part})*\\s*$`),
+    single: new RegExp(`^\\s*\\[\\s*${attr}\\s*=\\s*(?:"([^"\\\\]*)"|'([^'\\\\]*)'|([^\\]\\s"'\\\\]+))\\s*\\]\\s*$`),
+  };
+}
+
+function describeSelector(selector: string): string {
+  if (selector === UNKNOWN_PART) return 'is given a selector computed at run time, which cannot be checked';
+  const shown = `"${selector.length > 60 ? `${selector.slice(0, 57)}…` : selector}"`;
+  if (/^\s*(?:xpath=|\(*\/\/?[a-zA-Z*(@.])/.test(selector)) return `selects by XPath ${shown}, which breaks with markup changes`;
+  if (/^\s*(?:text=|internal:text=|["'])|:has-text\(|:text(?:-is|-matches)?\(/.test(selector)) return `selects by text ${shown}, which changes with copy`;
+  if (/^\s*(?:role=|internal:role=)/.test(selector)) return `selects by role ${shown} in a selector string`;
+  return `selects by CSS ${shown}, which breaks with markup and styling changes`;
+}
+
+/** `locator('[data-testid="x"]')` → `getByTestId('x')`, when the selector is a literal written right there. */
+function getByTestIdFix(model: SpecModel, use: SelectorUse, id: string): TextEdit[] | undefined {
+  if (use.call.arguments.length !== 1 || !ts.isStringLiteralLike(use.argument)) return undefined;
+  const { receiver } = model.callee(use.call);
+  if (!receiver || !FIXABLE_RECEIVERS.has(model.kindOf(receiver))) return undefined;
+  const quote = model.text(use.argument)[0] === '"' ? '"' : "'";
+  const chosen = id.includes(quote) ? (quote === '"' ? "'" : '"') : quote;
+  if (id.includes(chosen)) return undefined;
+  const callee = model.unwrap(use.call.expression);
+  let nameEdit: TextEdit;
+  if (ts.isPropertyAccessExpression(callee)) {
+    nameEdit = { start: callee.name.getStart(model.sourceFile), end: callee.name.end, text: TEST_ID_FACTORY };
+  } else if (ts.isElementAccessExpression(callee) && ts.isStringLiteralLike(callee.argumentExpression)) {
+    nameEdit = { start: callee.argumentExpression.getStart(model.sourceFile), end: callee.argumentExpression.end, text: `'${TEST_ID_FACTORY}'` };
+  } else {
+    return undefined;
+  }
+  return [nameEdit, { start: use.argument.getStart(model.sourceFile), end: use.argument.end, text: `${chosen}${id}${chosen}` }];
+}

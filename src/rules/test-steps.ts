@@ -1,0 +1,51 @@
+/**
+ * What a test does, for the rules that count its content (expect-expect, require-screenshot, max-steps,
+ * max-duration): the calls it makes, followed into the local helpers and page-object methods it calls,
+ * each classified as a navigation, a user action, an assertion, a screenshot or another Playwright call.
+ */
+import type { ts } from 'ts-morph';
+import type { SpecModel, TestBlock } from '../validate/model.ts';
+import { ASYNC_METHODS, NAVIGATIONS, PLAYWRIGHT_OBJECTS, USER_ACTIONS, type ValueKind } from '../validate/playwright-api.ts';
+
+export type StepKind = 'navigation' | 'action' | 'assertion' | 'screenshot' | 'other';
+
+export const STEP_KINDS: readonly StepKind[] = ['navigation', 'action', 'assertion', 'screenshot', 'other'];
+
+const SCREENSHOT_RECEIVERS: ReadonlySet<ValueKind> = new Set(['page', 'locator', 'elementHandle']);
+const NAVIGATION_RECEIVERS: ReadonlySet<ValueKind> = new Set(['page', 'frame']);
+const SCREENSHOT_MATCHERS = new Set(['toHaveScreenshot']);
+
+/** Every call a test makes, helpers and page-object methods of the same file included. */
+export function testCalls(model: SpecModel, test: TestBlock): readonly ts.CallExpression[] {
+  return test.body ? model.reachableCalls(test.body) : [];
+}
+
+/** What a call does as a test step; undefined for calls that are not Playwright work (locator factories, plain code). */
+export function classifyCall(model: SpecModel, call: ts.CallExpression): StepKind | undefined {
+  return model.memo('stepKind', call, () => stepKind(model, call));
+}
+
+/** Whether a call is the matcher of an expect(...) chain; asked of every call by several rules, so answered once. */
+export function isExpectation(model: SpecModel, call: ts.CallExpression): boolean {
+  return model.memo('isExpectation', call, () => model.expectation(call) !== undefined);
+}
+
+function stepKind(model: SpecModel, call: ts.CallExpression): StepKind | undefined {
+  const { name, receiver } = model.callee(call);
+  if (!name || !receiver) return undefined;
+  // Playwright's method names first: they are cheap to check, and no matcher shares them.
+  if (ASYNC_METHODS.has(name) || USER_ACTIONS.has(name)) {
+    const kind = model.kindOf(receiver);
+    if (!PLAYWRIGHT_OBJECTS.has(kind)) return undefined;
+    if (name === 'screenshot' && SCREENSHOT_RECEIVERS.has(kind)) return 'screenshot';
+    if (NAVIGATIONS.has(name) && NAVIGATION_RECEIVERS.has(kind)) return 'navigation';
+    return USER_ACTIONS.has(name) ? 'action' : 'other';
+  }
+  if (!isExpectation(model, call)) return undefined;
+  return SCREENSHOT_MATCHERS.has(name) ? 'screenshot' : 'assertion';
+}
+
+/** How a message names a test: its title, or its position when it has none. */
+export function testLabel(model: SpecModel, test: Pick<TestBlock, 'title' | 'call'>): string {
+  return test.title !== undefined ? `Test "${test.title}"` : `The test at line ${model.position(test.call).line}`;
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { lint } from './harness.ts';
+
+const RULE = 'expect-expect';
+const lines = (code: string, options?: unknown) => lint(RULE, code, { options }).map((i) => i.line);
+const spec = (body: string) => `import { test, expect } from '@playwright/test';\n${body}`;
+
+describe('expect-expect', () => {
+  it('accepts tests with expect matchers, soft and poll assertions', () => {
+    expect(lines(spec(`
+test('a', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('title')).toHaveText('Shop');
+});
+test('b', async ({ page }) => { await expect.soft(page.getByTestId('x')).toBeVisible(); });
+test('c', async ({ page }) => { await expect.poll(() => page.title()).toBe('Shop'); });
+test('d', async ({ page }) => {
+  await test.step('check', async () => { expect(1 + 1).not.toBe(3); });
+});
+`))).toEqual([]);
+  });
+
+  it('reports a test without assertions at the test, with what to add', () => {
+    const issues = lint(RULE, spec(`
+test('clicks only', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('buy').click();
+});
+test('bare expect', async ({ page }) => {
+  expect(page.getByTestId('buy'));
+});
+`));
+    expect(issues.map((i) => [i.line, i.column])).toEqual([[3, 1], [7, 1]]);
+    expect(issues[0]!.message).toContain('"clicks only"');
+    expect(issues[0]!.message).toContain('expect(');
+  });
+
+  it('counts assertions in local helpers and page-object methods, one level or more, and survives recursion', () => {
+    const code = spec(`
+async function seesCart(page) { await expect(page.getByTestId('cart')).toBeVisible(); }
+const checkout = async (page) => { await seesCart(page); };
+function loop(n: number): void { if (n > 0) loop(n - 1); }
+const helpers = { async seesTotal(page) { await expect(page.getByTestId('total')).toBeVisible(); } };
+
+class CartPage {
+  constructor(private readonly page) {}
+  async expectEmpty() { await expect(this.page.getByTestId('empty')).toBeVisible(); }
+  async open() { await this.page.goto('/cart'); }
+}
+
+test('helper', async ({ page }) => { await seesCart(page); });
+test('two levels', async ({ page }) => { await checkout(page); });
+test('object helper', async ({ page }) => { await helpers.seesTotal(page); });
+test('page object', async ({ page }) => { const cart = new CartPage(page); await cart.open(); await cart.expectEmpty(); });
+test('recursion only', async ({ page }) => { loop(3); });
+test('page object without assertion', async ({ page }) => { await new CartPage(page).open(); });
+`);
+    expect(lines(code)).toEqual([18, 19]);
+  });
+
+  it('does not count a helper that is declared but never called', () => {
+    expect(lines(spec(`
+test('declares only', async ({ page }) => {
+  const check = async () => { await expect(page.getByTestId('x')).toBeVisible(); };
+  await page.getByTestId('buy').click();
+});
+`))).toEqual([3]);
+  });
+
+  it('follows aliases of expect and of test', () => {
+    const code = `import { test as it, expect as verify } from '@playwright/test';
+const check = verify;
+it('aliased', async ({ page }) => { await check(page.getByTestId('x')).toBeVisible(); });
+it('none', async ({ page }) => { await page.goto('/'); });
+`;
+    expect(lines(code)).toEqual([4]);
+  });
+
+  it('counts calls to the configured assert functions', () => {
+    const code = spec(`
+import { assertVisible } from './asserts';
+test('custom', async ({ page }) => { await assertVisible(page.getByTestId('x')); });
+test('namespaced', async ({ page }) => { await asserts.check(page); });
+`);
+    expect(lines(code)).toEqual([4, 5]);
+    expect(lines(code, { assert_function_names: ['assertVisible', 'asserts.check'] })).toEqual([]);
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { lint } from './harness.ts';
+
+const RULE = 'no-conditional-in-test';
+const header = "import { test, expect, type Page } from '@playwright/test';";
+const lines = (code: string) => lint(RULE, code).map((i) => i.line);
+
+describe('no-conditional-in-test', () => {
+  it('accepts straight-line tests, and branches in helpers, hooks, browser callbacks and handlers', () => {
+    const code = [
+      header,
+      'async function login(page: Page, admin: boolean) {',
+      "  if (admin) await page.getByTestId('admin').click();",
+      "  else await page.getByTestId('user').click();",
+      '}',
+      'test.beforeEach(async ({ page }, testInfo) => {',
+      "  if (testInfo.retry > 0) await page.context().clearCookies();",
+      '});',
+      'test.afterEach(async ({ page }, testInfo) => {',
+      '  if (testInfo.status !== testInfo.expectedStatus) await page.screenshot();',
+      '});',
+      "test('straight', async ({ page }) => {",
+      '  await login(page, true);',
+      "  const base = process.env.BASE_URL ?? '/';",
+      '  await page.goto(base);',
+      "  const count = await page.getByTestId('rows').evaluate((el) => (el.children.length > 2 ? 'many' : 'few'));",
+      "  await page.evaluate(() => { if (window.scrollY > 0) window.scrollTo(0, 0); });",
+      "  await page.route('**/api/**', (route) => {",
+      "    if (route.request().method() === 'POST') return route.abort();",
+      '    return route.continue();',
+      '  });',
+      "  const filter = (url: URL) => url.pathname === '/done' || url.pathname === '/ok';",
+      "  page.on('dialog', (dialog) => (dialog.type() === 'alert' ? dialog.accept() : dialog.dismiss()));",
+      '  await page.waitForURL(filter);',
+      '  try {',
+      "    await page.getByTestId('save').click();",
+      '  } catch (error) {',
+      "    console.log('save failed');",
+      '    throw error;',
+      '  } finally {',
+      "    await page.screenshot({ path: 'after.png' });",
+      '  }',
+      "  await expect(page.getByTestId('count')).toHaveText(count);",
+      '});',
+    ].join('\n');
+    expect(lint(RULE, code)).toEqual([]);
+  });
+
+  it('flags if, ternary, switch and logical statements in a test body', () => {
+    const code = [
+      header,
+      "test('branches', async ({ page, isMobile }) => {",
+      "  if (await page.getByTestId('cookie').isVisible()) {",
+      "    await page.getByTestId('cookie-accept').click();",
+      '  }',
+      "  const menu = isMobile ? 'burger' : 'nav';",
+      '  switch (menu) {',
+      "    case 'burger': await page.getByTestId('burger').click(); break;",
+      "    default: await page.getByTestId('nav').click();",
+      '  }',
+      "  isMobile && (await page.getByTestId('zoom').click());",
+      "  await (isMobile || page.getByTestId('wide').click());",
+      "  await expect(page.getByTestId('menu')).toBeVisible();",
+      '});',
+    ].join('\n');
+    const issues = lint(RULE, code);
+    expect(issues.map((i) => i.line)).toEqual([3, 6, 7, 11, 12]);
+    expect(issues[0]!.message).toMatch(/`if` in a test.*a test follows one path/);
+    expect(issues[1]!.message).toContain('conditional expression');
+    expect(issues[2]!.message).toContain('`switch`');
+    expect(issues[3]!.message).toContain('`&&` used as a statement');
+  });
+
+  it('flags a catch that swallows a failure, including a promise .catch()', () => {
+    const code = [
+      header,
+      "test('swallow', async ({ page }) => {",
+      '  try {',
+      "    await expect(page.getByTestId('banner')).toBeVisible();",
+      '  } catch {',
+      "    console.log('no banner');",
+      '  }',
+      "  await page.getByTestId('close').click().catch(() => {});",
+      "  await page.getByTestId('x').click().catch((e) => { throw e; });",
+      '  try {',
+      "    await page.getByTestId('y').click();",
+      '  } catch (error) {',
+      '    const report = () => { throw error; };',
+      '  }',
+      '});',
+    ].join('\n');
+    const issues = lint(RULE, code);
+    expect(issues.map((i) => i.line)).toEqual([3, 8, 10]);
+    expect(issues[0]!.message).toMatch(/swallows failures.*does not rethrow/);
+    expect(issues[1]!.message).toContain('`.catch(…)` swallows');
+  });
+
+  it('checks every kind of test block, test.step bodies and functions defined inside a test', () => {
+    const code = [
+      "import { test as base } from '@playwright/test';",
+      'const test = base.extend({});',
+      "test.only('a', async ({ page }) => { if (page) await page.goto('/'); });",
+      "test.fixme('b', async ({ page }) => { if (page) await page.goto('/'); });",
+      "test('c', async ({ page }) => {",
+      "  await test.step('open', async () => { if (page) await page.goto('/'); });",
+      '  const open = async () => { if (page) await page.goto("/"); };',
+      '  await open();',
+      '});',
+      "test.describe('group', () => {",
+      "  base('d', async ({ page }) => { if (page) await page.goto('/'); });",
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([3, 4, 6, 7, 11]);
+  });
+
+  it('does not follow a callback held in a variable into the browser or a handler', () => {
+    const code = [
+      header,
+      "test('handlers', async ({ page }) => {",
+      "  const handler = (route: any) => (route.request().method() === 'GET' ? route.continue() : route.abort());",
+      "  await page.route('**/*', handler);",
+      '  function inBrowser() { if (document.hidden) return 0; return 1; }',
+      '  await page.evaluate(inBrowser);',
+      '  const used = (n: number) => (n > 1 ? n : 0);',
+      '  used(2);',
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([7]);
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { inTest, lint } from './harness.ts';
+
+const RULE = 'no-hardcoded-credentials';
+const lines = (code: string, options?: unknown) => lint(RULE, code, { options }).map((i) => i.line);
+/** The source text each issue points at, up to the end of its literal. */
+const flagged = (code: string) => lint(RULE, code).map((i) => /^(['"`]).*?\1/.exec(code.split('\n')[i.line - 1]!.slice(i.column - 1))?.[0]);
+
+describe('no-hardcoded-credentials', () => {
+  it('accepts secrets read from the environment, empty strings and non-secret fields', () => {
+    expect(lines(inTest(`
+  const password = process.env.E2E_PASSWORD ?? '';
+  const apiKey = process.env.API_KEY!;
+  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Password').fill(process.env.E2E_PASSWORD || '');
+  await page.getByTestId('password-input').fill('');
+  await page.getByLabel('Email').fill('user@example.com');
+  await page.getByTestId('search').fill('running shoes');
+  const passwordLabel = 'Password';
+  const passwordInput = page.getByLabel(passwordLabel);
+  const author = 'Jane';
+  const passengerName = 'Bob';
+  await expect(passwordInput).toBeVisible();
+  await page.getByTestId('token-help').click();`))).toEqual([]);
+  });
+
+  it('reports literals typed into password-like fields, at the literal', () => {
+    const code = inTest(`
+  await page.getByLabel('Password').fill('hunter2');
+  await page.getByTestId('password-input').type('hunter2');
+  await page.getByPlaceholder('Your API key').pressSequentially('sk-live-123');
+  await page.getByRole('textbox', { name: /pin\\b/i }).fill('1234');
+  await page.locator('#pwd').fill('s3cret');
+  await page.fill('input[name=password]', 'hunter2');`);
+    const issues = lint(RULE, code);
+    expect(issues.map((i) => i.line)).toEqual([5, 6, 7, 8, 9, 10]);
+    expect(flagged(code)).toEqual([`'hunter2'`, `'hunter2'`, `'sk-live-123'`, `'1234'`, `'s3cret'`, `'hunter2'`]);
+    expect(issues[0]).toMatchObject({ severity: 'error', fixable: false });
+    expect(issues[0]!.message).toContain('process.env');
+  });
+
+  it('reports literals assigned to secret-like names: variables, properties, fields, defaults, arguments', () => {
+    const code = `import { test } from '@playwright/test';
+
+const ADMIN_PASSWORD = 'admin123';
+const config = { apiKey: 'sk-test-1', 'x-api-key': 'abc', user: 'admin' };
+
+class Session {
+  private token = 'eyJhbGciOi';
+  constructor() { this.secret = 'shh'; }
+}
+
+async function login(user: string, password: string) {}
+
+test('x', async ({ request }) => {
+  let authToken: string;
+  authToken = \`Bearer abc\`;
+  await request.post('/api/login', { data: { username: 'admin', password: 'pa55' } });
+  await login('admin', 'letmein');
+  const { pwd = 'fallback' } = {} as { pwd?: string };
+});
+`;
+    expect(lines(code)).toEqual([3, 4, 4, 7, 8, 15, 16, 17, 18]);
+  });
+
+  it('reports a literal fallback of an environment read', () => {
+    const code = inTest(`  const password = process.env.E2E_PASSWORD ?? 'hunter2';`);
+    expect(flagged(code)).toEqual([`'hunter2'`]);
+  });
+
+  it('follows values and fields through variables, constants objects and templates', () => {
+    expect(lines(inTest(`
+  const creds = { user: 'admin', pw: 'hunter2' };
+  const field = page.getByLabel('Password');
+  await field.fill(creds.pw);
+  const secretValue = \`hunter\${2}\`;
+  await page.getByTestId('secret').fill(secretValue);`))).toEqual([5, 8]);
+  });
+
+  it('follows page aliases, popups, computed members and page objects with this.page', () => {
+    const code = `import { test, type Page } from '@playwright/test';
+
+class LoginPage {
+  readonly passwordField;
+  constructor(private readonly page: Page) {
+    this.passwordField = this.page.getByTestId('login-password');
+  }
+  async logIn(user: string, typed: string) {
+    await this.passwordField.fill(typed);
+  }
+}
+
+async function fillField(field: ReturnType<Page['getByTestId']>, value: string) {
+  await field.fill(value);
+}
+
+test('evasions', async ({ page }) => {
+  const p = page;
+  await p.getByLabel('Password').fill('one');
+  const popupPromise = page.waitForEvent('popup');
+  const popup = await popupPromise;
+  await popup.getByLabel('Password')['fill']('two');
+  await new LoginPage(page).logIn('admin', 'three');
+  await fillField(page.getByTestId('email'), 'a@b.c');
+  await fillField(page.getByTestId('password'), 'four');
+});
+`;
+    expect(lines(code)).toEqual([19, 22, 23, 25]);
+  });
+
+  it('takes secret names and field patterns from the options', () => {
+    const code = inTest(`
+  const passcode = '0000';
+  const password = 'hunter2';
+  await page.getByTestId('otp').fill('123456');`);
+    expect(lines(code, { secret_names: ['passcode'], field_patterns: ['otp'] })).toEqual([5, 7]);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { lint } from './harness.ts';
+
+const RULE = 'no-skipped-test';
+const header = "import { test, expect } from '@playwright/test';";
+
+describe('no-skipped-test', () => {
+  it('accepts running tests, test.fail, test.slow and unrelated skip methods', () => {
+    const code = [
+      header,
+      "test('a', async ({ page }) => {",
+      '  test.slow();',
+      "  const list = { skip: (n: number) => n };",
+      '  list.skip(1);',
+      "  await expect(page.getByTestId('x')).toBeVisible();",
+      '});',
+      "test.fail('known bug', async () => {});",
+    ].join('\n');
+    expect(lint(RULE, code)).toEqual([]);
+  });
+
+  it('flags skipped and fixme blocks', () => {
+    const code = [
+      header,
+      "test.skip('a', async () => {});",
+      "test.fixme('b', async () => {});",
+      "test.describe.skip('group', () => {});",
+      "test.describe.fixme('group 2', () => {});",
+      "test.skip('with details', { tag: '@slow' }, async () => {});",
+    ].join('\n');
+    const issues = lint(RULE, code);
+    expect(issues.map((i) => [i.line, i.fixable])).toEqual([[2, false], [3, false], [4, false], [5, false], [6, false]]);
+    expect(issues[0]!.message).toContain('test.skip() turns off this test');
+    expect(issues[1]!.message).toContain('as broken and never runs it');
+    expect(issues[2]!.message).toContain('every test in this group');
+  });
+
+  it('flags annotation calls: test.skip(condition, reason) inside a test or a group, and test.fixme()', () => {
+    const code = [
+      header,
+      "test.describe('group', () => {",
+      "  test.skip(({ browserName }) => browserName === 'webkit', 'not yet');",
+      "  test('a', async ({ page, browserName }) => {",
+      "    test.skip(browserName === 'firefox', 'flaky');",
+      '    test.fixme();',
+      "    await expect(page.getByTestId('x')).toBeVisible();",
+      '  });',
+      '});',
+    ].join('\n');
+    const issues = lint(RULE, code);
+    expect(issues.map((i) => i.line)).toEqual([3, 5, 6]);
+    expect(issues[1]!.message).toContain('as an annotation');
+  });
+
+  it('follows values: aliases, test.extend, fixtures re-exports, destructuring, computed members, TestInfo', () => {
+    const code = [
+      "import { test as base } from '@playwright/test';",
+      "import { test } from './fixtures';",
+      'const t = base.extend({});',
+      'const { describe } = base;',
+      "const mode = 'fix' + 'me';",
+      "t.skip('a', async () => {});",
+      "describe.skip('b', () => {});",
+      "test[mode]('c', async () => {});",
+      "base.describe['skip']('d', () => {});",
+      "test('e', async ({ page }, testInfo) => {",
+      "  testInfo.skip(true, 'later');",
+      '  const info = test.info();',
+      '  info.fixme();',
+      '  test.info().skip();',
+      '});',
+    ].join('\n');
+    expect(lint(RULE, code).map((i) => i.line)).toEqual([6, 7, 8, 9, 11, 13, 14]);
+  });
+});
