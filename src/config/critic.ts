@@ -9,6 +9,7 @@ import { RULES } from '../rules/index.ts';
 import { customRule } from '../rules/custom.ts';
 import { ConfigError, checkWithSchema, keyPath, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';
+import { template } from './scribe.ts';
 import { regexSource } from './zod-helpers.ts';
 
 export const DEFAULT_CRITIC_PATH = path.join(BUNDLED_AGENTS_DIR, 'critic.yaml');
@@ -31,9 +32,21 @@ export const CustomRuleEntry = z.strictObject({
 });
 export type CustomRuleEntry = z.infer<typeof CustomRuleEntry>;
 
-const ReviewEntry = z.strictObject({
-  enabled: z.boolean(),
-  prompt: z.string().min(1).optional(),
+const ReviewEntry = z
+  .strictObject({
+    enabled: z.boolean(),
+    prompt: template(['request', 'feature', 'spec'], ['request', 'spec']).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+  })
+  .superRefine((review, ctx) => {
+    if (!review.enabled) return;
+    for (const key of ['prompt', 'temperature'] as const) {
+      if (review[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: `the review is enabled, so it needs review.${key}` });
+    }
+  });
+
+const EstimateEntry = z.strictObject({
+  ci_cost_per_minute: z.number().nonnegative(),
 });
 
 const CriticFile = z.strictObject({
@@ -44,6 +57,7 @@ const CriticFile = z.strictObject({
   rules: z.record(z.string(), RuleEntry),
   custom_rules: z.array(CustomRuleEntry).optional(),
   review: ReviewEntry.optional(),
+  estimate: EstimateEntry.optional(),
 });
 
 export interface ActiveRule {
@@ -60,7 +74,9 @@ export interface CriticConfig {
   rules: ActiveRule[];
   /** Every rule id the file names with its setting, for prompts and docs (disabled ones included). */
   criteria: Array<{ id: string; severity: 'error' | 'warning' | 'off'; reason: string; options: unknown }>;
-  review: { enabled: boolean; prompt?: string };
+  review: { enabled: boolean; prompt?: string; temperature?: number };
+  /** The Critic's cost estimate; without it the estimated cost is 0. */
+  estimate?: z.infer<typeof EstimateEntry>;
   /** Where each rule stands in the file, for SARIF and error messages. */
   lineOfRule(id: string): number;
 }
@@ -110,6 +126,7 @@ export function criticConfigFrom(source: YamlSource): CriticConfig {
     rules,
     criteria,
     review: parsed.review ?? { enabled: false },
+    estimate: parsed.estimate,
     lineOfRule: (id) => {
       const index = (parsed.custom_rules ?? []).findIndex((c) => c.id === id);
       return index >= 0 ? source.lineOf(['custom_rules', index]) : source.lineOf(['rules', id]);

@@ -1,7 +1,8 @@
 /**
- * agents/scribe.yaml: the model settings, the generation limits and the prompt templates. Each template
- * declares the placeholders it may use, so a typo such as {{reqest}} is a configuration error with its
- * line, not a prompt that silently lacks the request.
+ * agents/scribe.yaml: the model settings, the generation limits and the prompt templates of Scribe and
+ * of the Medic (which asks the same model to heal a failing spec). Each template declares the
+ * placeholders it may use, so a typo such as {{reqest}} is a configuration error with its line, not a
+ * prompt that silently lacks the request.
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -15,7 +16,7 @@ export const DEFAULT_SCRIBE_PATH = path.join(BUNDLED_AGENTS_DIR, 'scribe.yaml');
 const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/g;
 
 /** A prompt template that may use only `allowed` placeholders and must use every one of `required`. */
-function template(allowed: readonly string[], required: readonly string[]) {
+export function template(allowed: readonly string[], required: readonly string[]) {
   return z.string().min(1).superRefine((text, ctx) => {
     const used = new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1]!));
     for (const name of used) {
@@ -54,10 +55,24 @@ export const ScribeFile = z.strictObject({
     inventory: template(['url', 'title', 'elements'], ['elements']),
     feedback: template(['attempt', 'max_attempts', 'issues', 'autofixed'], ['issues']),
   }),
+  medic: z.strictObject({
+    max_debug_attempts: z.number().int().min(1).max(10),
+    prompts: z.strictObject({
+      system: template(['criteria', 'test_id_attribute'], ['criteria']),
+      fix: template(
+        ['request', 'feature', 'spec', 'classification', 'error', 'failing_line', 'snapshot', 'refusal', 'attempt', 'max_attempts'],
+        ['spec', 'error', 'failing_line', 'snapshot', 'refusal'],
+      ),
+      failing_line: template(['line', 'text'], ['text']),
+      snapshot: template(['snapshot'], ['snapshot']),
+      refusal: template(['reasons'], ['reasons']),
+    }),
+  }),
 });
 
 export type ScribeConfig = z.infer<typeof ScribeFile> & { file: string };
 export type ProviderSettings = ScribeConfig['provider'];
+export type MedicSettings = ScribeConfig['medic'];
 
 export function loadScribeConfig(file: string = DEFAULT_SCRIBE_PATH): ScribeConfig {
   return scribeConfigFrom(readYamlFile(file));

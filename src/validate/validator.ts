@@ -55,6 +55,14 @@ export class Validator {
     this.options = options;
   }
 
+  /** The same rules with another page inventory, sharing this validator's compiler project (and its cache). */
+  withInventory(inventory: PageInventory | undefined): Validator {
+    if (inventory === this.options.inventory) return this;
+    const other = new Validator(this.config, { ...this.options, inventory });
+    if (this.typeChecking) other.project = this.compilerProject();
+    return other;
+  }
+
   get typeChecking(): boolean {
     return this.options.typeCheck !== false && this.config.rules.some((r) => r.rule.id === TYPE_CHECK_RULE);
   }

@@ -69,8 +69,11 @@ export function ordered<S extends Segment>(payload: readonly S[], first: readonl
   return [...head, ...payload.filter((s) => !first.includes(s.type))];
 }
 
+/** The segment of a union whose `type` is T (the whole segment type when types are plain strings). */
+export type SegmentOf<S extends Segment, T extends string> = [Extract<S, { type: T }>] extends [never] ? S : Extract<S, { type: T }>;
+
 /** The newest segment of a type. */
-export function latest<S extends Segment, T extends S['type']>(payload: readonly S[], type: T): Extract<S, { type: T }> | undefined {
-  for (let i = payload.length - 1; i >= 0; i--) if (payload[i]!.type === type) return payload[i] as Extract<S, { type: T }>;
+export function latest<S extends Segment, T extends S['type']>(payload: readonly S[], type: T): SegmentOf<S, T> | undefined {
+  for (let i = payload.length - 1; i >= 0; i--) if (payload[i]!.type === type) return payload[i] as SegmentOf<S, T>;
   return undefined;
 }

@@ -38,7 +38,7 @@ describe('the workflow manifest', () => {
       medic: ['HEALED'],
       accept: ['ACCEPTED'],
     });
-    const result = await runWorkflow(manifest, workers, [{ type: 'REQUEST', value: 'log in' }]);
+    const result = await runWorkflow<Seg>(manifest, workers, [{ type: 'REQUEST', value: 'log in' }]);
     expect(result.outcome).toBe('success');
     expect(result.steps.map((s) => s.block)).toEqual(['scribe', 'critic', 'stage', 'run', 'medic', 'critic_heal', 'stage', 'run', 'accept']);
     const medic = received.find((r) => r.block === 'medic')!;
@@ -48,33 +48,33 @@ describe('the workflow manifest', () => {
 
   it('returns a Critic rejection to Scribe and never reaches staging', async () => {
     const { workers } = scripted({ scribe: ['CANDIDATE', 'GAVE_UP'], critic: ['REJECTED'] });
-    const result = await runWorkflow(manifest, workers, []);
+    const result = await runWorkflow<Seg>(manifest, workers, []);
     expect(result.steps.map((s) => `${s.block}:${s.signal}`)).toEqual(['scribe:CANDIDATE', 'critic:REJECTED', 'scribe:GAVE_UP']);
     expect(result).toMatchObject({ outcome: 'failure', end: 'failed' });
   });
 
   it('keeps an unrun spec on an environment failure and never heals it', async () => {
     const { workers } = scripted({ scribe: ['CANDIDATE'], critic: ['APPROVED'], stage: ['STAGED'], runner: ['ENVIRONMENT'], keep_unrun: ['KEPT'] });
-    const result = await runWorkflow(manifest, workers, []);
+    const result = await runWorkflow<Seg>(manifest, workers, []);
     expect(result.steps.map((s) => s.block)).toEqual(['scribe', 'critic', 'stage', 'run', 'keep_unrun']);
     expect(result.outcome).toBe('failure');
   });
 
   it('follows the default transition for a signal it does not know', async () => {
-    const { workers } = scripted({ scribe: ['CANDIDATE'], critic: ['APPROVED'], stage: ['STAGED'], runner: ['SOMETHING_NEW'], report: ['REPORTED'] });
-    const result = await runWorkflow(manifest, workers, []);
+    const { workers } = scripted({ scribe: ['CANDIDATE'], critic: ['APPROVED'], stage: ['STAGED'], runner: ['SOMETHING_NEW'], report: ['KEPT'] });
+    const result = await runWorkflow<Seg>(manifest, workers, []);
     expect(result.steps.at(-1)!.block).toBe('report');
   });
 
   it('stops a cycle that never settles at max_jumps', async () => {
     const { workers } = scripted({ scribe: Array(50).fill('CANDIDATE'), critic: Array(50).fill('REJECTED') });
-    await expect(runWorkflow(manifest, workers, [])).rejects.toThrow(WorkflowError);
-    await expect(runWorkflow(manifest, scripted({ scribe: Array(50).fill('CANDIDATE'), critic: Array(50).fill('REJECTED') }).workers, [])).rejects.toThrow(/max_jumps/);
+    await expect(runWorkflow<Seg>(manifest, workers, [])).rejects.toThrow(WorkflowError);
+    await expect(runWorkflow<Seg>(manifest, scripted({ scribe: Array(50).fill('CANDIDATE'), critic: Array(50).fill('REJECTED') }).workers, [])).rejects.toThrow(/max_jumps/);
   });
 
   it('fails clearly on a signal with no transition and no default', async () => {
     const { workers } = scripted({ scribe: ['WHAT'] });
-    await expect(runWorkflow(manifest, workers, [])).rejects.toThrow(/block "scribe" emitted WHAT/);
+    await expect(runWorkflow<Seg>(manifest, workers, [])).rejects.toThrow(/block "scribe" emitted WHAT/);
   });
 });
 
@@ -110,7 +110,7 @@ describe('a bad manifest', () => {
 
 describe('payload helpers', () => {
   it('orders named segment types first, newest first, and finds the latest of a type', () => {
-    const payload = [{ type: 'A', value: '1' }, { type: 'T', value: 'old' }, { type: 'B' }, { type: 'T', value: 'new' }];
+    const payload: Seg[] = [{ type: 'A', value: '1' }, { type: 'T', value: 'old' }, { type: 'B' }, { type: 'T', value: 'new' }];
     expect(ordered(payload, ['T']).map((s) => s.value ?? s.type)).toEqual(['new', 'old', '1', 'B']);
     expect(latest(payload, 'T')?.value).toBe('new');
     expect(latest(payload, 'Z')).toBeUndefined();

@@ -1,0 +1,163 @@
+/**
+ * The Medic: one heal of a spec that failed because the test is wrong. The model is shown the spec, the
+ * runner's error, the failing line and the page as it was at the failure (agents/scribe.yaml `medic`
+ * prompts); its answer is validated and autofixed as Scribe's are, then compared with the failing spec:
+ * a heal that weakens what the test checks is refused, with reasons the next attempt is shown.
+ * App bugs and environment failures are never healed: a test must not be bent to a broken app.
+ * The caller loops up to `medic.max_debug_attempts` and runs each healed spec (after the Critic).
+ */
+import { randomUUID } from 'node:crypto';
+import type { CriticConfig } from '../config/critic.ts';
+import { modelFor, renderTemplate, type ScribeConfig } from '../config/scribe.ts';
+import type { PageInventory, RunnerReport } from '../contracts.ts';
+import { extractCode } from '../llm/extract.ts';
+import type { ChatMessage, ModelProvider } from '../llm/types.ts';
+import type { NewStatsEvent } from '../stats/events.ts';
+import { StatsLog } from '../stats/log.ts';
+import { Validator } from '../validate/validator.ts';
+import { findWeakening } from './assertions.ts';
+import { completeRecorded, isFailedCall } from './model-call.ts';
+import { describeErrors, renderCriteria } from './scribe-prompt.ts';
+import { checkSpec, errorsOf, noCodeIssue } from './spec-check.ts';
+
+/** Failures a spec can be healed of; app bugs and environment failures are reported instead. */
+const HEALABLE: ReadonlySet<RunnerReport['classification']> = new Set(['test_bug', 'timeout']);
+
+export interface MedicOptions {
+  /** agents/scribe.yaml, loaded: the model settings and the `medic` section. */
+  scribeConfig: ScribeConfig;
+  /** agents/critic.yaml, loaded: the criteria a healed spec must still meet. */
+  critic: CriticConfig;
+  provider: ModelProvider;
+  /** Default: the model Scribe uses for the configured default complexity (SCRIBE_MODEL wins). */
+  model?: string;
+  /** A validator to share; it must have been built from `critic`. An inventory given here is applied to it. */
+  validator?: Validator;
+  /** The explored page: a heal may not invent test ids. */
+  inventory?: PageInventory;
+  /** Where events go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
+  stats?: StatsLog | false;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface HealRequest {
+  /** Where the spec lives (relative imports resolve from there). */
+  file: string;
+  /** The spec that failed. */
+  code: string;
+  report: RunnerReport;
+  request: { description: string; feature: string };
+  attempt: number;
+  maxAttempts: number;
+  generation?: string;
+  /** Why the previous heal was refused, shown to the model so it does not repeat it. */
+  previousRefusal?: string;
+}
+
+export type HealResult =
+  | { status: 'healed'; code: string }
+  /** The answer cannot be used (weakens the test, breaks a rule, holds no new code); `reasons` are feedback for the next attempt. */
+  | { status: 'refused'; reasons: string[]; code: string | null }
+  /** Healing is not possible: the failure is not the test's, or the model could not be reached. */
+  | { status: 'failed'; error: string };
+
+export class Medic {
+  private readonly options: MedicOptions;
+  private readonly config: ScribeConfig;
+  private readonly critic: CriticConfig;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly stats: StatsLog | undefined;
+  private readonly validator: Validator;
+
+  constructor(options: MedicOptions) {
+    this.options = options;
+    this.config = options.scribeConfig;
+    this.critic = options.critic;
+    this.env = options.env ?? process.env;
+    this.stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(this.env, options.cwd ?? process.cwd()));
+    this.validator = (options.validator ?? new Validator(this.critic, { typeCheck: true })).withInventory(options.inventory);
+  }
+
+  async heal(input: HealRequest): Promise<HealResult> {
+    const { report } = input;
+    if (!HEALABLE.has(report.classification)) return { status: 'failed', error: notHealable(report) };
+
+    const generation = input.generation ?? randomUUID();
+    const answer = await completeRecorded(
+      this.options.provider,
+      {
+        messages: this.messages(input),
+        model: this.options.model ?? modelFor(this.config, this.config.provider.default_complexity, this.env),
+        temperature: this.config.provider.temperature,
+        stream: this.config.provider.stream,
+        task: { description: input.request.description, feature: input.request.feature, inventory: this.options.inventory },
+      },
+      generation,
+      (event) => this.record(event),
+    );
+    if (isFailedCall(answer)) return this.outcome(generation, 'failed', { status: 'failed', error: `the Medic could not reach the model: ${answer.error}` });
+
+    const code = extractCode(answer.text);
+    if (code === null) return this.outcome(generation, 'failed', { status: 'refused', reasons: [noCodeIssue().message], code: null });
+    const checked = checkSpec(this.validator, input.file, code);
+    // Weakening is named first: a dropped assertion also breaks expect-expect, but the weakening is the reason.
+    const weakening = findWeakening(input.code, checked.code);
+    const reasons = [...weakening, ...describeErrors(errorsOf(checked.issues), checked.code)];
+    if (reasons.length > 0) return this.outcome(generation, weakening.length > 0 ? 'refused' : 'failed', { status: 'refused', reasons, code: checked.code });
+    if (sameCode(checked.code, input.code)) {
+      return this.outcome(generation, 'failed', { status: 'refused', reasons: ['the answer is the failing spec unchanged; it would fail the same way'], code: checked.code });
+    }
+    return this.outcome(generation, 'healed', { status: 'healed', code: checked.code });
+  }
+
+  /** The system prompt with the criteria, and the fix request with the run's evidence. */
+  private messages(input: HealRequest): ChatMessage[] {
+    const prompts = this.config.medic.prompts;
+    const { report } = input;
+    const failingText = report.error_line !== null ? input.code.split(/\r?\n/)[report.error_line - 1]?.trim() : undefined;
+    const failingLine = failingText ? renderTemplate(prompts.failing_line, { line: String(report.error_line), text: failingText }) : '';
+    const snapshot = report.error_context?.trim() ? renderTemplate(prompts.snapshot, { snapshot: report.error_context.trim() }) : '';
+    const refusal = input.previousRefusal?.trim() ? renderTemplate(prompts.refusal, { reasons: input.previousRefusal.trim() }) : '';
+    const system = renderTemplate(prompts.system, { criteria: renderCriteria(this.critic), test_id_attribute: this.critic.testIdAttribute });
+    const fix = renderTemplate(prompts.fix, {
+      request: input.request.description,
+      feature: input.request.feature,
+      spec: input.code.trimEnd(),
+      classification: report.classification,
+      error: report.error_message?.trim() || `(no error message; the run ended with status ${report.status})`,
+      failing_line: failingLine,
+      snapshot,
+      refusal,
+      attempt: String(input.attempt),
+      max_attempts: String(input.maxAttempts),
+    });
+    return [
+      { role: 'system', content: system.trim() },
+      { role: 'user', content: fix.trim() },
+    ];
+  }
+
+  /** Records the attempt's heal event and hands the result back. */
+  private outcome(generation: string, outcome: 'healed' | 'failed' | 'refused', result: HealResult): HealResult {
+    this.record({ type: 'heal', generation, outcome });
+    return result;
+  }
+
+  private record(event: NewStatsEvent): void {
+    this.stats?.record(event);
+  }
+}
+
+function notHealable(report: RunnerReport): string {
+  const evidence = report.error_message ? `: ${report.error_message}` : '';
+  if (report.classification === 'app_bug') return `not healed: an assertion on an element that exists failed, a possible regression in the app (app bugs are reported, not healed)${evidence}`;
+  if (report.classification === 'environment') return `not healed: the run could not test the app (environment)${evidence}`;
+  return `not healed: the run was classified ${report.classification}, not a test bug`;
+}
+
+/** The same spec up to trailing whitespace and line endings. */
+function sameCode(a: string, b: string): boolean {
+  const normalize = (text: string) => text.replace(/\r\n/g, '\n').replace(/[ \t]+$/gm, '').trimEnd();
+  return normalize(a) === normalize(b);
+}

@@ -1,0 +1,38 @@
+/**
+ * One model call as every agent makes it: the completion, and a `model_call` stats event whether it
+ * succeeded or not. A failure comes back as a value (why and what to tell the user), never a throw, so
+ * a model that is down ends an agent's work with a reason instead of a crash.
+ */
+import { ModelCallError } from '../llm/client.ts';
+import type { Completion, CompletionRequest, ModelProvider } from '../llm/types.ts';
+import type { NewStatsEvent } from '../stats/events.ts';
+
+/** `model_config`: for the user to fix (key, model, URL); `model_error`: the call failed, it may pass later. */
+export type ModelFailure = 'model_error' | 'model_config';
+
+export interface FailedCall {
+  failure: ModelFailure;
+  error: string;
+}
+
+export async function completeRecorded(
+  provider: ModelProvider,
+  request: CompletionRequest,
+  generation: string,
+  record: (event: NewStatsEvent) => void,
+): Promise<Completion | FailedCall> {
+  try {
+    const completion = await provider.complete(request);
+    record({ type: 'model_call', generation, provider: provider.name, model: completion.model, attempts: completion.attempts, tokens: completion.usage, error: null });
+    return completion;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const attempts = error instanceof ModelCallError ? error.attempts : 1;
+    record({ type: 'model_call', generation, provider: provider.name, model: request.model, attempts, tokens: { prompt: 0, completion: 0, total: 0 }, error: message });
+    return { failure: error instanceof ModelCallError && error.kind === 'config' ? 'model_config' : 'model_error', error: message };
+  }
+}
+
+export function isFailedCall(answer: Completion | FailedCall): answer is FailedCall {
+  return 'failure' in answer;
+}

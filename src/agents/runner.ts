@@ -1,0 +1,174 @@
+/**
+ * The Runner: runs one spec with Playwright's own test runner against a live app and says what
+ * happened — pass, or a failure classified as test_bug, app_bug, environment or timeout — with the
+ * evidence (error and its line in the spec, screenshots, browser console errors, the page snapshot at
+ * failure, Playwright's output). The spec runs from a temporary folder that is always removed, also on
+ * timeout, crash or Ctrl-C; past the whole-run limit Playwright's whole process tree is killed.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import type { LaunchOptions } from '@playwright/test';
+import { RunnerReport } from '../contracts.ts';
+import { loadCriticConfig } from '../config/critic.ts';
+import { agentsFile } from '../config/paths.ts';
+import { loadRunnerConfig, runnerFolders, type RunnerConfig } from '../config/runner.ts';
+import { BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
+import { statsHome } from '../stats/log.ts';
+import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
+import { gatherEvidence, keepScreenshots } from './runner/evidence.ts';
+import { readPlaywrightReport } from './runner/playwright-report.ts';
+import { onInterrupt, startPlaywright, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
+import {
+  createWorkspace,
+  newRunId,
+  removeAbandonedRuns,
+  removeWorkspace,
+  resolvePlaywright,
+  screenshotCalls,
+  workspaceDir,
+  type RunWorkspace,
+  type SpecSource,
+} from './runner/workspace.ts';
+
+export interface RunSpecOptions {
+  /** A spec on disk. Its relative imports (fixtures, page objects) still resolve from its folder. */
+  specPath?: string;
+  /** A candidate spec's text, with the name it will have… */
+  specText?: string;
+  fileName?: string;
+  /** …and the folder it is meant for (its relative imports resolve from there; default: cwd). */
+  sourceDir?: string;
+  /** The app under test: Playwright's baseURL, and BASE_URL for the spec. */
+  baseURL: string;
+  /** The project: where agents/*.yaml and the Scribe home are looked up. Default: process.cwd(). */
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Default: agents/runner.yaml of cwd, else the bundled one. */
+  config?: RunnerConfig;
+  /** Default: settings.test_id_attribute of agents/critic.yaml. */
+  testIdAttribute?: string;
+}
+
+export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const env = options.env ?? process.env;
+  const config = options.config ?? loadRunnerConfig(agentsFile('runner.yaml', cwd));
+  const spec = specSource(options, cwd);
+
+  let launch: LaunchOptions;
+  try {
+    launch = launchOptions(env);
+  } catch (error) {
+    if (error instanceof BrowserNotFoundError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
+    throw error;
+  }
+  const testIdAttribute = options.testIdAttribute ?? loadCriticConfig(agentsFile('critic.yaml', cwd)).testIdAttribute;
+  const playwright = resolvePlaywright(spec.sourceDir);
+  const folders = runnerFolders(config, statsHome(env, cwd));
+  removeAbandonedRuns(folders.temp);
+
+  const id = newRunId();
+  const dir = workspaceDir(folders.temp, id);
+  let running: RunningProcess | undefined;
+  const unregister = onInterrupt(() => {
+    running?.killNow();
+    removeWorkspace(dir);
+  });
+  try {
+    const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config });
+    running = startPlaywright({
+      cli: playwright.cli,
+      args: ['test', '--config', workspace.configFile],
+      cwd: workspace.dir,
+      env: playwrightEnv(env, options.baseURL),
+      limitMs: config.timeouts.run_ms,
+      killGraceMs: config.timeouts.kill_grace_ms,
+      maxOutputChars: config.report.max_output_chars,
+    });
+    const outcome = await running.done;
+    return report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd));
+  } finally {
+    unregister();
+    removeWorkspace(dir);
+  }
+}
+
+function specSource(options: RunSpecOptions, cwd: string): SpecSource {
+  if (options.specPath !== undefined) {
+    const file = path.resolve(cwd, options.specPath);
+    return { text: readFileSync(file, 'utf8'), fileName: path.basename(file), sourceDir: path.dirname(file) };
+  }
+  if (options.specText === undefined) throw new TypeError('runSpec needs specPath or specText');
+  return { text: options.specText, fileName: options.fileName ?? 'candidate.spec.ts', sourceDir: path.resolve(cwd, options.sourceDir ?? '.') };
+}
+
+/** The caller's environment, with BASE_URL set and nothing that would redirect Playwright's reporters. */
+function playwrightEnv(env: NodeJS.ProcessEnv, baseURL: string): NodeJS.ProcessEnv {
+  const kept = Object.fromEntries(Object.entries(env).filter(([key]) => !/^(PW_TEST_|PLAYWRIGHT_JSON_|PLAYWRIGHT_FORCE_TTY)/.test(key)));
+  return { ...kept, BASE_URL: baseURL, FORCE_COLOR: '0' };
+}
+
+/** How the spec is named in messages: its path as given, or where a candidate is meant to go. */
+function displayName(options: RunSpecOptions, spec: SpecSource, cwd: string): string {
+  return options.specPath ?? path.relative(cwd, path.join(spec.sourceDir, spec.fileName));
+}
+
+function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSource, config: RunnerConfig, artifactsRoot: string, elapsed: () => number, name: string): RunnerReport {
+  // Messages name the spec, not its temporary copy.
+  const rename = (text: string) => text.replaceAll(workspace.specFile, name);
+  const output = rename(stripVTControlCharacters(outcome.output));
+  if (outcome.spawnError) {
+    return notRun({ status: 'error', classification: 'environment', message: `could not start Playwright: ${outcome.spawnError.message}`, line: null }, elapsed());
+  }
+  const parsed = readPlaywrightReport(workspace.reportFile);
+  const playwrightReport = 'report' in parsed ? parsed.report : undefined;
+  const evidence = gatherEvidence(playwrightReport, workspace.dir, config.report.max_error_context_chars);
+
+  let verdict: Verdict;
+  if (outcome.timedOut) {
+    verdict = {
+      status: 'timeout',
+      classification: 'timeout',
+      message: `the run took longer than timeouts.run_ms (${config.timeouts.run_ms} ms, ${config.file}); Playwright and its browser were stopped`,
+      line: null,
+    };
+  } else if (playwrightReport) {
+    verdict = judgeReport(playwrightReport, workspace.specFile, outcome.exitCode, {
+      missing: evidence.missing,
+      screenshotCalls: screenshotCalls(spec.text),
+      screenshotsTaken: evidence.screenshots.length,
+    });
+  } else {
+    verdict = judgeWithoutReport('problem' in parsed ? parsed.problem : 'no report', output, outcome.exitCode);
+  }
+
+  return RunnerReport.parse({
+    status: verdict.status,
+    classification: verdict.classification,
+    duration_ms: elapsed(),
+    error_message: verdict.message === null ? null : rename(verdict.message),
+    error_line: verdict.line,
+    screenshots: keepScreenshots(evidence.screenshots, workspace.dir, artifactsRoot, workspace.id, config.artifacts.keep_runs),
+    console_errors: evidence.consoleErrors,
+    error_context: evidence.errorContext,
+    segment: { type: 'TEST_RESULT', content: output, outcome: verdict.status === 'pass' ? 'PASS' : 'FAIL' },
+  });
+}
+
+/** A run that stopped before Playwright could start. */
+function notRun(verdict: Verdict, durationMs: number): RunnerReport {
+  return RunnerReport.parse({
+    status: verdict.status,
+    classification: verdict.classification,
+    duration_ms: durationMs,
+    error_message: verdict.message,
+    error_line: verdict.line,
+    screenshots: [],
+    console_errors: [],
+    error_context: null,
+    segment: { type: 'TEST_RESULT', content: verdict.message ?? '', outcome: 'FAIL' },
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * From Playwright's report to a verdict: did the run really pass, and if not, whose fault is it?
+ *
+ * - environment: the app is unreachable, the browser cannot start, a module is missing. Healing the
+ *   spec cannot help, so these never spend a Medic attempt.
+ * - test_bug: the spec is wrong: its locator resolves to nothing, matches several elements (strict
+ *   mode), or the spec does not compile or calls what does not exist.
+ * - app_bug: an assertion on something that exists failed: the app did not do what the spec expects.
+ * - timeout: the test ran out of time with no locator to blame.
+ */
+import type { RunClassification, RunnerReport } from '../../contracts.ts';
+import { errorText, testsOf, type PlaywrightReport, type ReportError } from './playwright-report.ts';
+
+export type FailureClass = Exclude<RunClassification, 'pass'>;
+
+export interface Verdict {
+  status: RunnerReport['status'];
+  classification: RunClassification;
+  message: string | null;
+  line: number | null;
+}
+
+const UNREACHABLE =
+  /net::ERR_(CONNECTION_\w+|TIMED_OUT|NAME_NOT_RESOLVED|NAME_RESOLUTION_FAILED|ADDRESS_\w+|INTERNET_DISCONNECTED|NETWORK_\w+|UNSAFE_PORT|EMPTY_RESPONSE|PROXY_\w+|CERT_\w+|SSL_\w+)|\b(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH)\b|Cannot navigate to invalid URL/;
+const BROWSER_UNAVAILABLE = /browserType\.launch|Executable doesn't exist|BrowserNotFoundError|No Chromium found|Failed to launch|Host system is missing dependencies/;
+const MODULE_MISSING = /Cannot find (module|package) ['"]|ERR_MODULE_NOT_FOUND|\bMODULE_NOT_FOUND\b/;
+const DOES_NOT_COMPILE = /^(SyntaxError|ReferenceError|TypeError|TransformError)\b/m;
+const STRICT_MODE = /strict mode violation/;
+const NOT_FOUND = /element\(s\) not found/;
+/** The call log of an action or assertion that waited for a locator. */
+const WAITED_FOR_LOCATOR = /^\s*- waiting for (getBy\w+\(|locator\(|frameLocator\(|internal:)/m;
+const LOCATOR_RESOLVED = /resolved to (<|\d+ elements?)/;
+const TIMED_OUT = /Timeout \d+ms exceeded|Test timeout of \d+ms exceeded/;
+const ASSERTION = /\bexpect\(\w+\)\.(not\.)?to\w+\(|\bexpect\.soft\(/;
+const TEST_TIMEOUT = /Test timeout of \d+ms exceeded/;
+const NO_TESTS = /^Error: No tests found/;
+
+/** The class of a failure from its error text (all errors of the failing test, snippets removed). */
+export function classifyFailure(text: string): FailureClass {
+  if (UNREACHABLE.test(text) || BROWSER_UNAVAILABLE.test(text) || MODULE_MISSING.test(text)) return 'environment';
+  if (DOES_NOT_COMPILE.test(text) || STRICT_MODE.test(text) || NOT_FOUND.test(text)) return 'test_bug';
+  if (TIMED_OUT.test(text) && WAITED_FOR_LOCATOR.test(text) && !LOCATOR_RESOLVED.test(text)) return 'test_bug';
+  // An assertion, or an action on an element that exists but never became actionable.
+  if (ASSERTION.test(text) || LOCATOR_RESOLVED.test(text)) return 'app_bug';
+  if (TEST_TIMEOUT.test(text)) return 'timeout';
+  return 'test_bug';
+}
+
+export function statusOf(classification: RunClassification): RunnerReport['status'] {
+  if (classification === 'pass') return 'pass';
+  return classification === 'environment' ? 'error' : 'fail';
+}
+
+/** What a green run must also show: the screenshots the spec took exist. */
+export interface GreenEvidence {
+  /** Screenshots or attachments the run says it wrote that are not on disk. */
+  missing: string[];
+  /** `.screenshot(` calls in the spec, and screenshots the run produced. */
+  screenshotCalls: number;
+  screenshotsTaken: number;
+}
+
+export function judgeReport(report: PlaywrightReport, specFile: string, exitCode: number | null, evidence: GreenEvidence): Verdict {
+  const loadErrors = report.errors.filter((error) => !NO_TESTS.test(errorText(error)));
+  if (loadErrors.length > 0) return failure(loadErrors, specFile);
+
+  const tests = testsOf(report);
+  if (tests.length === 0) return notPass('Playwright found no test in the spec: nothing ran, so nothing passed.');
+
+  const failed = tests.find((test) => test.result && test.result.status !== 'passed' && test.result.status !== 'skipped');
+  if (failed?.result) {
+    if (failed.result.status === 'interrupted') return { status: 'error', classification: 'environment', message: `test "${failed.title}" was interrupted before it finished`, line: null };
+    return failure(failed.result.errors.length > 0 ? failed.result.errors : [failed.result.error ?? { message: `test "${failed.title}" ${failed.result.status}` }], specFile);
+  }
+
+  const notRun = tests.find((test) => !test.result || test.result.status === 'skipped');
+  if (notRun) return notPass(`test "${notRun.title}" (line ${notRun.line}) was skipped or never ran: a skipped test is not a pass.`, notRun.line);
+
+  if (exitCode !== 0) return { status: 'error', classification: 'environment', message: `Playwright exited with code ${exitCode} although every test passed`, line: null };
+  if (evidence.missing.length > 0) return notPass(`the run reports files that do not exist: ${evidence.missing.join(', ')}`);
+  if (evidence.screenshotCalls > 0 && evidence.screenshotsTaken === 0) return notPass('the spec takes screenshots but the run wrote none.');
+  return { status: 'pass', classification: 'pass', message: null, line: null };
+}
+
+/** Playwright ran but produced no report: judge by what it printed. */
+export function judgeWithoutReport(problem: string, output: string, exitCode: number | null): Verdict {
+  const tail = output.trim().split('\n').slice(-20).join('\n');
+  const classification = UNREACHABLE.test(output) || BROWSER_UNAVAILABLE.test(output) || MODULE_MISSING.test(output) ? 'environment' : DOES_NOT_COMPILE.test(output) ? 'test_bug' : 'environment';
+  return { status: statusOf(classification), classification, message: `${problem} (exit code ${exitCode ?? 'none'})${tail ? `:\n${tail}` : ''}`, line: null };
+}
+
+function failure(errors: ReportError[], specFile: string): Verdict {
+  const message = [...new Set(errors.map((error) => withoutSnippet(errorText(error))))].join('\n\n');
+  const classification = classifyFailure(message);
+  return { status: statusOf(classification), classification, message, line: lineInSpec(errors, specFile) };
+}
+
+function notPass(message: string, line: number | null = null): Verdict {
+  return { status: 'fail', classification: 'test_bug', message, line };
+}
+
+/**
+ * Playwright appends the source lines around an error and an `at` line; they repeat the spec (whose
+ * text must not be mistaken for the error) and the Runner reports the line on its own.
+ */
+export function withoutSnippet(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !/^\s*(>\s*)?\d+\s*\|/.test(line) && !/^\s*\|\s*\^/.test(line) && !/^\s+at /.test(line))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** The first line in the spec that an error points at: its location, else a frame of its stack. */
+export function lineInSpec(errors: ReportError[], specFile: string): number | null {
+  for (const error of errors) {
+    if (error.location && error.location.file === specFile) return error.location.line;
+  }
+  const frame = new RegExp(`${escapeRegExp(specFile)}:(\\d+)`);
+  for (const error of errors) {
+    const found = frame.exec(`${error.stack ?? ''}\n${error.message ?? ''}`);
+    if (found) return Number(found[1]);
+  }
+  return null;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,115 @@
+/**
+ * What a run leaves to look at: the browser's console errors, the screenshots (the spec's own and the
+ * one taken at failure) and Playwright's error context (the page snapshot at failure). Screenshots are
+ * copied out of the run's temporary folder before it is removed.
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { testsOf, type Attachment, type PlaywrightReport } from './playwright-report.ts';
+import { EVIDENCE_ATTACHMENT, isRunId } from './workspace.ts';
+
+const IMAGE = /\.(png|jpe?g)$/i;
+
+const FixtureEvidence = z.object({ consoleErrors: z.array(z.string()), screenshots: z.array(z.string()) });
+
+export interface Evidence {
+  consoleErrors: string[];
+  /** Screenshots on disk, the spec's own first. */
+  screenshots: string[];
+  /** Files the run says it wrote (screenshots, attachments) that are not there. */
+  missing: string[];
+  errorContext: string | null;
+}
+
+export function gatherEvidence(report: PlaywrightReport | undefined, runDir: string, maxErrorContextChars: number): Evidence {
+  const attachments = report ? testsOf(report).flatMap((test) => test.result?.attachments ?? []) : [];
+  const recorded = attachments.filter((a) => a.name === EVIDENCE_ATTACHMENT).flatMap(fixtureEvidence);
+  const declared = unique([...recorded.flatMap((r) => r.screenshots), ...attachments.flatMap((a) => (a.path ? [a.path] : []))]);
+  const images = declared.filter((file) => IMAGE.test(file) && existsSync(file));
+  return {
+    consoleErrors: unique(recorded.flatMap((r) => r.consoleErrors)),
+    screenshots: unique([...images, ...imagesUnder(runDir)]),
+    missing: declared.filter((file) => !existsSync(file)),
+    errorContext: errorContext(attachments, maxErrorContextChars),
+  };
+}
+
+function fixtureEvidence(attachment: Attachment): Array<z.infer<typeof FixtureEvidence>> {
+  if (!attachment.body) return [];
+  try {
+    const parsed = FixtureEvidence.safeParse(JSON.parse(Buffer.from(attachment.body, 'base64').toString('utf8')));
+    return parsed.success ? [parsed.data] : [];
+  } catch {
+    return [];
+  }
+}
+
+function errorContext(attachments: Attachment[], maxChars: number): string | null {
+  for (const attachment of attachments.filter((a) => a.name === 'error-context')) {
+    try {
+      const text = withoutInstructions(attachment.path ? readFileSync(attachment.path, 'utf8') : Buffer.from(attachment.body ?? '', 'base64').toString('utf8'));
+      if (text.trim()) return text.length > maxChars ? `${text.slice(0, maxChars)}\n… (cut at ${maxChars} characters)` : text;
+    } catch {
+      // unreadable: try the next one
+    }
+  }
+  return null;
+}
+
+/** Playwright opens the file with instructions for an AI assistant; the Medic has its own prompt. */
+function withoutInstructions(markdown: string): string {
+  return markdown.replace(/^# Instructions\n[\s\S]*?(?=^# )/m, '');
+}
+
+/** Images written anywhere in the run's folder (a spec's relative screenshot paths land there). */
+function imagesUnder(dir: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : imagesUnder(full);
+    return entry.isFile() && IMAGE.test(entry.name) ? [full] : [];
+  });
+}
+
+/**
+ * Copies the screenshots to `<artifactsRoot>/<runId>/`, keeping their paths inside the run's folder,
+ * and removes the oldest run folders beyond `keepRuns`. Returns the copies' paths.
+ */
+export function keepScreenshots(screenshots: string[], runDir: string, artifactsRoot: string, runId: string, keepRuns: number): string[] {
+  if (screenshots.length === 0) return [];
+  const target = path.join(artifactsRoot, runId);
+  const taken = new Set<string>();
+  const kept = screenshots.map((file) => {
+    const inside = path.relative(runDir, file);
+    const relative = !inside.startsWith('..') && !path.isAbsolute(inside) ? inside : path.join('external', path.basename(file));
+    const destination = freeName(path.join(target, relative), taken);
+    mkdirSync(path.dirname(destination), { recursive: true });
+    copyFileSync(file, destination);
+    return destination;
+  });
+  pruneRuns(artifactsRoot, keepRuns);
+  return kept;
+}
+
+function freeName(file: string, taken: Set<string>): string {
+  const { dir, name, ext } = path.parse(file);
+  let candidate = file;
+  for (let n = 2; taken.has(candidate); n++) candidate = path.join(dir, `${name}-${n}${ext}`);
+  taken.add(candidate);
+  return candidate;
+}
+
+function pruneRuns(artifactsRoot: string, keepRuns: number): void {
+  const runs = readdirSync(artifactsRoot).filter(isRunId).sort();
+  for (const old of runs.slice(0, Math.max(0, runs.length - keepRuns))) rmSync(path.join(artifactsRoot, old), { recursive: true, force: true });
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,95 @@
+/**
+ * Scribe's prompts: the templates of agents/scribe.yaml filled with the criteria of agents/critic.yaml,
+ * the request, and the page inventory (in the compact form whose size the explorer budgeted); and the
+ * feedback that sends an attempt back.
+ */
+import { createHash } from 'node:crypto';
+import type { CriticConfig } from '../config/critic.ts';
+import { renderTemplate, type ScribeConfig } from '../config/scribe.ts';
+import type { Complexity, Issue, PageInventory } from '../contracts.ts';
+import { renderInventory } from '../explore/render.ts';
+import type { ChatMessage } from '../llm/types.ts';
+
+export interface PromptInput {
+  description: string;
+  feature: string;
+  complexity: Complexity;
+  inventory?: PageInventory;
+}
+
+/** The first two messages of every attempt: what to write and the criteria it must meet. */
+export function initialMessages(config: ScribeConfig, critic: CriticConfig, input: PromptInput): ChatMessage[] {
+  const system = renderTemplate(config.prompts.system, { criteria: renderCriteria(critic), test_id_attribute: critic.testIdAttribute });
+  const inventory = input.inventory
+    ? renderTemplate(config.prompts.inventory, { url: input.inventory.url, title: input.inventory.title, elements: renderInventory(input.inventory) })
+    : '';
+  const user = renderTemplate(config.prompts.user, { request: input.description, feature: input.feature, complexity: input.complexity, inventory });
+  return [
+    { role: 'system', content: system.trim() },
+    { role: 'user', content: collapseBlankLines(user).trim() },
+  ];
+}
+
+export interface Rejection {
+  /** What the model is shown as its previous attempt: the autofixed code, or the answer that held none. */
+  previous: string;
+  /** The code's lines, for quoting the offending one (undefined when the answer held no code). */
+  code: string | undefined;
+  issues: readonly Issue[];
+  autofixedRules: readonly string[];
+  nextAttempt: number;
+  maxAttempts: number;
+}
+
+/** The conversation for the next attempt: the request, the previous attempt, and what was wrong with it. */
+export function feedbackMessages(config: ScribeConfig, initial: readonly ChatMessage[], rejection: Rejection): ChatMessage[] {
+  const issues = describeErrors(rejection.issues, rejection.code).map((text) => `- ${text}`);
+  const autofixed = rejection.autofixedRules.length > 0 ? `: ${[...new Set(rejection.autofixedRules)].join(', ')}` : '';
+  const feedback = renderTemplate(config.prompts.feedback, {
+    attempt: String(rejection.nextAttempt),
+    max_attempts: String(rejection.maxAttempts),
+    issues: issues.join('\n'),
+    autofixed,
+  });
+  const previous = rejection.code === undefined ? rejection.previous : `\`\`\`typescript\n${rejection.previous.trimEnd()}\n\`\`\``;
+  return [...initial, { role: 'assistant', content: previous }, { role: 'user', content: feedback.trim() }];
+}
+
+/** Each error-level issue as `[rule] line N: message`, the offending line of the code quoted under it. */
+export function describeErrors(issues: readonly Issue[], code: string | undefined): string[] {
+  const lines = code?.split(/\r?\n/);
+  return issues
+    .filter((i) => i.severity === 'error')
+    .map((issue) => {
+      const offending = issue.line > 0 ? lines?.[issue.line - 1]?.trim() : undefined;
+      return `[${issue.rule}] line ${issue.line}: ${issue.message}${offending ? `\n    > ${offending}` : ''}`;
+    });
+}
+
+/** One line per criterion the spec is checked against; rules switched off are left out. */
+export function renderCriteria(critic: CriticConfig): string {
+  return critic.criteria
+    .filter((c) => c.severity !== 'off')
+    .map((c) => {
+      const settings = renderOptions(c.options);
+      return `- ${c.id} (${c.severity}): ${c.reason}${settings ? ` [${settings}]` : ''}`;
+    })
+    .join('\n');
+}
+
+function renderOptions(options: unknown): string {
+  if (options === null || typeof options !== 'object') return options === undefined ? '' : String(options);
+  return Object.entries(options as Record<string, unknown>)
+    .filter(([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0))
+    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`)
+    .join('; ');
+}
+
+/** A stable fingerprint of a prompt, for the provenance record. */
+export function promptHash(messages: readonly ChatMessage[]): string {
+  return createHash('sha256').update(JSON.stringify(messages.map((m) => [m.role, m.content]))).digest('hex');
+}
+
+function collapseBlankLines(text: string): string {
+  return text.replace(/\n{3,}/g, '\n\n');
+}

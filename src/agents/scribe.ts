@@ -1,0 +1,345 @@
+/**
+ * Scribe: turns a request into a spec that passes every error-level rule of agents/critic.yaml, or
+ * says why it could not. One attempt is: prompt → model → extract the code → validate → autofix →
+ * validate again. Errors left send the attempt back with feedback, at most `max_retries` attempts.
+ *
+ * Generation (`generate`: a validated candidate, nothing written) is kept apart from writing
+ * (`write`), so the later stages — Critic, Runner, Medic — can stand between the two.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { loadCriticConfig, type CriticConfig } from '../config/critic.ts';
+import { agentsFile } from '../config/paths.ts';
+import { loadScribeConfig, modelFor, type ScribeConfig } from '../config/scribe.ts';
+import { ScribeTask, type AgentResult, type Complexity, type Issue, type PageInventory } from '../contracts.ts';
+import type { RetryNotice } from '../llm/client.ts';
+import { extractCode } from '../llm/extract.ts';
+import { createProvider, type ProviderName } from '../llm/provider.ts';
+import type { ChatMessage, Completion, ModelProvider } from '../llm/types.ts';
+import { StatsLog } from '../stats/log.ts';
+import type { NewStatsEvent } from '../stats/events.ts';
+import { Validator, type AppliedFix } from '../validate/validator.ts';
+import { assertWritable, specPath, SpecExistsError, writeSpec, type Provenance } from './scribe-files.ts';
+import { feedbackMessages, initialMessages, promptHash } from './scribe-prompt.ts';
+import { completeRecorded } from './model-call.ts';
+import { checkSpec, errorRuleIds, noCodeIssue } from './spec-check.ts';
+
+export { NO_CODE_RULE } from './spec-check.ts';
+
+export interface ScribeOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** agents/scribe.yaml, loaded; default: ./agents/scribe.yaml of cwd, else the bundled one. */
+  config?: ScribeConfig;
+  /** agents/critic.yaml, loaded; default as for config. */
+  critic?: CriticConfig;
+  /** The model; default: chosen by createProvider from env and providerName. */
+  provider?: ModelProvider;
+  providerName?: ProviderName;
+  /** Stream model answers; default: the config's provider.stream. */
+  stream?: boolean;
+  /** Type-check every answer (default on). */
+  typeCheck?: boolean;
+  /** Apply the safe autofixes before deciding whether an answer passes (default on). */
+  autofix?: boolean;
+  /**
+   * A validator to share between Scribes and the other agents (it keeps one compiler project, which
+   * makes type-checking after the first file fast); it must have been built from `critic`.
+   */
+  validator?: Validator;
+  /** The explored page, carried into the prompt and the grounding rule. */
+  inventory?: PageInventory;
+  /** Explores a task's URL when no inventory is given. */
+  explore?: (url: string) => Promise<PageInventory>;
+  /** Where events go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
+  stats?: StatsLog | false;
+  /** Overwrite an existing spec. */
+  force?: boolean;
+  onProgress?: (event: ScribeProgress) => void;
+}
+
+export type ScribeProgress =
+  | { type: 'attempt'; attempt: number; maxAttempts: number; provider: string; model: string }
+  | { type: 'model-retry'; notice: RetryNotice }
+  | { type: 'validating'; attempt: number }
+  | { type: 'autofixed'; attempt: number; fixes: AppliedFix[] }
+  | { type: 'rejected'; attempt: number; maxAttempts: number; issues: Issue[] }
+  | { type: 'accepted'; attempt: number; warnings: number }
+  | { type: 'gave-up'; attempts: number; error: string }
+  | { type: 'written'; testPath: string };
+
+export type GenerationFailure = 'max_retries' | 'model_error' | 'model_config';
+
+/** What generation hands on: a validated spec (success) or the last attempt and why it failed. */
+export interface Candidate {
+  success: boolean;
+  generation: string;
+  /** The accepted spec; on failure, the last attempt's code (null when it held none). */
+  code: string | null;
+  /** Where the spec was validated as living (relative imports resolve from there). */
+  file: string;
+  attempts: number;
+  /** On success its warnings; on failure the errors of the last attempt. */
+  issues: Issue[];
+  autofixed: AppliedFix[];
+  provider: string;
+  model: string;
+  promptHash: string;
+  failure?: GenerationFailure;
+  error?: string;
+}
+
+export interface GenerationRequest {
+  description: string;
+  feature: string;
+  complexity: Complexity;
+  /** Where the spec will live. */
+  file: string;
+  url?: string;
+  inventory?: PageInventory;
+}
+
+/** A spec sent back by a later stage (the Critic): generation starts from it and its problems. */
+export interface PriorAttempt {
+  code: string;
+  issues: Issue[];
+}
+
+export type ScribeFailure = GenerationFailure | 'exists' | 'invalid_task' | 'explore';
+
+/** What later stages add to a spec's provenance; `force` overrides the Scribe's own setting. */
+export type SpecRecord = Partial<Pick<Provenance, 'status' | 'note' | 'critic' | 'runner'>> & { force?: boolean };
+
+export class Scribe {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly config: ScribeConfig;
+  readonly critic: CriticConfig;
+  private readonly options: ScribeOptions;
+  private readonly stats: StatsLog | undefined;
+  private provider: Promise<ModelProvider> | undefined;
+  private sharedValidator: Validator | undefined;
+
+  constructor(options: ScribeOptions = {}) {
+    this.options = options;
+    this.cwd = options.cwd ?? process.cwd();
+    this.env = options.env ?? process.env;
+    this.config = options.config ?? loadScribeConfig(agentsFile('scribe.yaml', this.cwd));
+    this.critic = options.critic ?? loadCriticConfig(agentsFile('critic.yaml', this.cwd));
+    this.stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(this.env, this.cwd));
+  }
+
+  /** Generates, validates and writes a spec: the library's one call. */
+  async execute(input: ScribeTask): Promise<AgentResult> {
+    const parsed = ScribeTask.safeParse(input);
+    if (!parsed.success) return failed('invalid_task', `invalid task: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'task'}: ${i.message}`).join('; ')}`);
+    const task = parsed.data;
+    const file = this.specPathFor(task);
+    const force = this.options.force === true;
+    try {
+      assertWritable(file, force);
+    } catch (error) {
+      return failed('exists', (error as Error).message);
+    }
+
+    let inventory = this.options.inventory;
+    if (!inventory && task.url && this.options.explore) {
+      try {
+        inventory = await this.options.explore(task.url);
+      } catch (error) {
+        return failed('explore', `could not explore ${task.url}: ${(error as Error).message}`);
+      }
+    }
+
+    const candidate = await this.generate({
+      description: task.taskDescription,
+      feature: task.featureName,
+      complexity: task.complexity ?? this.config.provider.default_complexity,
+      file,
+      url: task.url,
+      inventory,
+    });
+    if (!candidate.success) return resultOf(candidate, candidate.failure!, candidate.error!);
+    try {
+      this.write(candidate, task);
+    } catch (error) {
+      if (error instanceof SpecExistsError) return resultOf(candidate, 'exists', error.message);
+      throw error;
+    }
+    return resultOf(candidate);
+  }
+
+  /** Where a task's spec goes: its outputPath, else <output_dir>/<feature>/<request>.spec.ts. */
+  specPathFor(task: Pick<ScribeTask, 'taskDescription' | 'featureName' | 'outputPath'>): string {
+    return specPath(this.cwd, this.config.generation.output_dir, task.featureName, task.taskDescription, task.outputPath);
+  }
+
+  /** The attempts loop: a validated candidate, or the reason there is none. Writes nothing. */
+  async generate(request: GenerationRequest, prior?: PriorAttempt, generation: string = randomUUID()): Promise<Candidate> {
+    const maxAttempts = this.config.generation.max_retries;
+    const provider = await this.modelProvider();
+    const model = modelFor(this.config, request.complexity, this.env);
+    const validator = this.validatorFor(request.inventory);
+    const initial = initialMessages(this.config, this.critic, request);
+    const base = { generation, file: request.file, provider: provider.name, model, promptHash: promptHash(initial) };
+    let messages = prior
+      ? feedbackMessages(this.config, initial, { previous: prior.code, code: prior.code, issues: prior.issues, autofixedRules: [], nextAttempt: 1, maxAttempts })
+      : initial;
+    let last: Candidate = { ...base, success: false, code: null, attempts: 0, issues: [], autofixed: [] };
+
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      this.progress({ type: 'attempt', attempt, maxAttempts, provider: provider.name, model });
+      const answer = await this.callModel(provider, messages, model, request, generation);
+      if ('failure' in answer) {
+        this.record({ type: 'give_up', generation, attempts: attempt, reason: 'model_error', error: answer.error });
+        this.progress({ type: 'gave-up', attempts: attempt, error: answer.error });
+        return { ...last, attempts: attempt, failure: answer.failure, error: answer.error };
+      }
+      const assessed = this.assess(answer.text, request.file, validator, attempt);
+      const errors = assessed.issues.filter((i) => i.severity === 'error');
+      this.record({ type: 'validation', generation, attempt, passed: errors.length === 0, errors: errors.map((i) => i.rule), autofixed: assessed.autofixed.map((f) => f.rule) });
+      last = { ...last, model: answer.model, code: assessed.code, attempts: attempt, issues: assessed.issues, autofixed: assessed.autofixed };
+      if (errors.length === 0) {
+        this.record({ type: 'success', generation, attempts: attempt });
+        this.progress({ type: 'accepted', attempt, warnings: assessed.issues.length });
+        return { ...last, success: true };
+      }
+
+      this.progress({ type: 'rejected', attempt, maxAttempts, issues: assessed.issues });
+      if (attempt < maxAttempts) {
+        this.record({ type: 'retry', generation, attempt: attempt + 1, rules: errorRuleIds(assessed.issues) });
+        messages = feedbackMessages(this.config, initial, {
+          previous: assessed.previous,
+          code: assessed.code ?? undefined,
+          issues: assessed.issues,
+          autofixedRules: assessed.autofixed.map((f) => f.rule),
+          nextAttempt: attempt + 1,
+          maxAttempts,
+        });
+      }
+    }
+
+    const error = `gave up after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}: errors remain (${errorRuleIds(last.issues).join(', ')})`;
+    this.record({ type: 'give_up', generation, attempts: maxAttempts, reason: 'max_retries', error });
+    this.progress({ type: 'gave-up', attempts: maxAttempts, error });
+    return { ...last, failure: 'max_retries', error };
+  }
+
+  /**
+   * Writes a validated candidate and its provenance record; returns the spec's path. Later stages add
+   * what they found (the Critic's verdict, the run) and may keep a spec that needs a person's review.
+   */
+  write(candidate: Candidate, task: Pick<ScribeTask, 'taskDescription' | 'featureName' | 'complexity' | 'url'>, record: SpecRecord = {}): string {
+    if (!candidate.success || candidate.code === null) throw new Error('only a validated candidate can be written');
+    const { force = this.options.force === true, ...extra } = record;
+    writeSpec(
+      candidate.file,
+      candidate.code,
+      {
+        version: 1,
+        request: task.taskDescription,
+        feature: task.featureName,
+        complexity: task.complexity ?? this.config.provider.default_complexity,
+        url: task.url ?? null,
+        provider: candidate.provider,
+        model: candidate.model,
+        attempts: candidate.attempts,
+        rules: { critic_config: this.critic.file, passed: true, issues: candidate.issues, autofixed: candidate.autofixed },
+        prompt_sha256: candidate.promptHash,
+        spec_sha256: sha256(candidate.code),
+        generation: candidate.generation,
+        created_at: new Date().toISOString(),
+        ...extra,
+      },
+      force,
+    );
+    this.progress({ type: 'written', testPath: candidate.file });
+    return candidate.file;
+  }
+
+  private async callModel(
+    provider: ModelProvider,
+    messages: ChatMessage[],
+    model: string,
+    request: GenerationRequest,
+    generation: string,
+  ): Promise<Completion | { failure: GenerationFailure; error: string }> {
+    const completion = {
+      messages,
+      model,
+      temperature: this.config.provider.temperature,
+      stream: this.options.stream ?? this.config.provider.stream,
+      task: { description: request.description, feature: request.feature, url: request.url, inventory: request.inventory },
+    };
+    return completeRecorded(provider, completion, generation, (event) => this.record(event));
+  }
+
+  /** What an answer holds: its code after autofix and the issues left, or the no-code issue. */
+  private assess(text: string, file: string, validator: Validator, attempt: number): Assessment {
+    const code = extractCode(text);
+    if (code === null) {
+      const quoted = text.trim().slice(0, this.config.generation.quoted_answer_chars) || '(an empty answer)';
+      return { code: null, previous: quoted, issues: [noCodeIssue()], autofixed: [] };
+    }
+    this.progress({ type: 'validating', attempt });
+    const checked = checkSpec(validator, file, code, this.options.autofix !== false);
+    if (checked.autofixed.length > 0) this.progress({ type: 'autofixed', attempt, fixes: checked.autofixed });
+    return { ...checked, previous: checked.code };
+  }
+
+  private validatorFor(inventory: PageInventory | undefined): Validator {
+    this.sharedValidator ??= this.options.validator ?? new Validator(this.critic, { typeCheck: this.options.typeCheck !== false });
+    return this.sharedValidator.withInventory(inventory);
+  }
+
+  /** The model this Scribe asks (the Medic asks the same one). */
+  modelProvider(): Promise<ModelProvider> {
+    this.provider ??= this.options.provider
+      ? Promise.resolve(this.options.provider)
+      : createProvider({
+          env: this.env,
+          settings: this.config.provider,
+          explicit: this.options.providerName,
+          onRetry: (notice) => this.progress({ type: 'model-retry', notice }),
+        });
+    return this.provider;
+  }
+
+  private record(event: NewStatsEvent): void {
+    this.stats?.record(event);
+  }
+
+  private progress(event: ScribeProgress): void {
+    this.options.onProgress?.(event);
+  }
+}
+
+interface Assessment {
+  code: string | null;
+  /** What the model is shown as its previous attempt. */
+  previous: string;
+  issues: Issue[];
+  autofixed: AppliedFix[];
+}
+
+function resultOf(candidate: Candidate, failure?: ScribeFailure, error?: string): AgentResult {
+  const metadata = {
+    attemptsUsed: candidate.attempts,
+    finalIssues: candidate.issues,
+    autofixed: candidate.autofixed,
+    provider: candidate.provider,
+    model: candidate.model,
+    generation: candidate.generation,
+    promptHash: candidate.promptHash,
+    ...(failure ? { failure } : {}),
+  };
+  if (failure) return { success: false, error, metadata };
+  return { success: true, data: { testPath: candidate.file, code: candidate.code }, metadata };
+}
+
+function failed(failure: ScribeFailure, error: string): AgentResult {
+  return { success: false, error, metadata: { attemptsUsed: 0, finalIssues: [], failure } };
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

@@ -1,0 +1,60 @@
+import { Option, type Command } from 'commander';
+import type { Complexity } from '../contracts.ts';
+import { PROVIDER_NAMES, type ProviderName } from '../llm/provider.ts';
+import { generateSpec, type PipelineEvent, type PipelineResult } from '../workflow/pipeline.ts';
+import { UsageError, type CliContext } from './context.ts';
+import { createProgress, type Progress } from './progress.ts';
+
+interface GenerateFlags {
+  feature?: string;
+  out?: string;
+  url?: string;
+  complexity?: Complexity;
+  provider?: ProviderName;
+  run: boolean;
+  force?: boolean;
+  json?: boolean;
+}
+
+export function registerGenerate(program: Command, ctx: CliContext): void {
+  program
+    .command('generate')
+    .description('write a Playwright spec from a plain-language request, checked against agents/critic.yaml')
+    .argument('<description>', 'what the test should do, in plain language')
+    .option('--feature <name>', 'the feature it belongs to (default: from the description)')
+    .option('--out <path>', 'where to write the spec (default: generated-tests/<feature>/<request>.spec.ts)')
+    .option('--url <url>', 'the page to ground the spec in (default: BASE_URL)')
+    .addOption(new Option('--complexity <level>', 'picks the model (agents/scribe.yaml)').choices(['easy', 'medium', 'hard']))
+    .addOption(new Option('--provider <name>', 'the model provider (default: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else offline)').choices([...PROVIDER_NAMES]))
+    .option('--no-run', 'stop before running the spec')
+    .option('--force', 'overwrite an existing spec')
+    .option('--json', 'print one JSON document')
+    .action((description: string, flags: GenerateFlags) => runGenerate(description, flags, ctx));
+}
+
+async function runGenerate(description: string, flags: GenerateFlags, ctx: CliContext): Promise<void> {
+  if (!description.trim()) throw new UsageError('the description is empty; say what the test should do');
+  const quiet = flags.json === true;
+  const progress = createProgress(ctx, quiet);
+  let result: PipelineResult;
+  try {
+    result = await generateSpec(
+      { description, feature: flags.feature, outputPath: flags.out, url: flags.url, complexity: flags.complexity, provider: flags.provider, run: flags.run, force: flags.force },
+      { cwd: ctx.cwd, env: ctx.env, onEvent: (event) => show(event, progress) },
+    );
+  } finally {
+    progress.stop();
+  }
+  const { document, exitCode } = result;
+  if (quiet) ctx.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  else if (!document.success) ctx.stderr.write(`scribe: ${document.error}\n`);
+  else ctx.stdout.write(`${document.testPath}\n`);
+  ctx.exitCode = exitCode;
+}
+
+function show(event: PipelineEvent, progress: Progress): void {
+  if (event.status === 'started') progress.start(event.message);
+  else if (event.status === 'done') progress.succeed(event.message);
+  else if (event.status === 'failed') progress.fail(event.message);
+  else progress.info(event.message);
+}

@@ -1,0 +1,102 @@
+/**
+ * The compact text form of a page inventory that prompts carry: one line per entry, most useful kinds
+ * first. The size cap (inventory.ts) measures exactly these lines, so what is rendered is what was budgeted.
+ */
+import type { PageInventory } from '../contracts.ts';
+
+export type InventoryListKey = 'testIds' | 'fields' | 'roles' | 'headings' | 'links';
+
+export interface InventorySection {
+  key: InventoryListKey;
+  /** How cut entries are counted in `truncated` ("1 test id", "310 test ids"). */
+  noun: { one: string; many: string };
+  title(inventory: PageInventory): string;
+  lines(inventory: PageInventory): string[];
+}
+
+/** In order of usefulness: the size cap keeps entries from the top. */
+export const INVENTORY_SECTIONS: readonly InventorySection[] = [
+  {
+    key: 'testIds',
+    noun: { one: 'test id', many: 'test ids' },
+    title: (inventory) => `Test ids (attribute ${inventory.testIdAttribute}; select with page.getByTestId):`,
+    lines: (inventory) =>
+      inventory.testIds.map((entry) => {
+        const kind = entry.role && entry.role !== entry.tag ? `${entry.tag} ${entry.role}` : entry.tag;
+        const details = [kind, quoted('text', entry.text), quoted('label', entry.label), entry.visible === false ? 'hidden' : null];
+        return `- ${entry.testId}${times(entry.count)}: ${joined(details)}`;
+      }),
+  },
+  {
+    key: 'fields',
+    noun: { one: 'form field', many: 'form fields' },
+    title: () => 'Form fields:',
+    lines: (inventory) =>
+      inventory.fields.map((field) =>
+        `- ${joined([field.type, quoted('label', field.label), quoted('placeholder', field.placeholder), field.name && `name ${field.name}`, field.testId && `test id ${field.testId}`])}`,
+      ),
+  },
+  {
+    key: 'roles',
+    noun: { one: 'role', many: 'roles' },
+    title: () => 'Roles with accessible names:',
+    lines: (inventory) => inventory.roles.map((entry) => `- ${entry.role} ${JSON.stringify(entry.name)}${times(entry.count)}`),
+  },
+  {
+    key: 'headings',
+    noun: { one: 'heading', many: 'headings' },
+    title: () => 'Headings:',
+    lines: (inventory) => inventory.headings.map((heading) => `- h${heading.level} ${JSON.stringify(heading.text)}`),
+  },
+  {
+    key: 'links',
+    noun: { one: 'link', many: 'links' },
+    title: () => 'Links:',
+    lines: (inventory) =>
+      inventory.links.map((link) => `- ${JSON.stringify(link.text)} -> ${link.href}${link.testId ? ` (test id ${link.testId})` : ''}`),
+  },
+];
+
+export function headerLine(inventory: PageInventory): string {
+  return `Page ${JSON.stringify(inventory.title)} at ${inventory.url}`;
+}
+
+export function truncatedLine(inventory: PageInventory): string | undefined {
+  return inventory.truncated.length > 0 ? `Cut for size: ${inventory.truncated.join(', ')}` : undefined;
+}
+
+/** The inventory as prompt text. */
+export function renderInventory(inventory: PageInventory): string {
+  const out = [headerLine(inventory)];
+  for (const section of INVENTORY_SECTIONS) {
+    const lines = section.lines(inventory);
+    if (lines.length > 0) out.push(section.title(inventory), ...lines);
+  }
+  const cut = truncatedLine(inventory);
+  if (cut) out.push(cut);
+  return out.join('\n');
+}
+
+function quoted(name: string, value: string | null): string | null {
+  return value ? `${name} ${JSON.stringify(value)}` : null;
+}
+
+function times(count: number): string {
+  return count > 1 ? ` (x${count})` : '';
+}
+
+function joined(parts: ReadonlyArray<string | null | undefined | ''>): string {
+  return parts.filter((part): part is string => Boolean(part)).join(', ');
+}
+
+/** "1 test id", "310 test ids": an entry of `truncated`. */
+export function cutNote(section: InventorySection, count: number): string {
+  return `${count} ${count === 1 ? section.noun.one : section.noun.many}`;
+}
+
+/** Whether entries of a kind were left out (by the size cap or the scan limit), so its list is incomplete. */
+export function wasCut(inventory: PageInventory, key: InventoryListKey): boolean {
+  const section = INVENTORY_SECTIONS.find((s) => s.key === key);
+  const nouns = section ? [section.noun.one, section.noun.many] : [];
+  return inventory.truncated.some((entry) => nouns.includes(entry.replace(/^\d+ /, '')));
+}

@@ -1,0 +1,289 @@
+/**
+ * How the offline generator understands a request without a language model: it splits the request
+ * into what the user does and what they should then see, and matches both onto the explored page by
+ * words (agents/offline.yaml). What it cannot match it reports, rather than guessing.
+ */
+import type { OfflineVocabulary } from '../config/offline.ts';
+import type { PageInventory } from '../contracts.ts';
+import type { GenerationTask } from './types.ts';
+
+type TestIdEntry = PageInventory['testIds'][number];
+
+/** Where a typed value comes from: an environment variable (credentials) or the request itself. */
+export type FillValue = { kind: 'username' } | { kind: 'password' } | { kind: 'wrong-password' } | { kind: 'text'; text: string };
+
+export interface Target {
+  testId: string;
+  /** How people see the element: its label or text, else its test id. */
+  name: string;
+}
+
+export interface Fill extends Target {
+  value: FillValue;
+}
+
+export interface Outcome extends Target {
+  /** Several elements carry the test id: the check narrows by the typed text, or counts them. */
+  several: boolean;
+  /** Text the outcome should contain: what the user typed (never a credential). */
+  text: string | undefined;
+}
+
+export interface MappedPlan {
+  kind: 'mapped';
+  path: string;
+  fills: Fill[];
+  /** The control clicked; without one, the last field is submitted with Enter. */
+  click: Target | undefined;
+  submitWithEnter: Target | undefined;
+  outcome: Outcome;
+}
+
+export interface SmokePlan {
+  kind: 'smoke';
+  path: string;
+  /** Why the request could not be mapped, in words for the user. */
+  reason: string;
+  /** The element the smoke test expects to see, or the page title. */
+  key: Target | { title: string } | undefined;
+}
+
+export type Plan = MappedPlan | SmokePlan;
+
+const FILLABLE_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'number', 'textarea', '']);
+const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'option']);
+const QUOTED = /["“'‘]([^"”'’]+)["”'’]/;
+const AFTER_FOR = /\bfor\s+(.+?)(?:\s+(?:and|with|then|in|on)\b|[,.;]|$)/i;
+
+/** Maps the request onto the page, or says why it cannot. */
+export function planSpec(task: GenerationTask, vocabulary: OfflineVocabulary): Plan {
+  const words = new Words(vocabulary);
+  const inventory = task.inventory;
+  const path = relativePath(inventory?.url ?? task.url);
+  if (!inventory) return { kind: 'smoke', path, reason: 'no page was explored (give a URL with --url or BASE_URL so Scribe can see the page)', key: undefined };
+  const smoke = (reason: string): SmokePlan => ({ kind: 'smoke', path, reason, key: keyElement(inventory) });
+
+  const { action, outcome } = splitRequest(task.description, words);
+  if (outcome === undefined || words.tokens(outcome).length === 0) {
+    return smoke('the request does not say what should be seen afterwards (for example "... and see the dashboard")');
+  }
+  const typed = typedValue(task.description, action);
+  const actionText = typed ? action.replace(typed, ' ') : action;
+  const actionWords = new Set(words.tokens(actionText));
+  const verbs = new Set([...actionWords].filter((w) => words.isAction(w)));
+
+  const fills = [...credentialFills(inventory, words, action, actionWords), ...textFills(inventory, words, actionWords, typed)];
+  const used = new Set(fills.map((f) => f.testId));
+  const click = chooseControl(inventory, words, verbs, actionWords, used);
+  // Without a control for the request's action, Enter in a field can do it only if the field is for that action.
+  if (!click && verbs.size > 0 && !fills.some((fill) => fieldServes(fill, verbs, words))) {
+    return smoke(`no control on ${path} matches "${[...verbs].join('", "')}"`);
+  }
+  if (click) used.add(click.testId);
+
+  const target = chooseOutcome(inventory, words, new Set(words.tokens(outcome)), used);
+  if (!target) return smoke(`nothing on ${path} matches "${outcome.trim()}"`);
+  const text = typed ?? (fills.some((f) => f.value.kind === 'text') ? vocabulary.sample_text : undefined);
+  return {
+    kind: 'mapped',
+    path,
+    fills,
+    click,
+    submitWithEnter: click ? undefined : fills.at(-1),
+    outcome: { testId: target.testId, name: nameOf(target), several: target.count > 1, text },
+  };
+}
+
+/** The path of a URL relative to its origin; specs navigate relatively (baseURL comes from config). */
+export function relativePath(url: string | undefined): string {
+  if (!url || !URL.canParse(url)) return '/';
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}${parsed.hash}` || '/';
+}
+
+function splitRequest(description: string, words: Words): { action: string; outcome: string | undefined } {
+  const marker = words.outcomeMarker(description);
+  if (!marker) return { action: description, outcome: undefined };
+  return { action: description.slice(0, marker.index), outcome: description.slice(marker.index + marker.length) };
+}
+
+/** A value the request gives: in quotes, or after "for" ("search for playwright"). */
+function typedValue(description: string, action: string): string | undefined {
+  const quoted = QUOTED.exec(description)?.[1]?.trim();
+  if (quoted) return quoted;
+  return AFTER_FOR.exec(action)?.[1]?.trim() || undefined;
+}
+
+function credentialFills(inventory: PageInventory, words: Words, action: string, actionWords: ReadonlySet<string>): Fill[] {
+  if (![...actionWords].some((w) => words.isCredentialWord(w))) return [];
+  const password = inventory.fields.find((f) => f.type === 'password' && usable(inventory, f.testId));
+  if (!password?.testId) return [];
+  const username = inventory.fields.find(
+    (f) => (f.type === 'text' || f.type === 'email') && usable(inventory, f.testId) && fieldWords(f, words).has('user'),
+  );
+  const wrong = words.raw(action).some((w) => words.isWrongValueWord(w));
+  const fills: Fill[] = [];
+  if (username?.testId) fills.push({ testId: username.testId, name: username.label ?? username.testId, value: { kind: 'username' } });
+  fills.push({ testId: password.testId, name: password.label ?? password.testId, value: { kind: wrong ? 'wrong-password' : 'password' } });
+  return fills;
+}
+
+function textFills(inventory: PageInventory, words: Words, actionWords: ReadonlySet<string>, typed: string | undefined): Fill[] {
+  const fills: Fill[] = [];
+  for (const field of inventory.fields) {
+    if (!field.testId || !FILLABLE_TYPES.has(field.type) || !usable(inventory, field.testId)) continue;
+    const own = fieldWords(field, words);
+    if (own.has('user') || !overlaps(own, actionWords)) continue;
+    fills.push({ testId: field.testId, name: field.label ?? field.placeholder ?? field.testId, value: { kind: 'text', text: typed ?? words.sampleText } });
+  }
+  return fills;
+}
+
+/** The control whose words name an action of the request; visible ones first, then the best match. */
+function chooseControl(inventory: PageInventory, words: Words, verbs: ReadonlySet<string>, actionWords: ReadonlySet<string>, used: ReadonlySet<string>): Target | undefined {
+  let best: { entry: TestIdEntry; score: number[] } | undefined;
+  for (const entry of inventory.testIds) {
+    if (entry.count > 1 || used.has(entry.testId) || !isControl(entry)) continue;
+    const own = elementWords(entry, words);
+    const verbMatches = count(own, verbs);
+    if (verbMatches === 0) continue;
+    const score = [entry.visible === false ? 0 : 1, verbMatches, count(own, actionWords)];
+    if (!best || compare(score, best.score) > 0) best = { entry, score };
+  }
+  return best && { testId: best.entry.testId, name: nameOf(best.entry) };
+}
+
+/** The element the outcome names: matches in its test id count double; the most specific id wins ties. */
+function chooseOutcome(inventory: PageInventory, words: Words, outcomeWords: ReadonlySet<string>, used: ReadonlySet<string>): TestIdEntry | undefined {
+  let best: { entry: TestIdEntry; score: number[] } | undefined;
+  for (const entry of inventory.testIds) {
+    if (used.has(entry.testId)) continue;
+    const idWords = new Set(words.tokens(entry.testId, true));
+    const matches = 2 * count(idWords, outcomeWords) + count(new Set(words.tokens(`${entry.text ?? ''} ${entry.label ?? ''}`)), outcomeWords);
+    if (matches === 0) continue;
+    const score = [matches, -idWords.size];
+    if (!best || compare(score, best.score) > 0) best = { entry, score };
+  }
+  return best?.entry;
+}
+
+/** What a smoke test expects to see: a visible heading with a test id, else any visible single element, else the title. */
+function keyElement(inventory: PageInventory): SmokePlan['key'] {
+  const single = inventory.testIds.filter((e) => e.count === 1 && e.visible !== false);
+  const key = single.find((e) => e.role === 'heading') ?? single[0];
+  if (key) return { testId: key.testId, name: nameOf(key) };
+  return inventory.title ? { title: inventory.title } : undefined;
+}
+
+/** Whether submitting this field does one of the actions: a search box for "search", credentials for "log in". */
+function fieldServes(fill: Fill, verbs: ReadonlySet<string>, words: Words): boolean {
+  if (fill.value.kind !== 'text') return [...verbs].some((verb) => words.isCredentialWord(verb));
+  return overlaps(new Set(words.tokens(`${fill.testId} ${fill.name}`, true)), verbs);
+}
+
+function usable(inventory: PageInventory, testId: string | null): boolean {
+  return testId !== null && inventory.testIds.some((e) => e.testId === testId && e.count === 1);
+}
+
+function isControl(entry: TestIdEntry): boolean {
+  return (entry.role !== null && CONTROL_ROLES.has(entry.role)) || entry.tag === 'button' || entry.tag === 'a';
+}
+
+function nameOf(entry: TestIdEntry): string {
+  return entry.label ?? entry.text ?? entry.testId;
+}
+
+function elementWords(entry: TestIdEntry, words: Words): Set<string> {
+  return new Set([...words.tokens(entry.testId, true), ...words.tokens(entry.text ?? ''), ...words.tokens(entry.label ?? '')]);
+}
+
+function fieldWords(field: PageInventory['fields'][number], words: Words): Set<string> {
+  return new Set([field.testId ?? '', field.label ?? '', field.placeholder ?? '', field.name ?? ''].flatMap((text) => words.tokens(text, true)));
+}
+
+function overlaps(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return count(a, b) > 0;
+}
+
+function count(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  return [...a].filter((w) => b.has(w)).length;
+}
+
+/** Lexicographic comparison of scores. */
+function compare(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
+/** The vocabulary as lookups: phrases and synonyms to canonical words, stop and generic words dropped. */
+export class Words {
+  readonly sampleText: string;
+  private readonly canonical = new Map<string, string>();
+  private readonly phrases: Array<{ pattern: RegExp; word: string }> = [];
+  private readonly actions: ReadonlySet<string>;
+  private readonly stop: ReadonlySet<string>;
+  private readonly generic: ReadonlySet<string>;
+  private readonly credential: ReadonlySet<string>;
+  private readonly wrongValue: ReadonlySet<string>;
+  private readonly markers: RegExp;
+
+  constructor(vocabulary: OfflineVocabulary) {
+    this.sampleText = vocabulary.sample_text;
+    this.actions = new Set(Object.keys(vocabulary.actions));
+    for (const [word, synonyms] of [...Object.entries(vocabulary.actions), ...Object.entries(vocabulary.synonyms)]) {
+      for (const synonym of [word, ...synonyms]) {
+        const parts = this.raw(synonym);
+        if (parts.length > 1) this.phrases.push({ pattern: new RegExp(`\\b${parts.map(escapeRegExp).join(' ')}\\b`, 'g'), word });
+        else if (parts[0]) this.canonical.set(parts[0], word);
+      }
+    }
+    // Longer phrases first, so "look for" is not read as "look" and "for".
+    this.phrases.sort((a, b) => b.pattern.source.length - a.pattern.source.length);
+    this.stop = new Set(vocabulary.stop_words);
+    this.generic = new Set(vocabulary.generic_words);
+    this.credential = new Set(vocabulary.credential_words.map((w) => this.canonical.get(w) ?? w));
+    this.wrongValue = new Set(vocabulary.wrong_value_words);
+    this.markers = new RegExp(`\\b(?:${vocabulary.outcome_markers.map(escapeRegExp).join('|')})\\b`, 'i');
+  }
+
+  /** Lower-case words of a text (or a test id: `loginButton`, `login-button`), before any mapping. */
+  raw(text: string): string[] {
+    return text
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
+  }
+
+  /** Canonical words: phrases and synonyms mapped, stop words (and for test ids, generic words) dropped. */
+  tokens(text: string, isTestId = false): string[] {
+    let spaced = this.raw(text).join(' ');
+    for (const { pattern, word } of this.phrases) spaced = spaced.replace(pattern, word);
+    return spaced
+      .split(' ')
+      .filter(Boolean)
+      .map((w) => this.canonical.get(w) ?? w)
+      .filter((w) => !this.stop.has(w) && !(isTestId && this.generic.has(w)));
+  }
+
+  outcomeMarker(text: string): { index: number; length: number } | undefined {
+    const match = this.markers.exec(text);
+    return match ? { index: match.index, length: match[0].length } : undefined;
+  }
+
+  isAction(word: string): boolean {
+    return this.actions.has(word);
+  }
+
+  isCredentialWord(word: string): boolean {
+    return this.credential.has(word);
+  }
+
+  isWrongValueWord(word: string): boolean {
+    return this.wrongValue.has(word);
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

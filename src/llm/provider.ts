@@ -1,0 +1,46 @@
+/**
+ * Chooses the model provider: an OpenAI-compatible server when one is configured, else the offline
+ * generator, so every command works on a fresh machine with no account.
+ */
+import type { ProviderSettings } from '../config/scribe.ts';
+import { OpenAIProvider, type RetryNotice } from './client.ts';
+import type { ModelProvider } from './types.ts';
+
+export const PROVIDER_NAMES = ['openai', 'offline'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** The provider cannot be set up as asked (a usage or configuration error, not a failed generation). */
+export class ProviderSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderSetupError';
+  }
+}
+
+export interface ProviderRequest {
+  env: NodeJS.ProcessEnv;
+  settings: ProviderSettings;
+  /** `--provider`; without it, `openai` when OPENAI_API_KEY or OPENAI_BASE_URL is set. */
+  explicit?: ProviderName;
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+export function chooseProviderName(env: NodeJS.ProcessEnv, explicit?: ProviderName): ProviderName {
+  if (explicit) return explicit;
+  return env.OPENAI_API_KEY?.trim() || env.OPENAI_BASE_URL?.trim() ? 'openai' : 'offline';
+}
+
+export async function createProvider(request: ProviderRequest): Promise<ModelProvider> {
+  const name = chooseProviderName(request.env, request.explicit);
+  if (name === 'offline') {
+    // Loaded on demand: the offline generator brings the page explorer, which `openai` runs never need.
+    const { OfflineProvider } = await import('./offline.ts');
+    return new OfflineProvider();
+  }
+  const apiKey = request.env.OPENAI_API_KEY?.trim();
+  const baseURL = request.env.OPENAI_BASE_URL?.trim();
+  if (!apiKey && !baseURL) {
+    throw new ProviderSetupError('--provider openai needs OPENAI_API_KEY (for OpenAI) or OPENAI_BASE_URL (for a local or self-hosted OpenAI-compatible server).');
+  }
+  return new OpenAIProvider({ apiKey, baseURL, settings: request.settings, onRetry: request.onRetry });
+}

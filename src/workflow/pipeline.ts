@@ -1,0 +1,208 @@
+/**
+ * The whole job behind `scribe generate`, `POST /v1/generate` and the demo: one request in, the
+ * `generate --json` document out, with every stage reported as it happens.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Critic } from '../agents/critic.ts';
+import { Medic } from '../agents/medic.ts';
+import { Scribe, type ScribeProgress } from '../agents/scribe.ts';
+import { assertWritable, SpecExistsError } from '../agents/scribe-files.ts';
+import { agentsFile } from '../config/paths.ts';
+import { loadWorkflow } from '../config/workflow.ts';
+import { GenerateResult, ScribeTask, type Complexity, type PageInventory } from '../contracts.ts';
+import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
+import { StatsLog } from '../stats/log.ts';
+import { Validator } from '../validate/validator.ts';
+import { latest, runWorkflow } from './orchestrator.ts';
+import type { PipelineSegment, ResolvedTask } from './segments.ts';
+import { pipelineWorkers } from './workers.ts';
+
+export interface GenerateRequest {
+  description: string;
+  feature?: string;
+  outputPath?: string;
+  url?: string;
+  complexity?: Complexity;
+  provider?: ProviderName;
+  /** Run the spec against the app (default true; needs a URL or BASE_URL). */
+  run?: boolean;
+  force?: boolean;
+}
+
+export interface PipelineOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  onEvent?: (event: PipelineEvent) => void;
+  signal?: AbortSignal;
+  stats?: StatsLog | false;
+}
+
+export interface PipelineEvent {
+  stage: string;
+  status: 'started' | 'done' | 'failed' | 'info';
+  message: string;
+  at: string;
+}
+
+export interface PipelineResult {
+  document: GenerateResult;
+  /** 0 success, 1 the work failed, 2 the request or the setup must be fixed first. */
+  exitCode: 0 | 1 | 2;
+}
+
+export async function generateSpec(request: GenerateRequest, options: PipelineOptions): Promise<PipelineResult> {
+  const emit: Emit = (stage, status, message) => options.onEvent?.({ stage, status, message, at: new Date().toISOString() });
+  const stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(options.env, options.cwd));
+  const scribe = new Scribe({
+    cwd: options.cwd,
+    env: options.env,
+    providerName: request.provider,
+    force: request.force === true,
+    stats: stats ?? false,
+    onProgress: (event) => {
+      const reported = describeProgress(event, options.cwd);
+      if (reported) emit(reported.stage, reported.status, reported.message);
+    },
+  });
+  const task = resolveTask(request, scribe, options.env);
+  if (!task.ok) return setupFailure(task.error);
+
+  // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
+  // with the environment, and the validated spec is kept for when it works.
+  let inventory: PageInventory | undefined;
+  if (task.value.url) {
+    try {
+      inventory = await explore(task.value.url, scribe, emit);
+    } catch (error) {
+      emit('explore', 'failed', `could not explore ${task.value.url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  // One compiler project for Scribe, the Critic and the Medic: type-checking after the first spec is fast.
+  const validator = new Validator(scribe.critic, { typeCheck: true }).withInventory(inventory);
+  const shared = { validator, inventory, stats: stats ?? (false as const), cwd: options.cwd, env: options.env };
+  const workers = pipelineWorkers({
+    scribe,
+    critic: new Critic({ critic: scribe.critic, ...shared }),
+    medic: async () => new Medic({ scribeConfig: scribe.config, critic: scribe.critic, provider: await scribe.modelProvider(), ...shared }),
+    cwd: options.cwd,
+    env: options.env,
+    generation: randomUUID(),
+    inventory,
+    stats,
+    emit,
+  });
+  const manifest = loadWorkflow(agentsFile('workflow.yaml', options.cwd), Object.keys(workers));
+  try {
+    const walk = await runWorkflow<PipelineSegment>(manifest, workers, [{ type: 'REQUEST', task: task.value }]);
+    return resultOf(walk.outcome, walk.payload, options.cwd);
+  } catch (error) {
+    if (error instanceof ProviderSetupError) return setupFailure(error.message);
+    throw error;
+  }
+}
+
+type Emit = (stage: string, status: PipelineEvent['status'], message: string) => void;
+type Resolved<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** The request with its defaults settled, or why it cannot be done (a usage problem: exit 2). */
+function resolveTask(request: GenerateRequest, scribe: Scribe, env: NodeJS.ProcessEnv): Resolved<ResolvedTask> {
+  const parsed = ScribeTask.safeParse({
+    taskDescription: request.description,
+    featureName: request.feature?.trim() || request.description,
+    outputPath: request.outputPath,
+    url: request.url ?? (env.BASE_URL?.trim() || undefined),
+    complexity: request.complexity,
+  });
+  if (!parsed.success) {
+    return { ok: false, error: `invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ')}` };
+  }
+  const file = scribe.specPathFor(parsed.data);
+  try {
+    assertWritable(file, request.force === true);
+  } catch (error) {
+    if (error instanceof SpecExistsError) return { ok: false, error: error.message };
+    throw error;
+  }
+  return {
+    ok: true,
+    value: {
+      description: parsed.data.taskDescription,
+      feature: parsed.data.featureName,
+      complexity: parsed.data.complexity ?? scribe.config.provider.default_complexity,
+      url: parsed.data.url,
+      file,
+      run: request.run !== false,
+      force: request.force === true,
+    },
+  };
+}
+
+async function explore(url: string, scribe: Scribe, emit: Emit): Promise<PageInventory> {
+  emit('explore', 'started', `exploring ${url}`);
+  // Loaded on demand: exploring starts a browser, which a run without a URL never needs.
+  const { exploreUrl } = await import('../explore/inventory.ts');
+  const inventory = await exploreUrl(url, { testIdAttribute: scribe.critic.testIdAttribute, settings: scribe.config.explore });
+  emit('explore', 'done', `found ${inventory.testIds.length} test ids on ${url}`);
+  return inventory;
+}
+
+/** The `generate --json` document of a finished walk, and the exit code it means. */
+function resultOf(outcome: 'success' | 'failure', payload: readonly PipelineSegment[], cwd: string): PipelineResult {
+  const final = latest(payload, 'OUTCOME');
+  const failure = latest(payload, 'SCRIBE_FAILURE')?.candidate;
+  const last = latest(payload, 'CANDIDATE')?.candidate;
+  const attempts = payload.reduce(
+    (sum, s) => sum + ((s.type === 'CANDIDATE' && s.origin === 'scribe') || s.type === 'SCRIBE_FAILURE' ? s.candidate.attempts : 0),
+    0,
+  );
+  const success = outcome === 'success';
+  const document = GenerateResult.parse({
+    success,
+    testPath: final?.testPath ? displayPath(final.testPath, cwd) : null,
+    attempts,
+    issues: (failure ?? last)?.issues ?? [],
+    critic: latest(payload, 'VERDICT')?.verdict ?? null,
+    runner: latest(payload, 'TEST_RESULT')?.report ?? null,
+    error: success ? null : (final?.message ?? failure?.error ?? 'generation failed'),
+  });
+  return { document, exitCode: success ? 0 : failure?.failure === 'model_config' ? 2 : 1 };
+}
+
+function emptyDocument(): GenerateResult {
+  return { success: false, testPath: null, attempts: 0, issues: [], critic: null, runner: null, error: null };
+}
+
+function setupFailure(error: string): PipelineResult {
+  return { document: { ...emptyDocument(), error }, exitCode: 2 };
+}
+
+export function displayPath(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}
+
+/** Scribe's progress as pipeline events, in words a person reads on a terminal or in a job's stages. */
+function describeProgress(event: ScribeProgress, cwd: string): Omit<PipelineEvent, 'at'> | undefined {
+  switch (event.type) {
+    case 'attempt':
+      return { stage: 'scribe', status: 'started', message: `attempt ${event.attempt}/${event.maxAttempts}: asking ${event.provider === 'openai' ? event.model : `the ${event.provider} generator`}` };
+    case 'model-retry':
+      return { stage: 'scribe', status: 'info', message: `model call failed (${event.notice.reason}); trying again in ${(event.notice.delayMs / 1000).toFixed(1)} s (${event.notice.attempt + 1}/${event.notice.maxAttempts})` };
+    case 'validating':
+      return { stage: 'scribe', status: 'started', message: `attempt ${event.attempt}: validating` };
+    case 'autofixed':
+      return { stage: 'scribe', status: 'info', message: `autofixed ${event.fixes.map((f) => `${f.rule} (line ${f.line})`).join(', ')}` };
+    case 'rejected': {
+      const because = [...new Set(event.issues.filter((i) => i.severity === 'error').map((i) => i.rule))].join(', ');
+      return { stage: 'scribe', status: 'failed', message: event.attempt < event.maxAttempts ? `attempt ${event.attempt}: retrying because of ${because}` : `attempt ${event.attempt}: still failing ${because}` };
+    }
+    case 'accepted':
+      return { stage: 'scribe', status: 'done', message: `attempt ${event.attempt}: passed every rule${event.warnings > 0 ? ` (${event.warnings} warning${event.warnings === 1 ? '' : 's'})` : ''}` };
+    case 'gave-up':
+      return { stage: 'scribe', status: 'failed', message: event.error };
+    case 'written':
+      return { stage: 'write', status: 'done', message: `wrote ${displayPath(event.testPath, cwd)}` };
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * The workers behind agents/workflow.yaml's blocks. Each reads the payload gathered so far, does one
+ * stage's work, and answers with a signal and the segments it adds. Only here do the stages meet.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Critic } from '../agents/critic.ts';
+import type { Medic } from '../agents/medic.ts';
+import { runSpec } from '../agents/runner.ts';
+import type { Candidate, Scribe, SpecRecord } from '../agents/scribe.ts';
+import { SpecExistsError } from '../agents/scribe-files.ts';
+import type { CriticVerdict, Issue, PageInventory, RunnerReport } from '../contracts.ts';
+import type { StatsLog } from '../stats/log.ts';
+import { latest, type Worker } from './orchestrator.ts';
+import type { PipelineSegment, ResolvedTask } from './segments.ts';
+
+export interface WorkerDeps {
+  scribe: Scribe;
+  critic: Critic;
+  /** Made on first use: healing needs the model, which a run that passes never asks twice. */
+  medic: () => Promise<Medic>;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  generation: string;
+  inventory?: PageInventory;
+  stats?: StatsLog;
+  emit: (stage: string, status: 'started' | 'done' | 'failed' | 'info', message: string) => void;
+}
+
+type PipelineWorker = Worker<PipelineSegment>;
+
+const SIGNAL_OF: Record<RunnerReport['classification'], string> = {
+  pass: 'PASS',
+  test_bug: 'TEST_BUG',
+  app_bug: 'APP_BUG',
+  environment: 'ENVIRONMENT',
+  timeout: 'TIMEOUT',
+};
+
+export function pipelineWorkers(deps: WorkerDeps): Record<string, PipelineWorker> {
+  return {
+    scribe: (payload) => scribeWorker(deps, payload),
+    critic: (payload) => criticWorker(deps, payload),
+    stage: async (payload) => stageWorker(deps, payload),
+    runner: (payload) => runnerWorker(deps, payload),
+    medic: (payload) => medicWorker(deps, payload),
+    accept: async (payload) => acceptWorker(deps, payload),
+    keep_unrun: async (payload) => keepWorker(deps, payload, 'not_run', notRunNote(payload)),
+    fallback: async (payload) => keepWorker(deps, payload, 'needs_review', fallbackNote(deps, payload)),
+    report: async (payload) => keepWorker(deps, payload, 'needs_review', regressionNote(payload)),
+  };
+}
+
+function taskOf(payload: readonly PipelineSegment[]): ResolvedTask {
+  const request = latest(payload, 'REQUEST');
+  if (!request) throw new Error('the pipeline was started without a REQUEST segment');
+  return request.task;
+}
+
+function candidateOf(payload: readonly PipelineSegment[]): Extract<PipelineSegment, { type: 'CANDIDATE' }> {
+  const candidate = latest(payload, 'CANDIDATE');
+  if (!candidate || candidate.candidate.code === null) throw new Error('no candidate spec to work on');
+  return candidate;
+}
+
+/** Generates a candidate; after a Critic rejection, from the rejected spec and the Critic's reasons. */
+async function scribeWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]) {
+  const task = taskOf(payload);
+  const rejections = payload.filter((s) => s.type === 'VERDICT' && s.verdict.status === 'rejected');
+  const rejected = latest(payload, 'VERDICT');
+  const prior = rejected?.verdict.status === 'rejected' ? { code: candidateOf(payload).candidate.code!, issues: criticFeedback(rejected.verdict) } : undefined;
+  const maxRejections = deps.scribe.config.generation.max_retries;
+  if (rejections.length > maxRejections) {
+    const last = candidateOf(payload).candidate;
+    const error = `the Critic rejected ${rejections.length} candidates; last: ${rejected!.verdict.reason}`;
+    return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate: { ...last, success: false, failure: 'max_retries', error } } as const] };
+  }
+  if (prior) deps.emit('scribe', 'info', `the Critic sent the spec back: ${rejected!.verdict.reason}`);
+  const candidate = await deps.scribe.generate(
+    { description: task.description, feature: task.feature, complexity: task.complexity, file: task.file, url: task.url, inventory: deps.inventory },
+    prior,
+    deps.generation,
+  );
+  if (!candidate.success) return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate } as const] };
+  return { signal: 'CANDIDATE', segments: [{ type: 'CANDIDATE', candidate, origin: 'scribe' } as const] };
+}
+
+/** The Critic's findings as the issues Scribe's feedback shows; a review without findings gives its reason. */
+function criticFeedback(verdict: CriticVerdict): Issue[] {
+  const errors = verdict.issues_found.filter((i) => i.severity === 'error');
+  if (errors.length > 0) return errors;
+  return [{ rule: 'critic-review', severity: 'error', message: verdict.reason, line: 0, column: 0, fixable: false }];
+}
+
+async function criticWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]) {
+  const task = taskOf(payload);
+  const { candidate } = candidateOf(payload);
+  deps.emit('critic', 'started', 'the Critic reviews the spec');
+  const verdict = await deps.critic.review({
+    file: candidate.file,
+    code: candidate.code!,
+    request: { description: task.description, feature: task.feature },
+    generation: deps.generation,
+  });
+  const approved = verdict.status === 'approved';
+  deps.emit('critic', approved ? 'done' : 'failed', approved ? `approved (about ${(verdict.estimated_duration_ms / 1000).toFixed(1)} s a run)` : `rejected: ${verdict.reason}`);
+  return { signal: approved ? 'APPROVED' : 'REJECTED', segments: [{ type: 'VERDICT', verdict } as const] };
+}
+
+function stageWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]) {
+  const task = taskOf(payload);
+  if (task.run && task.url) return { signal: 'STAGED' };
+  if (task.run) deps.emit('run', 'info', 'not run: no app URL (pass --url or set BASE_URL)');
+  return { signal: 'NO_RUN' };
+}
+
+async function runnerWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]) {
+  const task = taskOf(payload);
+  const { candidate } = candidateOf(payload);
+  deps.emit('run', 'started', `running the spec against ${task.url}`);
+  const report = await runSpec({
+    specText: candidate.code!,
+    fileName: path.basename(candidate.file),
+    sourceDir: path.dirname(candidate.file),
+    baseURL: task.url!,
+    cwd: deps.cwd,
+    env: deps.env,
+  });
+  deps.stats?.record({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification });
+  const passed = report.classification === 'pass';
+  deps.emit('run', passed ? 'done' : 'failed', passed ? `passed in ${(report.duration_ms / 1000).toFixed(1)} s` : `${report.classification}: ${report.error_message ?? report.status}`);
+  const segment = report.segment ?? { type: 'TEST_RESULT' as const, content: report.error_message ?? '', outcome: passed ? ('PASS' as const) : ('FAIL' as const) };
+  return { signal: SIGNAL_OF[report.classification], segments: [{ ...segment, report }] };
+}
+
+async function medicWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]) {
+  const task = taskOf(payload);
+  const current = candidateOf(payload);
+  const result = latest(payload, 'TEST_RESULT');
+  const heals = payload.filter((s) => s.type === 'HEAL');
+  const maxAttempts = deps.scribe.config.medic.max_debug_attempts;
+  if (!result || heals.length >= maxAttempts) return { signal: 'EXHAUSTED' };
+  const provider = await deps.scribe.modelProvider();
+  if (provider.name === 'offline') {
+    const reasons = ['the offline generator writes the same spec again; healing needs a model (set OPENAI_API_KEY or OPENAI_BASE_URL)'];
+    deps.emit('medic', 'failed', reasons[0]!);
+    return { signal: 'EXHAUSTED', segments: [{ type: 'HEAL', outcome: 'failed', reasons } as const] };
+  }
+  const attempt = heals.length + 1;
+  deps.emit('medic', 'started', `heal ${attempt}/${maxAttempts}: ${result.report.classification} — ${result.report.error_message ?? ''}`);
+  const refusal = [...heals].reverse().find((h) => h.type === 'HEAL' && h.outcome === 'refused');
+  const medic = await deps.medic();
+  const healed = await medic.heal({
+    file: current.candidate.file,
+    code: current.candidate.code!,
+    report: result.report,
+    request: { description: task.description, feature: task.feature },
+    attempt,
+    maxAttempts,
+    generation: deps.generation,
+    previousRefusal: refusal?.type === 'HEAL' ? refusal.reasons.join('\n') : undefined,
+  });
+  if (healed.status === 'healed') {
+    deps.emit('medic', 'done', `heal ${attempt}: a new spec keeps every assertion`);
+    const candidate: Candidate = { ...current.candidate, code: healed.code };
+    return { signal: 'HEALED', segments: [{ type: 'HEAL', outcome: 'healed', reasons: [] as string[] } as const, { type: 'CANDIDATE', candidate, origin: 'medic' } as const] };
+  }
+  const reasons = healed.status === 'refused' ? healed.reasons : [healed.error];
+  deps.emit('medic', 'failed', `heal ${attempt} ${healed.status}: ${reasons.join('; ')}`);
+  const signal = healed.status === 'refused' && attempt < maxAttempts ? 'REFUSED' : 'EXHAUSTED';
+  return { signal, segments: [{ type: 'HEAL', outcome: healed.status, reasons } as const] };
+}
+
+function acceptWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]) {
+  const task = taskOf(payload);
+  const { candidate } = candidateOf(payload);
+  const ran = latest(payload, 'TEST_RESULT');
+  const record: SpecRecord = { ...evidence(payload), status: ran ? 'accepted' : 'not_run', ...(ran ? {} : { note: 'not run: no app URL or --no-run' }) };
+  try {
+    const testPath = deps.scribe.write(candidate, specTask(task), record);
+    return { signal: 'ACCEPTED', segments: [{ type: 'OUTCOME', status: 'accepted', testPath, message: ran ? 'passed the rules, the Critic and a green run' : 'passed the rules and the Critic (not run)' } as const] };
+  } catch (error) {
+    if (!(error instanceof SpecExistsError)) throw error;
+    return { signal: 'FAILED', segments: [{ type: 'OUTCOME', status: 'accepted', testPath: null, message: error.message } as const] };
+  }
+}
+
+/**
+ * Keeps a validated spec that is not accepted (not run, or failing) beside where it was meant to go, as
+ * `<name>.<status>.ts`: outside Playwright's testMatch, and never over an existing file.
+ */
+function keepWorker(deps: WorkerDeps, payload: readonly PipelineSegment[], status: 'not_run' | 'needs_review', note: string) {
+  const task = taskOf(payload);
+  const best = bestCandidate(payload);
+  const file = freeReviewPath(task.file, status);
+  const testPath = deps.scribe.write({ ...best, file }, specTask(task), { ...evidence(payload), status, note, force: false });
+  deps.emit('keep', 'info', `kept for review: ${path.relative(deps.cwd, testPath) || testPath} (${note})`);
+  return { signal: 'KEPT', segments: [{ type: 'OUTCOME', status, testPath, message: note } as const] };
+}
+
+/** The last candidate the Critic approved (each one run was); else the latest. */
+function bestCandidate(payload: readonly PipelineSegment[]): Candidate {
+  let best: Candidate | undefined;
+  let candidate: Candidate | undefined;
+  for (const segment of payload) {
+    if (segment.type === 'CANDIDATE') candidate = segment.candidate;
+    if (segment.type === 'VERDICT' && segment.verdict.status === 'approved') best = candidate;
+  }
+  return best ?? candidateOf(payload).candidate;
+}
+
+function freeReviewPath(file: string, status: 'not_run' | 'needs_review'): string {
+  const base = file.replace(/\.(spec|test)\.[cm]?[jt]sx?$/, '');
+  const suffix = status === 'not_run' ? 'not-run' : 'needs-review';
+  for (let n = 1; ; n++) {
+    const candidate = `${base}.${suffix}${n === 1 ? '' : `-${n}`}.ts`;
+    if (!existsSync(candidate)) return candidate;
+  }
+}
+
+function specTask(task: ResolvedTask) {
+  return { taskDescription: task.description, featureName: task.feature, complexity: task.complexity, url: task.url };
+}
+
+/** The Critic's verdict and the last run, for the provenance record. */
+function evidence(payload: readonly PipelineSegment[]): SpecRecord {
+  const verdict = latest(payload, 'VERDICT')?.verdict;
+  const report = latest(payload, 'TEST_RESULT')?.report;
+  return {
+    ...(verdict ? { critic: { status: verdict.status, estimated_duration_ms: verdict.estimated_duration_ms, estimated_cost: verdict.estimated_cost } } : {}),
+    ...(report
+      ? { runner: { status: report.status, classification: report.classification, duration_ms: report.duration_ms, error_message: report.error_message, screenshots: report.screenshots } }
+      : {}),
+  };
+}
+
+function notRunNote(payload: readonly PipelineSegment[]): string {
+  const report = latest(payload, 'TEST_RESULT')?.report;
+  return `not run: the environment failed (${report?.error_message ?? 'unknown reason'}); fix it and run \`scribe run\` on this spec`;
+}
+
+function regressionNote(payload: readonly PipelineSegment[]): string {
+  const report = latest(payload, 'TEST_RESULT')?.report;
+  const line = report?.error_line ? ` at line ${report.error_line}` : '';
+  return `possible regression: an assertion on an element that exists failed${line}: ${report?.error_message ?? report?.status ?? 'unknown'}`;
+}
+
+function fallbackNote(deps: WorkerDeps, payload: readonly PipelineSegment[]): string {
+  const report = latest(payload, 'TEST_RESULT')?.report;
+  const heals = payload.filter((s) => s.type === 'HEAL').length;
+  return `needs human review: still failing after ${heals} heal attempt${heals === 1 ? '' : 's'} (max ${deps.scribe.config.medic.max_debug_attempts}): ${report?.classification ?? ''} ${report?.error_message ?? ''}`.trim();
+}

@@ -1,0 +1,286 @@
+/**
+ * The Runner against a real app on 127.0.0.1, with Playwright's real CLI and a real Chromium: every
+ * classification from a real failure, the evidence kept, and nothing left in the temporary area.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RunnerReport } from '../../src/contracts.ts';
+import { runSpec, type RunSpecOptions } from '../../src/agents/runner.ts';
+import { isRunning, processTree } from '../../src/agents/runner/process.ts';
+import { loadRunnerConfig, type RunnerConfig } from '../../src/config/runner.ts';
+import { scribe } from '../commands/cli-harness.ts';
+import { serveDirectory, type StaticServer } from '../fixtures/static-server.ts';
+
+const fixtures = fileURLToPath(new URL('../fixtures/runner-app/', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const testConfigFile = path.join(fixtures, 'runner.yaml');
+const config = loadRunnerConfig(testConfigFile);
+
+let server: StaticServer;
+/** A project folder of its own per test: the Runner's temp area is <project>/.scribe/tmp. */
+let project: string;
+
+beforeAll(async () => {
+  server = await serveDirectory(fixtures);
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  project = mkdtempSync(path.join(tmpdir(), 'scribe-runner-'));
+});
+afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+const tempArea = () => path.join(project, '.scribe', 'tmp');
+const artifacts = () => path.join(project, '.scribe', 'runs');
+
+/** A spec with one test whose body starts on line 4. */
+function spec(body: string, header = ''): string {
+  return `import { test, expect } from '@playwright/test';\n${header}\ntest('case', async ({ page }) => {\n${body}\n});\n`;
+}
+
+async function run(text: string, options: Partial<RunSpecOptions> & { config?: RunnerConfig } = {}): Promise<RunnerReport> {
+  const report = await runSpec({ specText: text, fileName: 'case.spec.ts', baseURL: server.url, cwd: project, config, ...options });
+  expect(RunnerReport.safeParse(report).success).toBe(true);
+  expectNoLeftovers();
+  return report;
+}
+
+function expectNoLeftovers(): void {
+  const temp = tempArea();
+  expect(existsSync(temp) ? readdirSync(temp) : []).toEqual([]);
+}
+
+describe('runSpec', () => {
+  it('passes a spec that passes, keeping its screenshot and the browser console errors', async () => {
+    const report = await run(
+      spec(`  await page.goto('/');
+  await expect(page.getByTestId('title')).toHaveText('Welcome');
+  await page.getByTestId('greet').click();
+  await expect(page.getByTestId('greeting')).toHaveText('Hello!');
+  await page.screenshot({ path: 'screenshots/greeted.png' });`),
+    );
+    expect(report).toMatchObject({ status: 'pass', classification: 'pass', error_message: null, error_line: null });
+    expect(report.segment).toMatchObject({ type: 'TEST_RESULT', outcome: 'PASS' });
+    expect(report.segment!.content).toMatch(/1 passed/);
+    expect(report.console_errors).toEqual(['runner-app: deliberate console error']);
+    expect(report.screenshots).toHaveLength(1);
+    expect(report.screenshots[0]).toMatch(/screenshots[/\\]greeted\.png$/);
+    expect(report.screenshots[0]!.startsWith(artifacts())).toBe(true);
+    expect(readFileSync(report.screenshots[0]!).subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('classifies a wrong expected text on a real element as app_bug, with the line and the page snapshot', async () => {
+    const report = await run(spec(`  await page.goto('/');\n  await expect(page.getByTestId('title')).toHaveText('Goodbye');`));
+    expect(report).toMatchObject({ status: 'fail', classification: 'app_bug', error_line: 5 });
+    expect(report.error_message).toContain('Expected: "Goodbye"');
+    expect(report.error_message).toContain('Received: "Welcome"');
+    expect(report.error_message).not.toContain('.scribe');
+    expect(report.error_context).toContain('heading "Welcome"');
+    expect(report.error_context).toContain('# Error details');
+    expect(report.error_context).not.toContain('# Instructions');
+    expect(report.segment).toMatchObject({ outcome: 'FAIL' });
+    expect(report.screenshots.some((file) => /test-failed-\d+\.png$/.test(file) && existsSync(file))).toBe(true);
+  });
+
+  it('classifies a test id that is not on the page as test_bug', async () => {
+    const report = await run(spec(`  await page.goto('/');\n  await page.getByTestId('no-such-button').click();`));
+    expect(report).toMatchObject({ status: 'fail', classification: 'test_bug', error_line: 5 });
+    expect(report.error_message).toContain("waiting for getByTestId('no-such-button')");
+  });
+
+  it('classifies an assertion on a test id that is not on the page as test_bug', async () => {
+    const report = await run(spec(`  await page.goto('/');\n  await expect(page.getByTestId('no-such-text')).toHaveText('x');`));
+    expect(report).toMatchObject({ status: 'fail', classification: 'test_bug', error_line: 5 });
+  });
+
+  it('classifies a strict-mode violation as test_bug', async () => {
+    const report = await run(spec(`  await page.goto('/');\n  await page.getByTestId('item').click();`));
+    expect(report).toMatchObject({ status: 'fail', classification: 'test_bug', error_line: 5 });
+    expect(report.error_message).toMatch(/strict mode violation.*resolved to 2 elements/);
+  });
+
+  it('classifies a spec that does not compile as test_bug, at its line', async () => {
+    const report = await run(spec(`  await page.goto('/');\n  await expect(page.getByTestId('title')).toHaveText('Welcome';`));
+    expect(report).toMatchObject({ status: 'fail', classification: 'test_bug', error_line: 5 });
+    expect(report.error_message).toMatch(/^SyntaxError: case\.spec\.ts/);
+  });
+
+  it('classifies a reference error as test_bug', async () => {
+    const report = await run(spec(`  await page.goto('/');\n  await expect(page.getByTestId(titleId)).toBeVisible();`));
+    expect(report).toMatchObject({ status: 'fail', classification: 'test_bug', error_line: 5 });
+    expect(report.error_message).toMatch(/ReferenceError: titleId is not defined/);
+  });
+
+  it('classifies an unreachable app as environment', async () => {
+    const report = await run(spec(`  await page.goto('/');\n  await expect(page.getByTestId('title')).toBeVisible();`), { baseURL: `http://127.0.0.1:${await closedPort()}` });
+    expect(report).toMatchObject({ status: 'error', classification: 'environment', error_line: 4 });
+    expect(report.error_message).toContain('net::ERR_CONNECTION_REFUSED');
+  });
+
+  it('classifies a missing module as environment', async () => {
+    const report = await run(spec(`  await page.goto('/');\n  expect(pad('x')).toBe('x');`, "import pad from 'no-such-package-for-scribe';"));
+    expect(report).toMatchObject({ status: 'error', classification: 'environment' });
+    expect(report.error_message).toContain('no-such-package-for-scribe');
+  });
+
+  it('classifies a missing browser as environment without starting Playwright', async () => {
+    const report = await run(spec(`  await page.goto('/');`), { env: { ...process.env, SCRIBE_BROWSER: path.join(project, 'no-chromium') } });
+    expect(report).toMatchObject({ status: 'error', classification: 'environment' });
+    expect(report.error_message).toMatch(/No Chromium found at SCRIBE_BROWSER/);
+    expect(existsSync(tempArea())).toBe(false);
+  });
+
+  it('does not call a skipped test a pass', async () => {
+    const report = await run(`import { test } from '@playwright/test';\n\ntest.skip('case', async ({ page }) => {\n  await page.goto('/');\n});\n`);
+    expect(report).toMatchObject({ status: 'fail', classification: 'test_bug', error_line: 3 });
+    expect(report.error_message).toMatch(/skipped/);
+    expect(report.segment!.outcome).toBe('FAIL');
+  });
+
+  it('does not call a spec without tests a pass', async () => {
+    const report = await run(`import { test } from '@playwright/test';\n\ntest.describe('empty', () => {});\n`);
+    expect(report).toMatchObject({ status: 'fail', classification: 'test_bug' });
+    expect(report.error_message).toMatch(/no test/);
+  });
+
+  it('does not call a run a pass when a screenshot the spec took is gone', async () => {
+    const report = await run(
+      spec(`  await page.goto('/');\n  await page.screenshot({ path: 'shot.png' });\n  unlinkSync('shot.png');\n  await expect(page.getByTestId('title')).toBeVisible();`, "import { unlinkSync } from 'node:fs';"),
+    );
+    expect(report).toMatchObject({ status: 'fail', classification: 'test_bug' });
+    expect(report.error_message).toMatch(/do not exist: .*shot\.png/);
+  });
+
+  it('runs a spec from disk whose relative imports still reach its own folder', async () => {
+    const suite = path.join(project, 'e2e');
+    mkdirSync(suite);
+    writeFileSync(path.join(suite, 'ids.ts'), "export const TITLE = 'title';\n");
+    const file = path.join(suite, 'home.spec.ts');
+    writeFileSync(file, spec(`  await page.goto('/');\n  await expect(page.getByTestId(TITLE)).toHaveText('Welcome');`, "import { TITLE } from './ids';"));
+    const report = await runSpec({ specPath: 'e2e/home.spec.ts', baseURL: server.url, cwd: project, config });
+    expect(report).toMatchObject({ status: 'pass', classification: 'pass' });
+    expect(readdirSync(suite).sort()).toEqual(['home.spec.ts', 'ids.ts']);
+    expectNoLeftovers();
+  });
+
+  it("uses the project's own copy of Playwright, the one its fixtures import (Playwright refuses two copies)", async () => {
+    const modules = path.join(project, 'node_modules');
+    for (const name of ['playwright', 'playwright-core', '@playwright/test']) cpSync(path.join(repoRoot, 'node_modules', name), path.join(modules, name), { recursive: true });
+    const suite = path.join(project, 'e2e');
+    mkdirSync(suite);
+    writeFileSync(
+      path.join(suite, 'fixtures.ts'),
+      "import { test as base } from '@playwright/test';\nexport const test = base.extend<{ title: string }>({ title: async ({}, use) => use('Welcome') });\nexport { expect } from '@playwright/test';\n",
+    );
+    writeFileSync(path.join(suite, 'home.spec.ts'), "import { test, expect } from './fixtures';\n\ntest('home', async ({ page, title }) => {\n  await page.goto('/');\n  await expect(page.getByTestId('title')).toHaveText(title);\n});\n");
+    const report = await runSpec({ specPath: 'e2e/home.spec.ts', baseURL: server.url, cwd: project, config });
+    expect(report).toMatchObject({ status: 'pass', classification: 'pass' });
+    expectNoLeftovers();
+  });
+
+  it('stops a run past the whole-run limit, kills the Playwright process tree and cleans up', async () => {
+    const pidFile = path.join(project, 'pids.json');
+    const hanging = spec(
+      `  test.setTimeout(0);\n  await page.goto('/');\n  writeFileSync(${JSON.stringify(pidFile)}, JSON.stringify({ runner: process.ppid }));\n  await new Promise(() => {});`,
+      "import { writeFileSync } from 'node:fs';",
+    );
+    const limited: RunnerConfig = { ...config, timeouts: { ...config.timeouts, test_ms: 10_000, run_ms: 15_000 } };
+    const pending = runSpec({ specText: hanging, fileName: 'hang.spec.ts', baseURL: server.url, cwd: project, config: limited });
+    const tree = processTree((await waitForJson<{ runner: number }>(pidFile)).runner);
+    expect(tree.length).toBeGreaterThanOrEqual(3); // the runner, its worker, the browser (and its helpers)
+
+    const report = await pending;
+    expect(report).toMatchObject({ status: 'timeout', classification: 'timeout', error_line: null });
+    expect(report.error_message).toContain('timeouts.run_ms (15000 ms');
+    expect(report.segment!.outcome).toBe('FAIL');
+    expect(tree.filter(isRunning)).toEqual([]);
+    expectNoLeftovers();
+  }, 60_000);
+});
+
+describe('scribe run', () => {
+  beforeEach(() => {
+    mkdirSync(path.join(project, 'agents'));
+    writeFileSync(path.join(project, 'agents', 'runner.yaml'), readFileSync(testConfigFile));
+    writeFileSync(path.join(project, 'home.spec.ts'), spec(`  await page.goto('/');\n  await expect(page.getByTestId('title')).toHaveText('Welcome');`));
+    writeFileSync(path.join(project, 'wrong.spec.ts'), spec(`  await page.goto('/');\n  await expect(page.getByTestId('title')).toHaveText('Goodbye');`));
+  });
+
+  it('prints the runner report with --json and exits 0 on a pass', async () => {
+    const result = await scribe(['run', 'home.spec.ts', '--url', server.url, '--json'], { cwd: project });
+    expect(result.code).toBe(0);
+    const report = RunnerReport.parse(JSON.parse(result.stdout));
+    expect(report).toMatchObject({ status: 'pass', classification: 'pass' });
+    expect(result.stderr).toBe('');
+    expectNoLeftovers();
+  });
+
+  it('takes the URL from BASE_URL, and shows a failure with its class, line and screenshot; exit 1', async () => {
+    const result = await scribe(['run', 'wrong.spec.ts'], { cwd: project, env: { BASE_URL: server.url } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^FAIL {2}wrong\.spec\.ts:5 {2}app_bug/);
+    expect(result.stdout).toContain('Expected: "Goodbye"');
+    expect(result.stdout).toMatch(/Screenshots\n {2}\.scribe[/\\]runs[/\\].*test-failed-1\.png/);
+    expect(result.stderr).toMatch(/wrong\.spec\.ts: fail \(app_bug\)/);
+  });
+
+  it('exits 2 without a URL, naming --url and BASE_URL', async () => {
+    const result = await scribe(['run', 'home.spec.ts'], { cwd: project, env: { BASE_URL: '' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--url.*BASE_URL/);
+  });
+
+  it('exits 2 for a spec that does not exist', async () => {
+    const result = await scribe(['run', 'nope.spec.ts', '--url', server.url], { cwd: project });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('no such spec file: nope.spec.ts');
+  });
+
+  it('on Ctrl-C kills the run and removes its temporary folder', async () => {
+    const pidFile = path.join(project, 'pids.json');
+    writeFileSync(
+      path.join(project, 'hang.spec.ts'),
+      spec(
+        `  test.setTimeout(0);\n  await page.goto('/');\n  writeFileSync(${JSON.stringify(pidFile)}, JSON.stringify({ runner: process.ppid }));\n  await new Promise(() => {});`,
+        "import { writeFileSync } from 'node:fs';",
+      ),
+    );
+    const cli = spawn(process.execPath, [path.join(repoRoot, 'bin', 'scribe.js'), 'run', 'hang.spec.ts', '--url', server.url], { cwd: project, stdio: 'ignore' });
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) => cli.once('exit', (code, signal) => resolve(signal ?? code)));
+    const tree = processTree((await waitForJson<{ runner: number }>(pidFile)).runner);
+    expect(readdirSync(tempArea())).toHaveLength(1);
+
+    cli.kill('SIGINT');
+    expect(await exited).toBe('SIGINT');
+    expect(tree.filter(isRunning)).toEqual([]);
+    expectNoLeftovers();
+  }, 60_000);
+});
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function waitForJson<T>(file: string): Promise<T> {
+  for (let waited = 0; waited < 45_000; waited += 100) {
+    if (existsSync(file)) {
+      try {
+        return JSON.parse(readFileSync(file, 'utf8')) as T;
+      } catch {
+        // written but not yet complete
+      }
+    }
+    await sleep(100);
+  }
+  throw new Error(`${file} never appeared`);
+}
