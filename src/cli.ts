@@ -3,6 +3,11 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config/load.ts';
 import { UsageError, type CliContext } from './commands/context.ts';
 import { registerValidate } from './commands/validate.ts';
+import { registerGenerate } from './commands/generate.ts';
+import { registerStats } from './commands/stats.ts';
+import { registerRun } from './commands/run.ts';
+import { registerServe } from './commands/serve.ts';
+import { registerDemo } from './commands/demo.ts';
 
 export async function main(argv: string[], io: Partial<CliContext> = {}): Promise<number> {
   const ctx: CliContext = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), exitCode: 0, ...io };
@@ -12,6 +17,11 @@ export async function main(argv: string[], io: Partial<CliContext> = {}): Promis
     .configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) })
     .showHelpAfterError('(run scribe --help for usage)');
   registerValidate(program, ctx);
+  registerGenerate(program, ctx);
+  registerStats(program, ctx);
+  registerRun(program, ctx);
+  registerServe(program, ctx);
+  registerDemo(program, ctx);
 
   try {
     await program.parseAsync(argv);

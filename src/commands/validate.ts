@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { loadCriticConfig } from '../config/critic.ts';
 import { agentsFile } from '../config/paths.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { collectSpecFiles, MissingPathError } from '../validate/files.ts';
 import { formatStylish, validateReport } from '../validate/report.ts';
+import { sarifReport } from '../validate/sarif.ts';
 import { Validator, type FileValidation } from '../validate/validator.ts';
 import { UsageError, type CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
@@ -14,8 +15,12 @@ interface ValidateFlags {
   config?: string;
   fix?: boolean;
   json?: boolean;
+  format?: ValidateFormat;
   typeCheck: boolean;
 }
+
+const VALIDATE_FORMATS = ['stylish', 'json', 'sarif'] as const;
+type ValidateFormat = (typeof VALIDATE_FORMATS)[number];
 
 export function registerValidate(program: Command, ctx: CliContext): void {
   program
@@ -24,12 +29,16 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .argument('<paths...>', 'spec files or folders')
     .option('--config <file>', 'the critic criteria (default: ./agents/critic.yaml, else the bundled one)')
     .option('--fix', 'apply the safe autofixes and write the files')
-    .option('--json', 'print one JSON document')
+    .option('--json', 'print one JSON document (the same as --format json)')
+    .addOption(new Option('--format <format>', 'stylish for people, json, or sarif (SARIF 2.1.0 for code scanning)').choices([...VALIDATE_FORMATS]))
     .option('--no-type-check', 'skip the type-check rule (faster)')
     .action((paths: string[], flags: ValidateFlags) => runValidate(paths, flags, ctx));
 }
 
 function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContext): void {
+  if (flags.json && flags.format && flags.format !== 'json') throw new UsageError(`--json and --format ${flags.format} ask for two formats; pick one`);
+  const format = flags.json ? 'json' : (flags.format ?? 'stylish');
+  const quiet = format !== 'stylish';
   const config = loadCriticConfig(agentsFile('critic.yaml', ctx.cwd, flags.config));
   let files: string[];
   try {
@@ -40,15 +49,20 @@ function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContext): vo
   }
   if (files.length === 0) throw new UsageError(`no spec files (*.spec.ts, *.test.ts) under ${paths.join(', ')}`);
 
-  const progress = createProgress(ctx, flags.json === true);
+  const progress = createProgress(ctx, quiet);
   progress.start(`Validating ${files.length} file${files.length === 1 ? '' : 's'}`);
   const validator = new Validator(config, { typeCheck: flags.typeCheck });
   const specs = files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
-  const results: FileValidation[] = flags.fix ? specs.map((spec) => fixFile(validator, spec, ctx, flags.json === true)) : validator.validateMany(specs);
+  const results: FileValidation[] = flags.fix ? specs.map((spec) => fixFile(validator, spec, ctx, quiet)) : validator.validateMany(specs);
   progress.stop();
 
   const report = validateReport(results, ctx.cwd);
-  ctx.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatStylish(report, ctx.stdout.isTTY === true));
+  const render: Record<ValidateFormat, () => string> = {
+    stylish: () => formatStylish(report, ctx.stdout.isTTY === true),
+    json: () => `${JSON.stringify(report, null, 2)}\n`,
+    sarif: () => `${JSON.stringify(sarifReport(report, config, { cwd: ctx.cwd }), null, 2)}\n`,
+  };
+  ctx.stdout.write(render[format]());
   ctx.exitCode = report.summary.errors > 0 ? 1 : 0;
 }
 

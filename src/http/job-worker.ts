@@ -1,0 +1,24 @@
+/**
+ * Inside a job's worker thread: runs one pipeline at a time for the HTTP server, reporting each stage
+ * as it happens. Parsing and type-checking a spec take whole seconds of CPU; here they do not stall
+ * the server's event loop.
+ */
+import { parentPort } from 'node:worker_threads';
+import { generateSpec } from '../workflow/pipeline.ts';
+import type { FromWorker, ToWorker } from './threads.ts';
+
+const port = parentPort!;
+const send = (message: FromWorker) => port.postMessage(message);
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'abort') return;
+  const controller = new AbortController();
+  const onAbort = (next: ToWorker) => {
+    if (next.type === 'abort') controller.abort(new Error(next.reason));
+  };
+  port.on('message', onAbort);
+  generateSpec(message.job.request, { cwd: message.job.cwd, env: process.env, signal: controller.signal, onEvent: (event) => send({ type: 'event', event }) })
+    .then((result) => send({ type: 'result', result }))
+    .catch((error: unknown) => send({ type: 'error', message: error instanceof Error ? error.message : String(error) }))
+    .finally(() => port.off('message', onAbort));
+});

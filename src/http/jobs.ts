@@ -1,0 +1,204 @@
+/**
+ * The job queue behind POST /v1/generate: at most `concurrency` jobs run at once, at most `maxQueued`
+ * wait; each job records the pipeline's stages as they happen. Finished jobs stay readable for
+ * `retentionMs` (and at most `maxRetained` of them), then they are forgotten.
+ */
+import { randomUUID } from 'node:crypto';
+import type { GenerateResult } from '../contracts.ts';
+import type { PipelineEvent, PipelineResult } from '../workflow/pipeline.ts';
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+/** What a job does once it has a slot: the pipeline, given where to report and when to stop. */
+export type JobWork = (onEvent: (event: PipelineEvent) => void, signal: AbortSignal) => Promise<PipelineResult>;
+
+/** GET /v1/jobs/:id. */
+export interface JobView {
+  id: string;
+  status: JobStatus;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** Jobs ahead of this one while it waits (0: next to start). */
+  queue_position?: number;
+  stages: PipelineEvent[];
+  /** The `generate --json` document, once the pipeline has produced one. */
+  result?: GenerateResult;
+  /** The pipeline's exit code (0 success, 1 the work failed, 2 the request or setup must be fixed). */
+  exit_code?: number;
+  /** Why a failed job failed. */
+  error?: string;
+}
+
+export interface QueueLimits {
+  concurrency: number;
+  maxQueued: number;
+  retentionMs: number;
+  maxRetained: number;
+}
+
+export interface DrainSummary {
+  /** Running jobs that finished within the grace period. */
+  finished: number;
+  /** Running jobs still at work when it ran out: aborted and marked failed. */
+  abandoned: number;
+  /** Queued jobs that never started: marked failed. */
+  cancelled: number;
+}
+
+interface Job {
+  id: string;
+  /** Order of submission: a waiting job's place in the queue is its distance from the first one waiting. */
+  sequence: number;
+  status: JobStatus;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  stages: PipelineEvent[];
+  result?: PipelineResult;
+  error?: string;
+  work: JobWork;
+  controller: AbortController;
+}
+
+export type SubmitOutcome = { accepted: true; job: JobView } | { accepted: false; reason: 'full' | 'closed' };
+
+export class JobQueue {
+  private readonly limits: QueueLimits;
+  private readonly onChange: (job: JobView) => void;
+  private readonly jobs = new Map<string, Job>();
+  private readonly waiting: Job[] = [];
+  /** Finished jobs, oldest first: retention forgets from the front. */
+  private readonly finished: Job[] = [];
+  private readonly running = new Map<Job, Promise<void>>();
+  /** Every job's work until it settles, abandoned work included. */
+  private readonly working = new Set<Promise<void>>();
+  private accepting = true;
+  private submitted = 0;
+
+  constructor(limits: QueueLimits, onChange: (job: JobView) => void = () => {}) {
+    this.limits = limits;
+    this.onChange = onChange;
+  }
+
+  submit(work: JobWork): SubmitOutcome {
+    if (!this.accepting) return { accepted: false, reason: 'closed' };
+    this.forgetOld();
+    const startsNow = this.running.size < this.limits.concurrency;
+    if (!startsNow && this.waiting.length >= this.limits.maxQueued) return { accepted: false, reason: 'full' };
+    const job: Job = { id: randomUUID(), sequence: this.submitted++, status: 'queued', createdAt: Date.now(), startedAt: null, finishedAt: null, stages: [], work, controller: new AbortController() };
+    this.jobs.set(job.id, job);
+    this.waiting.push(job);
+    const view = this.view(job);
+    this.onChange(view);
+    this.startWaiting();
+    return { accepted: true, job: view };
+  }
+
+  get(id: string): JobView | undefined {
+    this.forgetOld();
+    const job = this.jobs.get(id);
+    return job && this.view(job);
+  }
+
+  /** Resolves once no job's work is in flight, abandoned work included (it may outlive `drain`). */
+  async idle(): Promise<void> {
+    while (this.working.size > 0) await Promise.allSettled([...this.working]);
+  }
+
+  counts(): { queued: number; running: number } {
+    return { queued: this.waiting.length, running: this.running.size };
+  }
+
+  /**
+   * Stops taking jobs, fails the queued ones, gives the running ones `graceMs` to finish, then aborts
+   * and fails what is left. Resolves once every job has a final status.
+   */
+  async drain(graceMs: number): Promise<DrainSummary> {
+    this.accepting = false;
+    const queued = this.waiting.splice(0);
+    for (const job of queued) this.finish(job, { error: 'the server shut down before the job started' });
+    const inFlight = [...this.running.values()];
+    await settleWithin(inFlight, graceMs);
+    const left = [...this.running.keys()];
+    for (const job of left) {
+      const reason = `the server shut down: the job did not finish within the ${graceMs} ms grace period`;
+      job.controller.abort(new Error(reason));
+      this.finish(job, { error: reason });
+    }
+    return { finished: inFlight.length - left.length, abandoned: left.length, cancelled: queued.length };
+  }
+
+  private startWaiting(): void {
+    while (this.accepting && this.running.size < this.limits.concurrency && this.waiting.length > 0) {
+      const job = this.waiting.shift()!;
+      job.status = 'running';
+      job.startedAt = Date.now();
+      this.onChange(this.view(job));
+      const work = this.execute(job);
+      this.running.set(job, work);
+      this.working.add(work);
+      void work.finally(() => this.working.delete(work));
+    }
+  }
+
+  private async execute(job: Job): Promise<void> {
+    try {
+      const result = await job.work((event) => {
+        if (job.status === 'running') job.stages.push(event);
+      }, job.controller.signal);
+      this.finish(job, { result, error: result.document.success ? undefined : (result.document.error ?? 'the generation failed') });
+    } catch (error) {
+      this.finish(job, { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** A job's one transition to a final status; a job aborted at shutdown that settles later changes nothing. */
+  private finish(job: Job, outcome: { result?: PipelineResult; error?: string }): void {
+    if (job.status === 'done' || job.status === 'failed') return;
+    job.status = outcome.error === undefined ? 'done' : 'failed';
+    job.result = outcome.result;
+    job.error = outcome.error;
+    job.finishedAt = Date.now();
+    this.finished.push(job);
+    this.running.delete(job);
+    this.onChange(this.view(job));
+    this.startWaiting();
+  }
+
+  private forgetOld(): void {
+    const now = Date.now();
+    while (this.finished.length > 0 && (this.finished.length > this.limits.maxRetained || now - this.finished[0]!.finishedAt! > this.limits.retentionMs)) {
+      this.jobs.delete(this.finished.shift()!.id);
+    }
+  }
+
+  private view(job: Job): JobView {
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    const position = job.status === 'queued' && this.waiting.length > 0 ? job.sequence - this.waiting[0]!.sequence : -1;
+    return {
+      id: job.id,
+      status: job.status,
+      created_at: iso(job.createdAt)!,
+      started_at: iso(job.startedAt),
+      finished_at: iso(job.finishedAt),
+      ...(position >= 0 ? { queue_position: position } : {}),
+      stages: [...job.stages],
+      ...(job.result ? { result: job.result.document, exit_code: job.result.exitCode } : {}),
+      ...(job.error !== undefined ? { error: job.error } : {}),
+    };
+  }
+}
+
+/** Waits for every promise to settle, or for `ms`, whichever comes first. */
+async function settleWithin(promises: ReadonlyArray<Promise<unknown>>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([Promise.allSettled(promises), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

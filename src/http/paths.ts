@@ -1,0 +1,117 @@
+/**
+ * Where a job's spec will be written, checked before the job is queued: inside the output folder
+ * (generated-tests/), by its letters and by where the file system really leads (symbolic links
+ * followed). A caller's outputPath is taken relative to that folder; a leading `generated-tests/` is
+ * accepted too, so the testPath of an earlier result can be sent back as is.
+ */
+import { lstatSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { provenancePath, specPath } from '../agents/scribe-files.ts';
+import { HttpError, type FieldProblem } from './errors.ts';
+
+export interface TargetRequest {
+  description: string;
+  feature?: string;
+  outputPath?: string;
+}
+
+const SPEC_FILE = /\.(spec|test)\.ts$/;
+
+/**
+ * The absolute spec path for the request, or a 400 naming the field that would lead outside the output
+ * folder. `outputDir` is agents/scribe.yaml's generation.output_dir.
+ */
+export function checkedSpecTarget(cwd: string, outputDir: string, request: TargetRequest): string {
+  const root = path.resolve(cwd, outputDir);
+  const problems: FieldProblem[] = [];
+  if (request.feature !== undefined) problems.push(...nameProblems('feature', request.feature));
+  if (request.outputPath !== undefined) problems.push(...outputPathProblems(request.outputPath));
+  if (problems.length > 0) throw HttpError.invalid(problems);
+
+  const field = request.outputPath !== undefined ? 'outputPath' : request.feature !== undefined ? 'feature' : 'description';
+  const file = request.outputPath !== undefined
+    ? path.resolve(root, withoutRootPrefix(request.outputPath, path.relative(cwd, root)))
+    : specPath(cwd, outputDir, request.feature ?? request.description, request.description);
+  const realRoot = realLocation(root);
+  for (const written of [file, provenancePath(file)]) {
+    if (!isInside(root, written)) throw HttpError.invalid([{ field, message: `must stay inside ${outputDir}/` }]);
+    const real = realLocation(written);
+    if (real === null || realRoot === null || !isInside(realRoot, real)) {
+      throw HttpError.invalid([{ field, message: `leads outside ${outputDir}/ through a symbolic link` }]);
+    }
+  }
+  return file;
+}
+
+/** Text that must never reach a file name: NUL and other control characters, backslashes. */
+function characterProblems(field: string, value: string): FieldProblem[] {
+  if (/[\u0000-\u001f\u007f]/.test(value)) return [{ field, message: 'must not contain control characters (NUL included)' }];
+  if (value.includes('\\')) return [{ field, message: 'must not contain backslashes' }];
+  return [];
+}
+
+/** A feature is a name: it may read like "Login / Auth", but never like a way up or out. */
+function nameProblems(field: string, value: string): FieldProblem[] {
+  const characters = characterProblems(field, value);
+  if (characters.length > 0) return characters;
+  if (value.trim() === '') return [{ field, message: 'must not be empty' }];
+  if (isAbsoluteLike(value) || value.split('/').some((segment) => segment.trim() === '..')) {
+    return [{ field, message: 'must be a name, not a path (no "..", no leading "/")' }];
+  }
+  return [];
+}
+
+function outputPathProblems(value: string): FieldProblem[] {
+  const field = 'outputPath';
+  const characters = characterProblems(field, value);
+  if (characters.length > 0) return characters;
+  if (isAbsoluteLike(value)) return [{ field, message: 'must be relative to generated-tests/, not absolute' }];
+  if (value.split('/').some((segment) => segment === '..')) return [{ field, message: 'must not contain ".." segments' }];
+  if (!SPEC_FILE.test(value)) return [{ field, message: 'must name a spec file ending in .spec.ts or .test.ts' }];
+  return [];
+}
+
+/** Absolute on any platform a caller may think in: /x, C:/x, //host/x, ~/x. */
+function isAbsoluteLike(value: string): boolean {
+  return value.startsWith('/') || value.startsWith('~') || /^[A-Za-z]:/.test(value);
+}
+
+function withoutRootPrefix(outputPath: string, rootFromCwd: string): string {
+  const prefix = `${rootFromCwd.split(path.sep).join('/')}/`;
+  return rootFromCwd && !rootFromCwd.startsWith('..') && outputPath.startsWith(prefix) ? outputPath.slice(prefix.length) : outputPath;
+}
+
+function isInside(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}
+
+/**
+ * Where a path really leads: the real path of its deepest existing ancestor plus the parts that do not
+ * exist yet. null when a part is a symbolic link that points nowhere (what it would create is unknown).
+ */
+function realLocation(file: string): string | null {
+  const missing: string[] = [];
+  let current = file;
+  for (;;) {
+    try {
+      return path.join(realpathSync(current), ...missing.reverse());
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      if (isSymbolicLink(current)) return null;
+      const parent = path.dirname(current);
+      if (parent === current) return file;
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+function isSymbolicLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Worker threads that run the pipeline for the HTTP server, one job each at a time. The job queue
+ * decides how many run at once; a worker is started on first need and kept for the next job. An
+ * aborted job is asked to stop (its pipeline's AbortSignal fires); at close, a worker still busy after
+ * the wait it is given is terminated.
+ */
+import { Worker } from 'node:worker_threads';
+import type { GenerateRequest, PipelineEvent, PipelineResult } from '../workflow/pipeline.ts';
+
+export interface PipelineJob {
+  request: GenerateRequest;
+  cwd: string;
+}
+
+export type ToWorker = { type: 'run'; job: PipelineJob } | { type: 'abort'; reason: string };
+export type FromWorker = { type: 'event'; event: PipelineEvent } | { type: 'result'; result: PipelineResult } | { type: 'error'; message: string };
+
+const ENTRY = new URL('./job-worker.mjs', import.meta.url);
+
+export class JobThreads {
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Map<Worker, Promise<unknown>>();
+  private closed = false;
+
+  /** `env` becomes process.env inside every worker: the server's environment, not the test runner's. */
+  constructor(env: NodeJS.ProcessEnv) {
+    this.env = env;
+  }
+
+  run(job: PipelineJob, onEvent: (event: PipelineEvent) => void, signal: AbortSignal): Promise<PipelineResult> {
+    if (this.closed) return Promise.reject(new Error('the server is shutting down'));
+    const worker = this.idle.pop() ?? new Worker(ENTRY, { env: { ...this.env } });
+    const settled = new Promise<PipelineResult>((resolve, reject) => {
+      const finish = (reusable: boolean, settle: () => void) => {
+        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+        signal.removeEventListener('abort', onAbort);
+        this.busy.delete(worker);
+        if (reusable && !this.closed) this.idle.push(worker);
+        else void worker.terminate();
+        settle();
+      };
+      const onMessage = (message: FromWorker) => {
+        if (message.type === 'event') onEvent(message.event);
+        else if (message.type === 'result') finish(!signal.aborted, () => resolve(message.result));
+        else finish(!signal.aborted, () => reject(new Error(message.message)));
+      };
+      const onError = (error: Error) => finish(false, () => reject(error));
+      const onExit = (code: number) => finish(false, () => reject(new Error(`the job's worker stopped (exit code ${code})`)));
+      const onAbort = () => worker.postMessage({ type: 'abort', reason: signal.reason instanceof Error ? signal.reason.message : String(signal.reason) } satisfies ToWorker);
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+      signal.addEventListener('abort', onAbort, { once: true });
+      worker.postMessage({ type: 'run', job } satisfies ToWorker);
+    });
+    this.busy.set(worker, settled.catch(() => undefined));
+    return settled;
+  }
+
+  /** Stops the idle workers now, and the busy ones once they finish or `waitMs` has passed. */
+  async close(waitMs: number): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.idle.splice(0).map((worker) => worker.terminate()));
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+    });
+    await Promise.race([Promise.all(this.busy.values()), deadline]);
+    clearTimeout(timer);
+    await Promise.all([...this.busy.keys()].map((worker) => worker.terminate()));
+  }
+}

@@ -1,0 +1,99 @@
+/** `scribe serve`: starts the HTTP API (src/http/app.ts) and stops it gracefully on SIGTERM or SIGINT. */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { agentsFile } from './config/paths.ts';
+import { loadServerConfig, type ServerConfig } from './config/server.ts';
+import { createApp, type ScribeApp } from './http/app.ts';
+import { apiToken, isLoopbackHost } from './http/auth.ts';
+import type { DrainSummary } from './http/jobs.ts';
+import type { LogSink } from './http/log.ts';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  log: LogSink;
+  /** agents/server.yaml, loaded; default: ./agents/server.yaml of cwd, else the bundled one. */
+  config?: ServerConfig;
+}
+
+export interface RunningServer {
+  /** http://host:port, with the port actually bound (useful with port 0). */
+  url: string;
+  port: number;
+  app: ScribeApp;
+  config: ServerConfig;
+  /** Stops taking connections and jobs, lets running jobs finish within the grace period; once. */
+  stop(): Promise<DrainSummary>;
+}
+
+/** The server cannot start as asked: a public address without a token, a port in use, … (exit 2). */
+export class ServeSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ServeSetupError';
+  }
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const token = apiToken(options.env);
+  if (token === undefined && !isLoopbackHost(options.host)) {
+    throw new ServeSetupError(`refusing to listen on ${options.host} without SCRIBE_API_TOKEN: anyone who can reach it could generate and write specs; set a token or listen on 127.0.0.1`);
+  }
+  const config = options.config ?? loadServerConfig(agentsFile('server.yaml', options.cwd));
+  const app = createApp({ cwd: options.cwd, env: options.env, config, token, log: options.log });
+  const server = createServer(
+    { requestTimeout: config.http.request_timeout_ms, headersTimeout: config.http.headers_timeout_ms, keepAliveTimeout: config.http.keep_alive_timeout_ms },
+    app.handle,
+  );
+  try {
+    server.listen({ port: options.port, host: options.host, backlog: config.http.listen_backlog });
+    await once(server, 'listening');
+  } catch (error) {
+    throw new ServeSetupError(`cannot listen on ${options.host}:${options.port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  options.log({ level: 'info', msg: 'listening', url, auth: token === undefined ? 'none' : 'bearer', concurrency: config.jobs.concurrency, max_queued: config.jobs.max_queued });
+  if (token === undefined) options.log({ level: 'warn', msg: 'no SCRIBE_API_TOKEN: every route is open to anyone on this machine' });
+
+  let stopping: Promise<DrainSummary> | undefined;
+  const stop = async (): Promise<DrainSummary> => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const summary = await app.shutdown(config.shutdown.grace_ms);
+    // Jobs are settled; callers still holding a keep-alive connection have nothing left to wait for.
+    server.closeAllConnections();
+    await closed;
+    options.log({ level: 'info', msg: 'stopped', ...summary });
+    return summary;
+  };
+  return { url, port, app, config, stop: () => (stopping ??= stop()) };
+}
+
+/** Resolves once the server has stopped after SIGTERM or SIGINT. A second signal during the grace period exits at once. */
+export async function stopOnSignals(server: RunningServer, log: LogSink, signals: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): Promise<DrainSummary> {
+  let first: ((signal: NodeJS.Signals) => void) | undefined;
+  const received = new Promise<NodeJS.Signals>((resolve) => {
+    first = resolve;
+  });
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (first) {
+      first(signal);
+      first = undefined;
+      return;
+    }
+    log({ level: 'warn', msg: 'second signal: exiting without waiting for jobs', signal });
+    process.exit(1);
+  };
+  for (const name of signals) process.on(name, onSignal);
+  try {
+    const signal = await received;
+    log({ level: 'info', msg: 'shutting down', signal, grace_ms: server.config.shutdown.grace_ms });
+    return await server.stop();
+  } finally {
+    for (const name of signals) process.off(name, onSignal);
+  }
+}

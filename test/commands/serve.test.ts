@@ -1,0 +1,131 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseDocument } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SERVER_PATH } from '../../src/config/server.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { makeScribeProject } from '../fixtures/scribe-project.ts';
+import { runCli } from './harness.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/scribe.js', import.meta.url));
+const TOKEN = 'serve-test-token-51c0';
+
+let fake: FakeOpenAI;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+});
+afterAll(() => fake.close());
+
+describe('scribe serve: usage', () => {
+  it('exits 2 on a bad port, a bad host, a public host without a token, or a port in use', async () => {
+    const project = makeScribeProject();
+    try {
+      const serve = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(['serve', ...args], { env, cwd: project.dir });
+      for (const port of ['abc', '-1', '65536', '80.5', '']) {
+        const run = await serve(['--port', port]);
+        expect({ port, code: run.code }).toEqual({ port, code: 2 });
+        expect(run.stderr).toContain('--port');
+      }
+      for (const host of ['bad host', 'http://127.0.0.1', '127.0.0.1/x', '-x']) {
+        const run = await serve(['--host', host, '--port', '0']);
+        expect({ host, code: run.code }).toEqual({ host, code: 2 });
+        expect(run.stderr).toContain('--host');
+      }
+      const open = await serve(['--host', '0.0.0.0', '--port', '0']);
+      expect(open.code).toBe(2);
+      expect(open.stderr).toContain('without SCRIBE_API_TOKEN');
+
+      const taken = createServer();
+      taken.listen(0, '127.0.0.1');
+      await once(taken, 'listening');
+      const port = (taken.address() as { port: number }).port;
+      const busy = await serve(['--port', String(port)]);
+      taken.close();
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toContain('EADDRINUSE');
+    } finally {
+      project.remove();
+    }
+  });
+});
+
+describe('scribe serve: SIGTERM', () => {
+  it('stops taking work, fails a job that outlives the grace period with the reason, logs JSON without secrets, exits 0', async () => {
+    const project = makeScribeProject({ 'provider.request_timeout_ms': 20_000, 'provider.http_retries': 0 });
+    const server = parseDocument(readFileSync(DEFAULT_SERVER_PATH, 'utf8'));
+    server.setIn(['shutdown', 'grace_ms'], 200);
+    writeFileSync(path.join(project.dir, 'agents', 'server.yaml'), server.toString());
+    fake.reply({ hang: true });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: project.dir, env: project.env(fake.url, { SCRIBE_API_TOKEN: TOKEN }) });
+    try {
+      const logs = logLines(child);
+      const listening = await logs.next('listening');
+      const url = String(listening.url);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(listening.auth).toBe('bearer');
+
+      const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+      const accepted = await fetch(`${url}/v1/generate`, { method: 'POST', headers, body: JSON.stringify({ description: 'log in with a wrong password', run: false }) });
+      expect(accepted.status).toBe(202);
+      const { id } = (await accepted.json()) as { id: string };
+      await logs.next('job', (entry) => entry.job === id && entry.status === 'running');
+      for (let poll = 0; poll < 1000 && fake.requests.length === 0; poll++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(fake.requests).toHaveLength(1);
+
+      child.kill('SIGTERM');
+      expect(await logs.next('shutting down')).toMatchObject({ signal: 'SIGTERM', grace_ms: 200 });
+      expect(await logs.next('job', (entry) => entry.job === id && entry.status !== 'running')).toMatchObject({
+        level: 'warn',
+        status: 'failed',
+        error: 'the server shut down: the job did not finish within the 200 ms grace period',
+      });
+      expect(await logs.next('stopped')).toMatchObject({ finished: 0, abandoned: 1, cancelled: 0 });
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(0);
+      expect(logs.raw().join('\n')).not.toContain(TOKEN);
+      expect(logs.all().every((entry) => typeof entry.time === 'string' && typeof entry.level === 'string')).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+      project.remove();
+    }
+  });
+});
+
+/** The child's stdout as JSON log entries; `next` waits for the next entry with that msg (and predicate). */
+function logLines(child: ChildProcessWithoutNullStreams) {
+  const raw: string[] = [];
+  const entries: Array<Record<string, unknown>> = [];
+  const waiters: Array<() => void> = [];
+  let cursor = 0;
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    raw.push(line);
+    entries.push(JSON.parse(line) as Record<string, unknown>);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = once(child, 'exit');
+  return {
+    raw: () => raw,
+    all: () => entries,
+    async next(msg: string, predicate: (entry: Record<string, unknown>) => boolean = () => true): Promise<Record<string, unknown>> {
+      for (;;) {
+        const index = entries.findIndex((entry, i) => i >= cursor && entry.msg === msg && predicate(entry));
+        if (index >= 0) {
+          cursor = index + 1;
+          return entries[index]!;
+        }
+        const more = new Promise<void>((resolve) => waiters.push(resolve));
+        const ended = await Promise.race([more.then(() => false), exited.then(() => true)]);
+        if (ended && !entries.slice(cursor).some((entry) => entry.msg === msg && predicate(entry))) {
+          throw new Error(`scribe serve exited before logging "${msg}"; stderr: ${stderr}`);
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { apiToken, checkBearer, isLoopbackHost } from '../../src/http/auth.ts';
+
+describe('bearer tokens', () => {
+  it('accepts the exact token only; a missing or malformed header is "missing", any other token "invalid"', () => {
+    expect(checkBearer('Bearer s3cret', 's3cret')).toBe('ok');
+    expect(checkBearer('bearer s3cret', 's3cret')).toBe('ok');
+    expect(checkBearer(undefined, 's3cret')).toBe('missing');
+    expect(checkBearer('Basic czNjcmV0', 's3cret')).toBe('missing');
+    expect(checkBearer('Bearer', 's3cret')).toBe('missing');
+    expect(checkBearer('Bearer s3cre', 's3cret')).toBe('invalid');
+    expect(checkBearer('Bearer s3cretX', 's3cret')).toBe('invalid');
+    expect(checkBearer('Bearer S3CRET', 's3cret')).toBe('invalid');
+    // Without a configured token (loopback only) every request passes.
+    expect(checkBearer(undefined, undefined)).toBe('ok');
+    expect(apiToken({ SCRIBE_API_TOKEN: '  ' })).toBeUndefined();
+    expect(apiToken({ SCRIBE_API_TOKEN: ' t ' })).toBe('t');
+  });
+
+  it('knows which hosts reach this machine only', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1']) expect({ host, loopback: isLoopbackHost(host) }).toEqual({ host, loopback: true });
+    for (const host of ['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', 'example.com', 'localhost.example.com', '::ffff:10.0.0.1']) expect({ host, loopback: isLoopbackHost(host) }).toEqual({ host, loopback: false });
+  });
+});
