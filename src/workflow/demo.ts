@@ -1,0 +1,57 @@
+/**
+ * The demo: the bundled app on a free loopback port, three requests through the whole pipeline
+ * (the offline generator unless a model is configured), and what became of each.
+ */
+import { agentsFile } from '../config/paths.ts';
+import { loadOfflineVocabulary } from '../config/offline.ts';
+import type { GenerateResult } from '../contracts.ts';
+import { DEMO_ACCOUNT, startDemoApp } from '../../test/fixtures/demo-app/server.ts';
+import { generateSpec, type PipelineEvent } from './pipeline.ts';
+
+export interface DemoRequest {
+  description: string;
+  feature: string;
+  /** The page the request starts on. */
+  path: string;
+}
+
+export const DEMO_REQUESTS: readonly DemoRequest[] = [
+  { description: 'log in with valid credentials and see the dashboard', feature: 'demo login', path: '/login' },
+  { description: 'add a todo and see it in the list', feature: 'demo todos', path: '/todos' },
+  { description: 'search for playwright and see results', feature: 'demo search', path: '/search' },
+];
+
+export interface DemoOutcome {
+  request: DemoRequest;
+  document: GenerateResult;
+  exitCode: number;
+}
+
+export interface DemoOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  onStart?: (request: DemoRequest, index: number, appUrl: string) => void;
+  onEvent?: (event: PipelineEvent) => void;
+}
+
+/** Runs every demo request against a fresh demo app; the specs land in generated-tests/ (replacing the demo's own). */
+export async function runDemo(options: DemoOptions): Promise<DemoOutcome[]> {
+  const app = await startDemoApp();
+  const credentials = loadOfflineVocabulary(agentsFile('offline.yaml', options.cwd)).credentials;
+  // The specs read the account from the environment, never from literals.
+  const env = { ...options.env, [credentials.username_env]: DEMO_ACCOUNT.username, [credentials.password_env]: DEMO_ACCOUNT.password };
+  try {
+    const outcomes: DemoOutcome[] = [];
+    for (const [index, request] of DEMO_REQUESTS.entries()) {
+      options.onStart?.(request, index, app.url);
+      const { document, exitCode } = await generateSpec(
+        { description: request.description, feature: request.feature, url: `${app.url}${request.path}`, force: true },
+        { cwd: options.cwd, env, onEvent: options.onEvent },
+      );
+      outcomes.push({ request, document, exitCode });
+    }
+    return outcomes;
+  } finally {
+    await app.close();
+  }
+}
