@@ -48,6 +48,8 @@ export interface RunSpecOptions {
   config?: RunnerConfig;
   /** Default: settings.test_id_attribute of agents/critic.yaml. */
   testIdAttribute?: string;
+  /** Aborting stops Playwright and its browser at once (the report then says the run was stopped). */
+  signal?: AbortSignal;
 }
 
 export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
@@ -88,7 +90,10 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
       killGraceMs: config.timeouts.kill_grace_ms,
       maxOutputChars: config.report.max_output_chars,
     });
-    const outcome = await running.done;
+    const stop = () => running?.killNow();
+    options.signal?.addEventListener('abort', stop, { once: true });
+    const outcome = await running.done.finally(() => options.signal?.removeEventListener('abort', stop));
+    options.signal?.throwIfAborted();
     return report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd));
   } finally {
     unregister();

@@ -3,22 +3,30 @@
  * as it happens. Parsing and type-checking a spec take whole seconds of CPU; here they do not stall
  * the server's event loop.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, type MessagePort } from 'node:worker_threads';
+import { loadCriticConfig } from '../config/critic.ts';
+import { agentsFile } from '../config/paths.ts';
+import { Validator } from '../validate/validator.ts';
 import { generateSpec } from '../workflow/pipeline.ts';
 import type { FromWorker, ToWorker } from './threads.ts';
 
-const port = parentPort!;
-const send = (message: FromWorker) => port.postMessage(message);
+serveJobs(parentPort!);
 
-port.on('message', (message: ToWorker) => {
-  if (message.type === 'abort') return;
-  const controller = new AbortController();
-  const onAbort = (next: ToWorker) => {
-    if (next.type === 'abort') controller.abort(new Error(next.reason));
-  };
-  port.on('message', onAbort);
-  generateSpec(message.job.request, { cwd: message.job.cwd, env: process.env, signal: controller.signal, onEvent: (event) => send({ type: 'event', event }) })
-    .then((result) => send({ type: 'result', result }))
-    .catch((error: unknown) => send({ type: 'error', message: error instanceof Error ? error.message : String(error) }))
-    .finally(() => port.off('message', onAbort));
-});
+function serveJobs(port: MessagePort): void {
+  const send = (message: FromWorker) => port.postMessage(message);
+  // Kept for the thread's life: after the first job, type-checking reuses the compiler's work.
+  let validator: Validator | undefined;
+  port.on('message', (message: ToWorker) => {
+    if (message.type === 'abort') return;
+    const controller = new AbortController();
+    const onAbort = (next: ToWorker) => {
+      if (next.type === 'abort') controller.abort(new Error(next.reason));
+    };
+    port.on('message', onAbort);
+    validator ??= new Validator(loadCriticConfig(agentsFile('critic.yaml', message.job.cwd)), { typeCheck: true });
+    generateSpec(message.job.request, { cwd: message.job.cwd, env: process.env, signal: controller.signal, validator, onEvent: (event) => send({ type: 'event', event }) })
+      .then((result) => send({ type: 'result', result }))
+      .catch((error: unknown) => send({ type: 'error', message: error instanceof Error ? error.message : String(error) }))
+      .finally(() => port.off('message', onAbort));
+  });
+}

@@ -120,13 +120,15 @@ export class SpecModel {
 
   /** The declaration an identifier refers to (variable, parameter, binding element, import, function). */
   declarationOf(identifier: ts.Identifier): ts.Node | undefined {
-    const name = identifier.text;
-    for (let node: ts.Node | undefined = identifier.parent; node; node = node.parent) {
-      if (!isScopeContainer(node)) continue;
-      const found = this.scopeOf(node).get(name);
-      if (found) return found;
-    }
-    return undefined;
+    return this.memo('declarationOf', identifier, () => {
+      const name = identifier.text;
+      for (let node: ts.Node | undefined = identifier.parent; node; node = node.parent) {
+        if (!isScopeContainer(node)) continue;
+        const found = this.scopeOf(node).get(name);
+        if (found) return found;
+      }
+      return undefined;
+    });
   }
 
   /** Every identifier that refers to the given declaration, the declaring name excluded. */
@@ -385,6 +387,11 @@ export class SpecModel {
    */
   playwrightPath(expr: ts.Expression, depth = 0): string | undefined {
     if (depth > MAX_DEPTH) return undefined;
+    // Depth only guards cycles: an answer found at any depth is the answer.
+    return this.memo('playwrightPath', expr, () => this.computePlaywrightPath(expr, depth));
+  }
+
+  private computePlaywrightPath(expr: ts.Expression, depth: number): string | undefined {
     const e = this.unwrap(expr);
     if (ts.isIdentifier(e)) {
       const declaration = this.declarationOf(e);
@@ -811,19 +818,20 @@ function findThisAssignment(body: ts.Block, name: string): ts.Expression | undef
   return undefined;
 }
 
+const SCOPE_KINDS = new Set([
+  ts.SyntaxKind.SourceFile,
+  ts.SyntaxKind.Block,
+  ts.SyntaxKind.ModuleBlock,
+  ts.SyntaxKind.CaseClause,
+  ts.SyntaxKind.DefaultClause,
+  ts.SyntaxKind.ForStatement,
+  ts.SyntaxKind.ForInStatement,
+  ts.SyntaxKind.ForOfStatement,
+  ts.SyntaxKind.CatchClause,
+]);
+
 function isScopeContainer(node: ts.Node): boolean {
-  return (
-    ts.isSourceFile(node) ||
-    ts.isBlock(node) ||
-    ts.isModuleBlock(node) ||
-    ts.isCaseClause(node) ||
-    ts.isDefaultClause(node) ||
-    ts.isFunctionLike(node) ||
-    ts.isForStatement(node) ||
-    ts.isForInStatement(node) ||
-    ts.isForOfStatement(node) ||
-    ts.isCatchClause(node)
-  );
+  return SCOPE_KINDS.has(node.kind) || ts.isFunctionLike(node);
 }
 
 function collectDeclarations(container: ts.Node): Scope {

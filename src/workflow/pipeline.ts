@@ -36,6 +36,11 @@ export interface PipelineOptions {
   onEvent?: (event: PipelineEvent) => void;
   signal?: AbortSignal;
   stats?: StatsLog | false;
+  /**
+   * A validator kept across generations (a server's job thread): its compiler project makes every
+   * type-check after the first fast. It must have been built from the project's agents/critic.yaml.
+   */
+  validator?: Validator;
 }
 
 export interface PipelineEvent {
@@ -80,7 +85,7 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   }
 
   // One compiler project for Scribe, the Critic and the Medic: type-checking after the first spec is fast.
-  const validator = new Validator(scribe.critic, { typeCheck: true }).withInventory(inventory);
+  const validator = (options.validator ?? new Validator(scribe.critic, { typeCheck: true })).withInventory(inventory);
   const shared = { validator, inventory, stats: stats ?? (false as const), cwd: options.cwd, env: options.env };
   const workers = pipelineWorkers({
     scribe,
@@ -91,11 +96,13 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
     generation: randomUUID(),
     inventory,
     stats,
+    signal: options.signal,
     emit,
   });
   const manifest = loadWorkflow(agentsFile('workflow.yaml', options.cwd), Object.keys(workers));
   try {
-    const walk = await runWorkflow<PipelineSegment>(manifest, workers, [{ type: 'REQUEST', task: task.value }]);
+    // An aborted job (a server shutting down) stops before its next stage.
+    const walk = await runWorkflow<PipelineSegment>(manifest, workers, [{ type: 'REQUEST', task: task.value }], { onBlock: () => options.signal?.throwIfAborted() });
     return resultOf(walk.outcome, walk.payload, options.cwd);
   } catch (error) {
     if (error instanceof ProviderSetupError) return setupFailure(error.message);

@@ -24,6 +24,7 @@ export interface WorkerDeps {
   generation: string;
   inventory?: PageInventory;
   stats?: StatsLog;
+  signal?: AbortSignal;
   emit: (stage: string, status: 'started' | 'done' | 'failed' | 'info', message: string) => void;
 }
 
@@ -125,6 +126,7 @@ async function runnerWorker(deps: WorkerDeps, payload: readonly PipelineSegment[
     baseURL: task.url!,
     cwd: deps.cwd,
     env: deps.env,
+    signal: deps.signal,
   });
   deps.stats?.record({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification });
   const passed = report.classification === 'pass';

@@ -203,6 +203,25 @@ describe('runSpec', () => {
   }, 60_000);
 });
 
+describe('runSpec with an abort signal', () => {
+  it('stops Playwright and its browser at once when aborted, and cleans up', async () => {
+    const pidFile = path.join(project, 'pids.json');
+    const hanging = spec(
+      `  test.setTimeout(0);\n  await page.goto('/');\n  writeFileSync(${JSON.stringify(pidFile)}, JSON.stringify({ runner: process.ppid }));\n  await new Promise(() => {});`,
+      "import { writeFileSync } from 'node:fs';",
+    );
+    const controller = new AbortController();
+    const pending = runSpec({ specText: hanging, fileName: 'hang.spec.ts', baseURL: server.url, cwd: project, config, signal: controller.signal });
+    const tree = processTree((await waitForJson<{ runner: number }>(pidFile)).runner);
+    expect(tree.length).toBeGreaterThanOrEqual(3);
+
+    controller.abort(new Error('the server is shutting down'));
+    await expect(pending).rejects.toThrow('the server is shutting down');
+    expect(tree.filter(isRunning)).toEqual([]);
+    expectNoLeftovers();
+  }, 60_000);
+});
+
 describe('scribe run', () => {
   beforeEach(() => {
     mkdirSync(path.join(project, 'agents'));
