@@ -4,7 +4,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
+import nodeModule from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// V8's code cache spares every start compiling TypeScript's 9 MB compiler anew (Node 22 has it built in).
+if (nodeModule.enableCompileCache) nodeModule.enableCompileCache();
+else nodeModule.createRequire(import.meta.url)('v8-compile-cache');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sources = path.join(root, 'src');

@@ -3,7 +3,8 @@
  * Fails with a message that names the fix, since a missing browser is the most common first-run problem.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type LaunchOptions } from '@playwright/test';
+import { createRequire } from 'node:module';
+import type { LaunchOptions } from '@playwright/test';
 
 /** Without these, Chromium's background connections hang on a closed network. */
 export const CHROMIUM_ARGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -38,8 +39,12 @@ export function findBrowser(env: NodeJS.ProcessEnv = process.env): BrowserChoice
   throw new BrowserNotFoundError('');
 }
 
+const require = createRequire(import.meta.url);
+
+/** Where Playwright's own Chromium would be. Loaded here, not at startup: most commands never need a browser. */
 function playwrightChromium(): string | undefined {
   try {
+    const { chromium } = require('@playwright/test') as typeof import('@playwright/test');
     return chromium.executablePath();
   } catch {
     return undefined;

@@ -2,7 +2,7 @@
  * The page inventory: what a live page offers a test (test ids, form fields, named roles, headings,
  * links), read in one pass inside the page and capped to a token budget so it fits any prompt.
  */
-import { chromium, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import type { ExploreSettings } from '../config/explore.ts';
 import type { PageInventory } from '../contracts.ts';
 import { launchOptions } from './browser.ts';
@@ -29,7 +29,8 @@ export class ExploreError extends Error {
 /** Opens the URL in Chromium and returns its inventory. */
 export async function exploreUrl(url: string, options: ExploreOptions): Promise<PageInventory> {
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new ExploreError(`Cannot explore "${url}": give an absolute http(s) URL.`);
-  const browser = options.browser ?? (await chromium.launch(launchOptions()));
+  // Loaded here, not at startup: only exploring needs the browser driver.
+  const browser = options.browser ?? (await (await import('@playwright/test')).chromium.launch(launchOptions()));
   try {
     const context = await browser.newContext();
     try {
