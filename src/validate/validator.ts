@@ -43,12 +43,15 @@ interface RawFinding {
 }
 
 const MAX_FIX_ROUNDS = 5;
+/** Results kept for texts seen again (a generation's attempts, fixes and reviews); the oldest go first. */
+const MAX_REMEMBERED = 64;
 const TYPE_CHECK_RULE = 'type-check';
 
 export class Validator {
   private readonly config: CriticConfig;
   private readonly options: ValidatorOptions;
   private project: Project | undefined;
+  private readonly results = new Map<string, FileValidation>();
 
   constructor(config: CriticConfig, options: ValidatorOptions = {}) {
     this.config = config;
@@ -72,10 +75,29 @@ export class Validator {
     return this.validateMany([{ file, text }])[0]!;
   }
 
-  /** Validates many specs with a single compiler program. */
+  /**
+   * Validates many specs with a single compiler program. A text validated before at the same path (by
+   * this validator) is not checked again: the result depends on nothing else, and the Critic re-checking
+   * what Scribe just checked would otherwise pay for a new type-checker.
+   */
   validateMany(specs: ReadonlyArray<{ file: string; text: string }>): FileValidation[] {
-    const models = this.parse(specs);
-    return models.map((model, i) => this.report(specs[i]!.file, specs[i]!.text, model, this.run(model)));
+    const found = new Map<string, FileValidation>();
+    const fresh = specs.filter((spec) => {
+      const known = this.results.get(resultKey(spec));
+      if (known) found.set(resultKey(spec), known);
+      return !known;
+    });
+    this.parse(fresh).forEach((model, i) => {
+      const result = this.report(fresh[i]!.file, fresh[i]!.text, model, this.run(model));
+      found.set(resultKey(result), result);
+      this.remember(result);
+    });
+    return specs.map((spec) => found.get(resultKey(spec))!);
+  }
+
+  private remember(result: FileValidation): void {
+    if (this.results.size >= MAX_REMEMBERED) this.results.delete(this.results.keys().next().value!);
+    this.results.set(resultKey(result), result);
   }
 
   /** Applies safe fixes until none is left (or a few rounds), and validates the result. */
@@ -170,6 +192,10 @@ function compilerOptions(typeCheckOptions: unknown): ts.CompilerOptions {
     resolveJsonModule: true,
     noUnusedLocals: false,
   };
+}
+
+function resultKey(spec: { file: string; text: string }): string {
+  return `${path.resolve(spec.file)}\0${spec.text}`;
 }
 
 function nonOverlapping<T extends { edits: TextEdit[] }>(fixes: T[]): T[] {

@@ -7,8 +7,10 @@ import path from 'node:path';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
 import { Scribe, type ScribeProgress } from '../agents/scribe.ts';
-import { assertWritable, SpecExistsError } from '../agents/scribe-files.ts';
+import { assertWritable, specPath, SpecExistsError } from '../agents/scribe-files.ts';
+import { loadCriticConfig } from '../config/critic.ts';
 import { agentsFile } from '../config/paths.ts';
+import { loadScribeConfig, type ScribeConfig } from '../config/scribe.ts';
 import { loadWorkflow } from '../config/workflow.ts';
 import { GenerateResult, ScribeTask, type Complexity, type PageInventory } from '../contracts.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
@@ -59,18 +61,9 @@ export interface PipelineResult {
 export async function generateSpec(request: GenerateRequest, options: PipelineOptions): Promise<PipelineResult> {
   const emit: Emit = (stage, status, message) => options.onEvent?.({ stage, status, message, at: new Date().toISOString() });
   const stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(options.env, options.cwd));
-  const scribe = new Scribe({
-    cwd: options.cwd,
-    env: options.env,
-    providerName: request.provider,
-    force: request.force === true,
-    stats: stats ?? false,
-    onProgress: (event) => {
-      const reported = describeProgress(event, options.cwd);
-      if (reported) emit(reported.stage, reported.status, reported.message);
-    },
-  });
-  const task = resolveTask(request, scribe, options.env);
+  const config = loadScribeConfig(agentsFile('scribe.yaml', options.cwd));
+  const critic = loadCriticConfig(agentsFile('critic.yaml', options.cwd));
+  const task = resolveTask(request, config, options);
   if (!task.ok) return setupFailure(task.error);
 
   // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
@@ -78,19 +71,29 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   let inventory: PageInventory | undefined;
   if (task.value.url) {
     try {
-      inventory = await explore(task.value.url, scribe, emit);
+      inventory = await explore(task.value.url, critic.testIdAttribute, config.explore, emit);
     } catch (error) {
       emit('explore', 'failed', `could not explore ${task.value.url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-
-  // One compiler project for Scribe, the Critic and the Medic: type-checking after the first spec is fast.
-  const validator = (options.validator ?? new Validator(scribe.critic, { typeCheck: true })).withInventory(inventory);
-  const shared = { validator, inventory, stats: stats ?? (false as const), cwd: options.cwd, env: options.env };
+  // One validator for Scribe, the Critic and the Medic: one compiler project (type-checking after the
+  // first spec is fast), and a text already validated is not validated again.
+  const validator = (options.validator ?? new Validator(critic, { typeCheck: true })).withInventory(inventory);
+  const shared = { critic, validator, inventory, stats: stats ?? (false as const), cwd: options.cwd, env: options.env };
+  const scribe = new Scribe({
+    ...shared,
+    config,
+    providerName: request.provider,
+    force: request.force === true,
+    onProgress: (event) => {
+      const reported = describeProgress(event, options.cwd);
+      if (reported) emit(reported.stage, reported.status, reported.message);
+    },
+  });
   const workers = pipelineWorkers({
     scribe,
-    critic: new Critic({ critic: scribe.critic, ...shared }),
-    medic: async () => new Medic({ scribeConfig: scribe.config, critic: scribe.critic, provider: await scribe.modelProvider(), ...shared }),
+    critic: new Critic(shared),
+    medic: async () => new Medic({ ...shared, scribeConfig: config, provider: await scribe.modelProvider() }),
     cwd: options.cwd,
     env: options.env,
     generation: randomUUID(),
@@ -114,18 +117,19 @@ type Emit = (stage: string, status: PipelineEvent['status'], message: string) =>
 type Resolved<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** The request with its defaults settled, or why it cannot be done (a usage problem: exit 2). */
-function resolveTask(request: GenerateRequest, scribe: Scribe, env: NodeJS.ProcessEnv): Resolved<ResolvedTask> {
+function resolveTask(request: GenerateRequest, config: ScribeConfig, options: PipelineOptions): Resolved<ResolvedTask> {
   const parsed = ScribeTask.safeParse({
     taskDescription: request.description,
     featureName: request.feature?.trim() || request.description,
     outputPath: request.outputPath,
-    url: request.url ?? (env.BASE_URL?.trim() || undefined),
+    url: request.url ?? (options.env.BASE_URL?.trim() || undefined),
     complexity: request.complexity,
   });
   if (!parsed.success) {
     return { ok: false, error: `invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ')}` };
   }
-  const file = scribe.specPathFor(parsed.data);
+  const { taskDescription, featureName, outputPath, url, complexity } = parsed.data;
+  const file = specPath(options.cwd, config.generation.output_dir, featureName, taskDescription, outputPath);
   try {
     assertWritable(file, request.force === true);
   } catch (error) {
@@ -134,23 +138,15 @@ function resolveTask(request: GenerateRequest, scribe: Scribe, env: NodeJS.Proce
   }
   return {
     ok: true,
-    value: {
-      description: parsed.data.taskDescription,
-      feature: parsed.data.featureName,
-      complexity: parsed.data.complexity ?? scribe.config.provider.default_complexity,
-      url: parsed.data.url,
-      file,
-      run: request.run !== false,
-      force: request.force === true,
-    },
+    value: { description: taskDescription, feature: featureName, complexity: complexity ?? config.provider.default_complexity, url, file, run: request.run !== false, force: request.force === true },
   };
 }
 
-async function explore(url: string, scribe: Scribe, emit: Emit): Promise<PageInventory> {
+async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit): Promise<PageInventory> {
   emit('explore', 'started', `exploring ${url}`);
   // Loaded on demand: exploring starts a browser, which a run without a URL never needs.
   const { exploreUrl } = await import('../explore/inventory.ts');
-  const inventory = await exploreUrl(url, { testIdAttribute: scribe.critic.testIdAttribute, settings: scribe.config.explore });
+  const inventory = await exploreUrl(url, { testIdAttribute, settings });
   emit('explore', 'done', `found ${inventory.testIds.length} test ids on ${url}`);
   return inventory;
 }
