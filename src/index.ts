@@ -11,3 +11,8 @@ export { createProvider, chooseProviderName, ProviderSetupError, type ProviderNa
 export { extractCode } from './llm/extract.ts';
 export type { ChatMessage, Completion, CompletionRequest, ModelProvider, TokenUsage } from './llm/types.ts';
 export { computeStats, readStats, StatsDocument, StatsEvent, StatsLog, statsHome } from './stats/index.ts';
+export { generateSpec, type GenerateRequest, type PipelineEvent, type PipelineOptions, type PipelineResult } from './workflow/pipeline.ts';
+export { runSpec, type RunSpecOptions } from './agents/runner.ts';
+export { Critic } from './agents/critic.ts';
+export { Medic } from './agents/medic.ts';
+export { findWeakening } from './agents/assertions.ts';
