@@ -17,7 +17,7 @@ import { createProvider } from '../../src/llm/provider.ts';
 import { StatsLog } from '../../src/stats/log.ts';
 import { Validator } from '../../src/validate/validator.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
-import { fenced } from '../fixtures/model-answers.ts';
+import { fenced, STRICT_MODE, STRICT_MODE_LINE, STRICT_MODE_HEALED, STRICT_MODE_DROPPED, STRICT_MODE_LOOSENED } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
 import { serveDirectory, type StaticServer } from '../fixtures/static-server.ts';
 
@@ -25,24 +25,12 @@ const critic = loadCriticConfig();
 const validator = new Validator(critic, { typeCheck: true });
 const request = { description: 'open the dashboard from the navigation', feature: 'Navigation' };
 
-/** Passes every rule, but two elements carry the test id it clicks: a strict-mode violation at line 5. */
-const FAILING = `import { test, expect } from '@playwright/test';
-
-test('opens the dashboard', async ({ page }) => {
-  await page.goto('/');
-  await page.getByTestId('nav-link').click();
-  await expect(page.getByTestId('page-title')).toHaveText('Dashboard');
-  await page.screenshot({ path: 'screenshots/dashboard.png' });
-});
-`;
-const FAILING_LINE = "await page.getByTestId('nav-link').click();";
-
-/** The locator narrowed to the one link: the heal the model should give. */
-const HEALED = FAILING.replace(FAILING_LINE, "await page.getByTestId('nav-link').filter({ hasText: 'Dashboard' }).click();");
-/** The violation "healed" by dropping the assertion. */
-const DROPPED = HEALED.replace("  await expect(page.getByTestId('page-title')).toHaveText('Dashboard');\n", '');
-/** … or by loosening it to a visibility check. */
-const LOOSENED = HEALED.replace(".toHaveText('Dashboard')", '.toBeVisible()');
+// A strict-mode violation at line 5, its right heal, and two weakening ones (see model-answers.ts).
+const FAILING = STRICT_MODE;
+const FAILING_LINE = STRICT_MODE_LINE;
+const HEALED = STRICT_MODE_HEALED;
+const DROPPED = STRICT_MODE_DROPPED;
+const LOOSENED = STRICT_MODE_LOOSENED;
 
 const STRICT_MODE_ERROR = [
   "Error: locator.click: Error: strict mode violation: getByTestId('nav-link') resolved to 2 elements:",

@@ -12,26 +12,17 @@ import { StatsLog } from '../../src/stats/log.ts';
 import { computeStats } from '../../src/stats/aggregate.ts';
 import { generateSpec, type GenerateRequest, type PipelineEvent } from '../../src/workflow/pipeline.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
-import { chatty, fenced } from '../fixtures/model-answers.ts';
+import { chatty, fenced, STRICT_MODE, STRICT_MODE_DROPPED, STRICT_MODE_HEALED, STRICT_MODE_LINE, STRICT_MODE_LOOSENED } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
 import { serveDirectory, type StaticServer } from '../fixtures/static-server.ts';
 
 const medicApp = fileURLToPath(new URL('../fixtures/medic-app/', import.meta.url));
 
-/** Passes every rule, but two elements carry the test id it clicks: a strict-mode violation. */
-const FAILING = `import { test, expect } from '@playwright/test';
-
-test('opens the dashboard', async ({ page }) => {
-  await page.goto('/');
-  await page.getByTestId('nav-link').click();
-  await expect(page.getByTestId('page-title')).toHaveText('Dashboard');
-  await page.screenshot({ path: 'screenshots/dashboard.png' });
-});
-`;
-const FAILING_LINE = "await page.getByTestId('nav-link').click();";
-const HEALED = FAILING.replace(FAILING_LINE, "await page.getByTestId('nav-link').filter({ hasText: 'Dashboard' }).click();");
-const DROPPED = HEALED.replace("  await expect(page.getByTestId('page-title')).toHaveText('Dashboard');\n", '');
-const LOOSENED = HEALED.replace(".toHaveText('Dashboard')", '.toBeVisible()');
+const FAILING = STRICT_MODE;
+const FAILING_LINE = STRICT_MODE_LINE;
+const HEALED = STRICT_MODE_HEALED;
+const DROPPED = STRICT_MODE_DROPPED;
+const LOOSENED = STRICT_MODE_LOOSENED;
 /** Clicks Home and expects Dashboard: an assertion on a real element that fails, an app bug. */
 const WRONG_TEXT = FAILING.replace(FAILING_LINE, "await page.getByTestId('nav-link').filter({ hasText: 'Home' }).click();");
 
