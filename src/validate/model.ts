@@ -432,6 +432,10 @@ export class SpecModel {
 
   /** The module an identifier was imported or required from. */
   moduleBinding(identifier: ts.Identifier): ModuleBinding | undefined {
+    return this.memo('moduleBinding', identifier, () => this.computeModuleBinding(identifier));
+  }
+
+  private computeModuleBinding(identifier: ts.Identifier): ModuleBinding | undefined {
     const declaration = this.declarationOf(identifier);
     if (!declaration) return undefined;
     if (ts.isImportSpecifier(declaration)) {
