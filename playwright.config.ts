@@ -3,7 +3,7 @@
  * (SCRIBE_BROWSER, Playwright's own, or a system Chromium).
  */
 import { defineConfig } from '@playwright/test';
-import { loadCriticConfig } from './src/config/critic.ts';
+import { loadCriticSettings } from './src/config/critic-settings.ts';
 import { launchOptions } from './src/explore/browser.ts';
 
 export default defineConfig({
@@ -11,7 +11,7 @@ export default defineConfig({
   reporter: process.env.CI ? 'line' : 'list',
   use: {
     baseURL: process.env.BASE_URL,
-    testIdAttribute: loadCriticConfig().testIdAttribute,
+    testIdAttribute: loadCriticSettings().test_id_attribute,
     launchOptions: launchOptions(),
   },
 });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { LaunchOptions } from '@playwright/test';
 import { RunnerReport } from '../contracts.ts';
-import { loadCriticConfig } from '../config/critic.ts';
+import { loadCriticSettings } from '../config/critic-settings.ts';
 import { agentsFile } from '../config/paths.ts';
 import { loadRunnerConfig, runnerFolders, type RunnerConfig } from '../config/runner.ts';
 import { BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
@@ -67,7 +67,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     if (error instanceof BrowserNotFoundError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
     throw error;
   }
-  const testIdAttribute = options.testIdAttribute ?? loadCriticConfig(agentsFile('critic.yaml', cwd)).testIdAttribute;
+  const testIdAttribute = options.testIdAttribute ?? loadCriticSettings(agentsFile('critic.yaml', cwd)).test_id_attribute;
   const playwright = resolvePlaywright(spec.sourceDir);
   const folders = runnerFolders(config, statsHome(env, cwd));
   removeAbandonedRuns(folders.temp);

@@ -8,6 +8,7 @@ import type { Rule } from '../rules/types.ts';
 import { RULES } from '../rules/index.ts';
 import { customRule } from '../rules/custom.ts';
 import { ConfigError, checkWithSchema, keyPath, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
+import { CriticSettings } from './critic-settings.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';
 import { template } from './scribe.ts';
 import { regexSource } from './zod-helpers.ts';
@@ -51,9 +52,7 @@ const EstimateEntry = z.strictObject({
 
 const CriticFile = z.strictObject({
   version: z.literal(1),
-  settings: z.strictObject({
-    test_id_attribute: z.string().min(1),
-  }),
+  settings: CriticSettings,
   rules: z.record(z.string(), RuleEntry),
   custom_rules: z.array(CustomRuleEntry).optional(),
   review: ReviewEntry.optional(),
