@@ -20,6 +20,7 @@ import type { LaunchOptions } from '@playwright/test';
 import { ts } from 'ts-morph';
 import type { RunnerConfig } from '../../config/runner.ts';
 import { writeFileAtomic } from '../../util/fs.ts';
+import { SpecModel } from '../../validate/model.ts';
 
 export const EVIDENCE_ATTACHMENT = 'scribe-evidence';
 const FIXTURES_FILE = 'scribe-fixtures.ts';
@@ -167,7 +168,7 @@ export function runFileName(name: string): string {
  */
 export function relocateImports(text: string, sourceDir: string, runDir: string): string {
   let result = text;
-  for (const literal of moduleSpecifiers(parseSpec(text)).sort((a, b) => b.pos - a.pos)) {
+  for (const literal of moduleSpecifiers(SpecModel.fromText('spec.ts', text)).sort((a, b) => b.pos - a.pos)) {
     const replacement = relocatedSpecifier(literal.text, sourceDir, runDir);
     // The literal's quotes stay; only what is between them changes.
     if (replacement !== undefined) result = result.slice(0, literal.getStart() + 1) + replacement + result.slice(literal.end - 1);
@@ -175,28 +176,19 @@ export function relocateImports(text: string, sourceDir: string, runDir: string)
   return result;
 }
 
-function parseSpec(text: string): ts.SourceFile {
-  return ts.createSourceFile('spec.ts', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+/** The string literals naming a module: import/export … from, import(), require(), import x = require(). */
+function moduleSpecifiers(model: SpecModel): ts.StringLiteral[] {
+  const declared = [...model.nodes<ts.ImportDeclaration>(ts.SyntaxKind.ImportDeclaration), ...model.nodes<ts.ExportDeclaration>(ts.SyntaxKind.ExportDeclaration)]
+    .map((d) => d.moduleSpecifier)
+    .filter((m) => m !== undefined && ts.isStringLiteral(m)) as ts.StringLiteral[];
+  const referenced = model.nodes<ts.ExternalModuleReference>(ts.SyntaxKind.ExternalModuleReference).map((r) => r.expression).filter(ts.isStringLiteral);
+  const loaded = model.calls
+    .filter((call) => call.arguments.length === 1 && ts.isStringLiteral(call.arguments[0]!))
+    .filter((call) => call.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(call.expression) && call.expression.text === 'require'))
+    .map((call) => call.arguments[0] as ts.StringLiteral);
+  return [...declared, ...referenced, ...loaded];
 }
 
-/** The string literals naming a module: import/export … from, import(), require(), import x = require(). */
-function moduleSpecifiers(source: ts.SourceFile): ts.StringLiteral[] {
-  const found: ts.StringLiteral[] = [];
-  const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      found.push(node.moduleSpecifier);
-    } else if (ts.isExternalModuleReference(node) && ts.isStringLiteral(node.expression)) {
-      found.push(node.expression);
-    } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0]!)) {
-      const isImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
-      const isRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
-      if (isImport || isRequire) found.push(node.arguments[0]);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
 
 function relocatedSpecifier(specifier: string, sourceDir: string, runDir: string): string | undefined {
   if (specifier === '@playwright/test') return `../${FIXTURES_FILE}`;
@@ -257,14 +249,8 @@ function playwrightConfigSource(workspace: RunWorkspace, spec: SpecSource, setti
 
 /** Calls of `.screenshot(` in the spec: a green run must have written at least one file then. */
 export function screenshotCalls(text: string): number {
-  const source = parseSpec(text);
-  let count = 0;
-  const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'screenshot') count++;
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return count;
+  const model = SpecModel.fromText('spec.ts', text);
+  return model.calls.filter((call) => model.callee(call).name === 'screenshot').length;
 }
 
 export function removeWorkspace(dir: string): void {
