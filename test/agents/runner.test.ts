@@ -4,7 +4,6 @@
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,7 +14,7 @@ import { runSpec, type RunSpecOptions } from '../../src/agents/runner.ts';
 import { isRunning, processTree } from '../../src/agents/runner/process.ts';
 import { loadRunnerConfig, type RunnerConfig } from '../../src/config/runner.ts';
 import { scribe } from '../commands/cli-harness.ts';
-import { serveDirectory, type StaticServer } from '../fixtures/static-server.ts';
+import { closedUrl, serveDirectory, type StaticServer } from '../fixtures/static-server.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/runner-app/', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -117,7 +116,7 @@ describe('runSpec', () => {
   });
 
   it('classifies an unreachable app as environment', async () => {
-    const report = await run(spec(`  await page.goto('/');\n  await expect(page.getByTestId('title')).toBeVisible();`), { baseURL: `http://127.0.0.1:${await closedPort()}` });
+    const report = await run(spec(`  await page.goto('/');\n  await expect(page.getByTestId('title')).toBeVisible();`), { baseURL: await closedUrl() });
     expect(report).toMatchObject({ status: 'error', classification: 'environment', error_line: 4 });
     expect(report.error_message).toContain('net::ERR_CONNECTION_REFUSED');
   });
@@ -280,15 +279,6 @@ describe('scribe run', () => {
     expectNoLeftovers();
   }, 60_000);
 });
-
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function waitForJson<T>(file: string): Promise<T> {
   for (let waited = 0; waited < 45_000; waited += 100) {

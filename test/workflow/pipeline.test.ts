@@ -3,7 +3,6 @@
  * Chromium against a page on 127.0.0.1) and Medic, walked through agents/workflow.yaml.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,7 +13,7 @@ import { generateSpec, type GenerateRequest, type PipelineEvent } from '../../sr
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { chatty, fenced, STRICT_MODE, STRICT_MODE_DROPPED, STRICT_MODE_HEALED, STRICT_MODE_LINE, STRICT_MODE_LOOSENED } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
-import { serveDirectory, type StaticServer } from '../fixtures/static-server.ts';
+import { closedUrl, serveDirectory, type StaticServer } from '../fixtures/static-server.ts';
 
 const medicApp = fileURLToPath(new URL('../fixtures/medic-app/', import.meta.url));
 
@@ -112,7 +111,7 @@ describe('the Test-Fix cycle', () => {
   });
 
   it('keeps the validated spec as not run when the app is unreachable, overwriting nothing', async () => {
-    const url = await closedPort();
+    const url = await closedUrl();
     const existing = path.join(project.dir, path.dirname(TARGET), 'other.spec.ts');
     mkdirSync(path.dirname(existing), { recursive: true });
     writeFileSync(existing, '// a spec someone owns\n');
@@ -153,12 +152,3 @@ describe('the Test-Fix cycle', () => {
     expect(stages()).toEqual(['explore:done', 'scribe:done', 'critic:failed', 'scribe:done', 'critic:done', 'write:done']);
   });
 });
-
-/** A loopback URL where nothing listens. */
-async function closedPort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
