@@ -34,10 +34,14 @@ export function specPath(cwd: string, outputDir: string, feature: string, descri
   return path.resolve(cwd, outputDir, slugify(feature), `${slugify(description)}.spec.ts`);
 }
 
+/** A spec's path without its `.spec.ts` (or `.test.js`, `.ts`, …) ending: the name its companions share. */
+export function specStem(spec: string): string {
+  return spec.replace(/\.(spec|test)\.[cm]?[jt]sx?$|\.[cm]?[jt]sx?$/, '');
+}
+
 /** `login.spec.ts` → `login.provenance.json`, beside it. */
 export function provenancePath(spec: string): string {
-  const base = path.basename(spec).replace(/\.(spec|test)\.[cm]?[jt]sx?$|\.[cm]?[jt]sx?$/, '');
-  return path.join(path.dirname(spec), `${base}.provenance.json`);
+  return `${specStem(spec)}.provenance.json`;
 }
 
 export const Provenance = z.object({

@@ -8,7 +8,7 @@ import type { Critic } from '../agents/critic.ts';
 import type { Medic } from '../agents/medic.ts';
 import { runSpec } from '../agents/runner.ts';
 import type { Candidate, Scribe, SpecRecord } from '../agents/scribe.ts';
-import { SpecExistsError } from '../agents/scribe-files.ts';
+import { SpecExistsError, specStem } from '../agents/scribe-files.ts';
 import type { CriticVerdict, Issue, PageInventory, RunnerReport } from '../contracts.ts';
 import type { StatsLog } from '../stats/log.ts';
 import { latest, type Worker } from './orchestrator.ts';
@@ -212,7 +212,7 @@ function bestCandidate(payload: readonly PipelineSegment[]): Candidate {
 }
 
 function freeReviewPath(file: string, status: 'not_run' | 'needs_review'): string {
-  const base = file.replace(/\.(spec|test)\.[cm]?[jt]sx?$/, '');
+  const base = specStem(file);
   const suffix = status === 'not_run' ? 'not-run' : 'needs-review';
   for (let n = 1; ; n++) {
     const candidate = `${base}.${suffix}${n === 1 ? '' : `-${n}`}.ts`;
