@@ -81,7 +81,8 @@ export class Critic {
     this.cwd = options.cwd ?? process.cwd();
     this.env = options.env ?? process.env;
     this.stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(this.env, this.cwd));
-    this.validator = (options.validator ?? new Validator(this.critic, { typeCheck: true })).withInventory(options.inventory);
+    // The Critic judges model-written candidates: the allow-list gate applies.
+    this.validator = (options.validator ?? new Validator(this.critic, { typeCheck: true })).forUntrustedCode(this.cwd).withInventory(options.inventory);
   }
 
   async review(input: ReviewInput): Promise<CriticVerdict> {

@@ -287,7 +287,8 @@ export class Scribe {
   }
 
   private validatorFor(inventory: PageInventory | undefined): Validator {
-    this.sharedValidator ??= this.options.validator ?? new Validator(this.critic, { typeCheck: this.options.typeCheck !== false });
+    // A model's answer is untrusted code: the allow-list gate applies to every attempt.
+    this.sharedValidator ??= (this.options.validator ?? new Validator(this.critic, { typeCheck: this.options.typeCheck !== false })).forUntrustedCode(this.cwd);
     return this.sharedValidator.withInventory(inventory);
   }
 

@@ -1,17 +1,20 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import type { RunnerReport } from '../contracts.ts';
-import { runSpec } from '../agents/runner.ts';
+import type { Issue, RunnerReport } from '../contracts.ts';
+import { runSpec, type RunSpecOptions } from '../agents/runner.ts';
+import { loadCriticConfig } from '../config/critic.ts';
 import { agentsFile } from '../config/paths.ts';
 import { loadRunnerConfig } from '../config/runner.ts';
+import { Validator } from '../validate/validator.ts';
 import { UsageError, type CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
 
 interface RunFlags {
   url?: string;
   json?: boolean;
+  untrusted?: boolean;
 }
 
 export function registerRun(program: Command, ctx: CliContext): void {
@@ -21,6 +24,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .argument('<spec>', 'the spec file')
     .option('--url <url>', 'the app under test (default: BASE_URL)')
     .option('--json', 'print the runner report as one JSON document')
+    .option('--untrusted', 'the spec is model-written: refuse it unless it passes the allow-list gate, and run it contained')
     .action((spec: string, flags: RunFlags) => runCommand(spec, flags, ctx));
 }
 
@@ -28,16 +32,56 @@ async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promi
   const url = appUrl(flags.url ?? ctx.env.BASE_URL);
   if (!isFile(path.resolve(ctx.cwd, spec))) throw new UsageError(`no such spec file: ${spec}`);
   const config = loadRunnerConfig(agentsFile('runner.yaml', ctx.cwd));
+  if (flags.untrusted) {
+    const refused = gateIssues(spec, ctx);
+    if (refused.length > 0) {
+      ctx.stdout.write(flags.json ? `${JSON.stringify(refusal(refused), null, 2)}\n` : formatRefusal(refused, spec, ctx));
+      ctx.exitCode = 1;
+      return;
+    }
+  }
 
   const progress = createProgress(ctx, flags.json === true);
   progress.start(`Running ${spec} against ${url}`);
-  const report = await runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, config });
+  // `untrusted` asks the Runner for the contained run (scrubbed environment, permission model, sandbox).
+  const options: RunSpecOptions & { untrusted?: boolean } = { specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, config, untrusted: flags.untrusted === true };
+  const report = await runSpec(options);
   const summary = `${spec}: ${report.status === 'pass' ? 'passed' : `${report.status} (${report.classification})`} in ${seconds(report.duration_ms)}`;
   if (report.status === 'pass') progress.succeed(summary);
   else progress.fail(summary);
 
   ctx.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatRunReport(report, spec, ctx));
   ctx.exitCode = report.status === 'pass' ? 0 : 1;
+}
+
+/** The allow-list gate's errors for a spec (its rules alone: style rules do not stop a run). */
+function gateIssues(spec: string, ctx: CliContext): Issue[] {
+  const critic = loadCriticConfig(agentsFile('critic.yaml', ctx.cwd));
+  const gate = new Validator({ ...critic, rules: critic.rules.filter((active) => active.rule.untrustedOnly) }, { typeCheck: false }).forUntrustedCode(ctx.cwd);
+  const file = path.resolve(ctx.cwd, spec);
+  return gate.validateText(file, readFileSync(file, 'utf8')).issues.filter((issue) => issue.severity === 'error');
+}
+
+/** The `run --json` document of a spec the gate refused: never run, the test's own fault. */
+function refusal(issues: Issue[]): RunnerReport & { issues: Issue[] } {
+  const first = issues[0]!;
+  return {
+    status: 'error',
+    classification: 'test_bug',
+    duration_ms: 0,
+    error_message: `refused by the allow-list gate (${issues.length} issue${issues.length === 1 ? '' : 's'}), not run: [${first.rule}] ${first.message}`,
+    error_line: first.line,
+    screenshots: [],
+    console_errors: [],
+    issues,
+  };
+}
+
+function formatRefusal(issues: Issue[], spec: string, ctx: CliContext): string {
+  const c = pc.createColors(ctx.stdout.isTTY === true);
+  const lines = [`${c.red(c.bold('REFUSED'))}  ${spec}  ${c.yellow('not run: the allow-list gate for untrusted code found')}`, ''];
+  for (const issue of issues) lines.push(`  ${spec}:${issue.line}:${issue.column}  ${c.red(issue.rule)}  ${issue.message}`);
+  return `${lines.join('\n')}\n`;
 }
 
 function appUrl(value: string | undefined): string {

@@ -17,6 +17,7 @@ interface ValidateFlags {
   json?: boolean;
   format?: ValidateFormat;
   typeCheck: boolean;
+  untrusted?: boolean;
 }
 
 const VALIDATE_FORMATS = ['stylish', 'json', 'sarif'] as const;
@@ -32,6 +33,7 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .option('--json', 'print one JSON document (the same as --format json)')
     .addOption(new Option('--format <format>', 'stylish for people, json, or sarif (SARIF 2.1.0 for code scanning)').choices([...VALIDATE_FORMATS]))
     .option('--no-type-check', 'skip the type-check rule (faster)')
+    .option('--untrusted', "treat the specs as model-written: apply the allow-list gate (allowed-code, allowed-paths) too")
     .action((paths: string[], flags: ValidateFlags) => runValidate(paths, flags, ctx));
 }
 
@@ -51,7 +53,8 @@ function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContext): vo
 
   const progress = createProgress(ctx, quiet);
   progress.start(`Validating ${files.length} file${files.length === 1 ? '' : 's'}`);
-  const validator = new Validator(config, { typeCheck: flags.typeCheck });
+  const trusted = new Validator(config, { typeCheck: flags.typeCheck });
+  const validator = flags.untrusted ? trusted.forUntrustedCode(ctx.cwd) : trusted;
   const specs = files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
   const results: FileValidation[] = flags.fix ? specs.map((spec) => fixFile(validator, spec, ctx, quiet)) : validator.validateMany(specs);
   progress.stop();

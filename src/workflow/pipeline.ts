@@ -77,8 +77,9 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
     }
   }
   // One validator for Scribe, the Critic and the Medic: one compiler project (type-checking after the
-  // first spec is fast), and a text already validated is not validated again.
-  const validator = (options.validator ?? new Validator(critic, { typeCheck: true })).withInventory(inventory);
+  // first spec is fast), and a text already validated is not validated again. Everything it sees is
+  // model-written, so the allow-list gate applies.
+  const validator = (options.validator ?? new Validator(critic, { typeCheck: true })).forUntrustedCode(options.cwd).withInventory(inventory);
   const shared = { critic, validator, inventory, stats: stats ?? (false as const), cwd: options.cwd, env: options.env };
   const scribe = new Scribe({
     ...shared,
