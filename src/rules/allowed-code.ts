@@ -12,7 +12,7 @@ import type { SpecModel } from '../validate/model.ts';
 import { PLAYWRIGHT_BUILTIN_FIXTURES } from '../validate/playwright-api.ts';
 import { isValueReference } from './helpers.ts';
 import { defineRule, type Finding, type RuleEnvironment } from './types.ts';
-import { extendedFixtureNames, isFixtureCallback, isFixtureRooted, isPlainData } from './untrusted-values.ts';
+import { extendedFixtureNames, extendedFixtureValue, isFixtureCallback, isFixtureRooted, isPlainData } from './untrusted-values.ts';
 
 const Options = ruleOptions({
   /** Packages a spec may import from, each with the names it may use as values (types are always fine). */
@@ -131,6 +131,11 @@ class Gate {
             this.report(declaration.initializer, `This value is computed ${where}, when the file is loaded (even when tests are only listed); compute it inside a test or a hook, or write it as plain data.`);
           }
         }
+        continue;
+      }
+      if (ts.isForOfStatement(statement) && this.isLoadTimeValue(statement.expression)) {
+        // `for (const user of USERS) test(...)`: one test per row of the spec's data.
+        this.structure(ts.isBlock(statement.statement) ? statement.statement.statements : ts.factory.createNodeArray([statement.statement]), where);
         continue;
       }
       if (ts.isExpressionStatement(statement)) {
@@ -309,6 +314,10 @@ class Gate {
     if (!ts.isIdentifier(e)) return undefined;
     const declaration = this.model.declarationOf(e);
     if (declaration && ts.isClassDeclaration(declaration)) return declaration;
+    if (declaration && ts.isBindingElement(declaration)) {
+      const given = extendedFixtureValue(this.model, declaration);
+      return given ? this.localClass(given, depth + 1) : undefined;
+    }
     const value = declaration && constValue(declaration);
     return value ? this.localClass(value, depth + 1) : undefined;
   }

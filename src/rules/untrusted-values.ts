@@ -51,6 +51,30 @@ export function extendedFixtureNames(model: SpecModel): Set<string> {
   return names;
 }
 
+/**
+ * For a fixture destructured in a test (`async ({ loginPage }) => …`) that the spec defines itself with
+ * `test.extend({ loginPage: async ({ page }, use) => { await use(new LoginPage(page)); } })`, the value
+ * it hands to `use`, when there is exactly one.
+ */
+export function extendedFixtureValue(model: SpecModel, element: ts.BindingElement): ts.Expression | undefined {
+  if (fixtureParameter(model, element) !== 'fixture') return undefined;
+  const key = element.propertyName ?? element.name;
+  const name = ts.isIdentifier(key) ? key.text : undefined;
+  const given: ts.Expression[] = [];
+  for (const object of model.nodes<ts.ObjectLiteralExpression>(ts.SyntaxKind.ObjectLiteralExpression)) {
+    if (!isExtendArgument(model, object)) continue;
+    const property = object.properties.find((p) => model.propertyName(p) === name);
+    const fn = property && ts.isPropertyAssignment(property) ? model.unwrap(property.initializer) : property && ts.isMethodDeclaration(property) ? property : undefined;
+    const use = fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn) || ts.isMethodDeclaration(fn)) ? fn.parameters[1]?.name : undefined;
+    if (!use || !ts.isIdentifier(use)) continue;
+    for (const call of model.calls) {
+      const callee = model.unwrap(call.expression);
+      if (ts.isIdentifier(callee) && callee.text === use.text && model.declarationOf(callee) === use.parent && call.arguments[0]) given.push(call.arguments[0]);
+    }
+  }
+  return given.length === 1 ? given[0] : undefined;
+}
+
 /** A binding or parameter that Playwright fills: a destructured fixture, or TestInfo (the second parameter). */
 function fixtureParameter(model: SpecModel, declaration: ts.Node): 'fixture' | 'testInfo' | undefined {
   let node: ts.Node = declaration;

@@ -56,7 +56,8 @@ describe('Scribe.execute', () => {
     expect(result.data?.testPath).toBe(specFile());
     expect(readFileSync(specFile(), 'utf8')).toBe(GOOD_SPEC);
 
-    const firstErrors = errorRules(validator.validateText(specFile(), BAD_SPEC).issues);
+    // Scribe validates a model's answer as untrusted code: the allow-list gate's findings come too.
+    const firstErrors = errorRules(validator.forUntrustedCode(project.dir).validateText(specFile(), BAD_SPEC).issues);
     expect(firstErrors).toContain('type-check');
     const feedback = lastUserMessage(1);
     expect(feedback.role).toBe('user');
