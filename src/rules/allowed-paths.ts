@@ -131,27 +131,25 @@ class PathCheck {
     if (ts.isConditionalExpression(e)) return this.pathProblem(e.whenTrue, depth + 1) ?? this.pathProblem(e.whenFalse, depth + 1);
     if (ts.isCallExpression(e)) {
       const callee = this.model.unwrap(e.expression);
-      if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'outputPath' && isTestInfo(this.model, callee.expression)) {
-        for (const segment of e.arguments) {
-          const problem = this.pathProblem(segment, depth + 1);
-          if (problem) return problem;
-        }
-        return undefined;
-      }
+      // Playwright's own outputPath refuses any path outside the test's output folder, whatever its segments.
+      if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'outputPath' && isTestInfo(this.model, callee.expression)) return undefined;
     }
     if (ts.isIdentifier(e)) {
       const value = constInitializer(this.model, e);
       if (value && !ts.isStringLiteralLike(value)) return this.pathProblem(value, depth + 1);
     }
-    const text = constString(this.model, e);
-    if (text === undefined) return `the path is computed at run time and could point anywhere on the host; ${PATH_ADVICE}.`;
-    if (text === '' || /^([\\/]|[a-zA-Z]:|~)/.test(text)) return `"${text}" is an absolute path, outside the test's output folder; ${PATH_ADVICE}.`;
-    if (text.split(/[\\/]/).includes('..')) return `"${text}" climbs out of the test's output folder with '..'; ${PATH_ADVICE}.`;
-    if (text.includes('\0')) return `"${text}" holds a NUL character; ${PATH_ADVICE}.`;
+    const texts = constStrings(this.model, e);
+    if (texts === undefined) return `the path is computed at run time and could point anywhere on the host; ${PATH_ADVICE}.`;
+    for (const text of texts) {
+      const problem = literalPathProblem(text);
+      if (problem) return problem;
+    }
     return undefined;
   }
 
-  /** The URL of a navigation: a path under baseURL, or an absolute URL of an allowed scheme. */
+  /** The URL of a navigation|| /^([\\/]|[a-zA-Z]:|~)/.test(text)) return `"${text}" is an absolute path, outside the test's output folder; ${PATH_ADVICE}.`;
+    if (text.split(/[\\/]/).includes('..')) return `"${text}" climbs out of the test's output folder with '..'; ${PATH_ADVICE}.`;
+: a path under baseURL, or an absolute URL of an allowed scheme. */
   url(argument: ts.Expression, method: string): void {
     const problem = this.urlProblem(argument);
     if (problem) this.findings.push({ node: argument, message: `${method}(): ${problem} Open the app with a path under baseURL, such as page.goto('/login').` });
@@ -160,6 +158,7 @@ class PathCheck {
   private urlProblem(expr: ts.Expression, depth = 0): string | undefined {
     if (depth > MAX_DEPTH) return 'the URL cannot be followed.';
     const e = this.model.unwrap(expr);
+    if (this.isBaseUrl(e)) return undefined;
     const full = constString(this.model, e);
     if (full !== undefined) return this.literalUrlProblem(full, true);
     if (ts.isIdentifier(e)) {
@@ -211,6 +210,71 @@ class PathCheck {
     const value = constInitializer(this.model, e);
     return value ? this.constObject(value, depth + 1) : undefined;
   }
+}
+
+function literalPathProblem(text: string): string | undefined {
+  if (text === '' || /^([\\/]|[a-zA-Z]:|~)/.test(text)) return `"${text}" is an absolute path, outside the test's output folder; ${PATH_ADVICE}.`;
+  if (text.split(/[\\/]/).includes('..')) return `"${text}" climbs out of the test's output folder with '..'; ${PATH_ADVICE}.`;
+  if (text.includes('\0')) return `"${text}" holds a NUL character; ${PATH_ADVICE}.`;
+  return undefined;
+}
+
+const MAX_VALUES = 64;
+
+/**
+ * Every string an expression can evaluate to, when the spec fixes them all: constString, plus the rows
+ * of a constant table a `for (const { name } of TABLE)` loop walks. Undefined when any is unknown.
+ */
+function constStrings(model: SpecModel, expr: ts.Expression, depth = 0): string[] | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const e = model.unwrap(expr);
+  const single = constString(model, e);
+  if (single !== undefined) return [single];
+  if (ts.isTemplateExpression(e)) {
+    let out = [e.head.text];
+    for (const span of e.templateSpans) {
+      const parts = constStrings(model, span.expression, depth + 1);
+      if (parts === undefined) return undefined;
+      out = out.flatMap((before) => parts.map((part) => before + part + span.literal.text));
+      if (out.length > MAX_VALUES) return undefined;
+    }
+    return out;
+  }
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const left = constStrings(model, e.left, depth + 1);
+    const right = left && constStrings(model, e.right, depth + 1);
+    const out = left && right ? left.flatMap((l) => right.map((r) => l + r)) : undefined;
+    return out && out.length <= MAX_VALUES ? out : undefined;
+  }
+  return ts.isIdentifier(e) ? loopValues(model, e, depth) : undefined;
+}
+
+/** `for (const name of ['a', 'b'])` or `for (const { name } of [{ name: 'a' }])` over a constant array literal. */
+function loopValues(model: SpecModel, id: ts.Identifier, depth: number): string[] | undefined {
+  const declaration = model.declarationOf(id);
+  if (!declaration) return undefined;
+  const key = ts.isBindingElement(declaration) && ts.isObjectBindingPattern(declaration.parent) ? declaration.propertyName ?? declaration.name : undefined;
+  const variable = ts.isBindingElement(declaration) ? declaration.parent.parent : declaration;
+  if (!ts.isVariableDeclaration(variable) || variable.initializer || !ts.isForOfStatement(variable.parent.parent)) return undefined;
+  if ((variable.parent.flags & ts.NodeFlags.Const) === 0) return undefined; // `for (let p of …)` may be reassigned in the loop
+  if (ts.isBindingElement(declaration) && (!key || !ts.isIdentifier(key) || variable.name !== declaration.parent)) return undefined;
+  let rows: ts.Expression = model.unwrap(variable.parent.parent.expression);
+  if (ts.isIdentifier(rows)) rows = constInitializer(model, rows) ?? rows;
+  rows = model.unwrap(rows);
+  if (!ts.isArrayLiteralExpression(rows)) return undefined;
+  const values: string[] = [];
+  for (const row of rows.elements) {
+    let value: ts.Expression | undefined = row;
+    if (key) {
+      const object = model.unwrap(row);
+      const property = ts.isObjectLiteralExpression(object) ? object.properties.find((p) => model.propertyName(p) === (key as ts.Identifier).text) : undefined;
+      value = property && ts.isPropertyAssignment(property) ? property.initializer : undefined;
+    }
+    const strings = value && constStrings(model, value, depth + 1);
+    if (!strings) return undefined;
+    values.push(...strings);
+  }
+  return values;
 }
 
 function constInitializer(model: SpecModel, id: ts.Identifier): ts.Expression | undefined {
