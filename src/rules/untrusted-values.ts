@@ -6,6 +6,7 @@
  */
 import { ts } from 'ts-morph';
 import type { SpecModel } from '../validate/model.ts';
+import { DATA_METHODS } from '../validate/playwright-api.ts';
 
 const MAX_DEPTH = 12;
 
@@ -98,7 +99,7 @@ export function isFixtureRooted(model: SpecModel, expr: ts.Expression, depth = 0
   if (ts.isIdentifier(e)) {
     const declaration = model.declarationOf(e);
     if (!declaration) return false;
-    if (ts.isBindingElement(declaration)) return fixtureParameter(model, declaration) === 'fixture';
+    if (ts.isBindingElement(declaration)) return fixtureParameter(model, declaration) === 'fixture' || isRootedElement(model, declaration, depth);
     if (ts.isVariableDeclaration(declaration) && ts.isIdentifier(declaration.name) && declaration.initializer && isConst(declaration)) {
       return isFixtureRooted(model, declaration.initializer, depth + 1);
     }
@@ -110,6 +111,22 @@ export function isFixtureRooted(model: SpecModel, expr: ts.Expression, depth = 0
   }
   if (ts.isPropertyAccessExpression(e)) return isFixtureRooted(model, e.expression, depth + 1);
   return false;
+}
+
+/** `const [response] = await Promise.all([page.waitForResponse(url), …])`: the matching element is rooted. */
+function isRootedElement(model: SpecModel, element: ts.BindingElement, depth: number): boolean {
+  const pattern = element.parent;
+  const declaration = pattern.parent;
+  if (!ts.isArrayBindingPattern(pattern) || !ts.isVariableDeclaration(declaration) || !declaration.initializer || !isConst(declaration)) return false;
+  let init = model.unwrap(declaration.initializer);
+  if (ts.isAwaitExpression(init)) init = model.unwrap(init.expression);
+  if (!ts.isCallExpression(init) || !init.arguments[0]) return false;
+  const callee = model.unwrap(init.expression);
+  const combinator = ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'Promise' && !model.declarationOf(callee.expression) && ['all', 'race', 'any'].includes(callee.name.text);
+  const items = combinator ? model.unwrap(init.arguments[0]) : undefined;
+  if (!items || !ts.isArrayLiteralExpression(items)) return false;
+  const item = items.elements[pattern.elements.indexOf(element)];
+  return item !== undefined && !ts.isSpreadElement(item) && isFixtureRooted(model, item, depth + 1);
 }
 
 /** The test's TestInfo: the second parameter of a test or hook, `test.info()`, or a constant holding one. */
@@ -209,13 +226,13 @@ function isJsonOrigin(model: SpecModel, expr: ts.Expression, depth: number): boo
   return false;
 }
 
-/** `JSON.parse(text)` and `await response.json()` of a Playwright response. */
+/** `JSON.parse(text)`, and data a Playwright object returns: `await response.json()`, `response.headers()`, `locator.boundingBox()`. */
 function isParsedJson(model: SpecModel, call: ts.CallExpression): boolean {
   const callee = model.unwrap(call.expression);
   if (!ts.isPropertyAccessExpression(callee)) return false;
   const receiver = model.unwrap(callee.expression);
   if (callee.name.text === 'parse' && ts.isIdentifier(receiver) && receiver.text === 'JSON' && !model.declarationOf(receiver)) return call.arguments.length === 1;
-  return (callee.name.text === 'json' || callee.name.text === 'postDataJSON') && isFixtureRooted(model, callee.expression);
+  return DATA_METHODS.has(callee.name.text) && isFixtureRooted(model, callee.expression);
 }
 
 function isConst(declaration: ts.VariableDeclaration): boolean {

@@ -152,3 +152,9 @@ export const PLAYWRIGHT_BUILTIN_FIXTURES: ReadonlySet<string> = new Set([
   'proxy', 'reducedMotion', 'screen', 'storageState', 'timezoneId', 'userAgent', 'viewport', 'baseURL', 'contextOptions', 'actionTimeout',
   'navigationTimeout', 'serviceWorkers', 'testIdAttribute',
 ]);
+
+/** Methods of Playwright objects that return plain data (JSON, strings, numbers, records): any own key of it may be read. */
+export const DATA_METHODS: ReadonlySet<string> = new Set([
+  'json', 'postDataJSON', 'headers', 'allHeaders', 'headersArray', 'boundingBox', 'viewportSize', 'cookies', 'storageState',
+  'evaluate', 'evaluateAll', 'allTextContents', 'allInnerTexts', 'textContent', 'innerText', 'inputValue', 'getAttribute', 'title', 'url', 'status', 'text',
+]);

@@ -315,3 +315,24 @@ describe('allowed-code: only for model-written code', () => {
     expect(options.globals.Object).not.toContain('defineProperty');
   });
 });
+
+describe('allowed-code: data Playwright hands back', () => {
+  it('lets any own key be read from responses, headers, boxes and evaluate results, also after Promise.all', () => {
+    const code = inTest(
+      [
+        "  const [response] = await Promise.all([page.waitForResponse('**/api/items'), page.getByTestId('load').click()]);",
+        '  const body = await response.json();',
+        "  expect(body.items.length + response.headers()['content-type'].length).toBeGreaterThan(0);",
+        "  const box = await page.getByTestId('logo').boundingBox();",
+        '  expect(box!.width * box!.height).toBeGreaterThan(0);',
+        '  const info = await page.evaluate(() => ({ path: location.pathname }));',
+        "  expect(info.path).toBe('/');",
+        "  expect({ id: crypto.randomUUID() }).toEqual({ id: expect.any(String) });",
+        '  const fake = { json: () => page };',
+        '  fake.json().context;',
+        '  (await Promise.all([fake]))[0].json().browserType;',
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([14]);
+  });
+});
