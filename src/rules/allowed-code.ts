@@ -12,7 +12,7 @@ import type { SpecModel } from '../validate/model.ts';
 import { PLAYWRIGHT_BUILTIN_FIXTURES } from '../validate/playwright-api.ts';
 import { isValueReference } from './helpers.ts';
 import { defineRule, type Finding, type RuleEnvironment } from './types.ts';
-import { extendedFixtureNames, extendedFixtureValue, isFixtureCallback, isFixtureRooted, isPlainData } from './untrusted-values.ts';
+import { extendedFixtureNames, extendedFixtureValue, isExtendArgument, isFixtureCallback, isFixtureRooted, isPlainData } from './untrusted-values.ts';
 
 const Options = ruleOptions({
   /** Packages a spec may import from, each with the names it may use as values (types are always fine). */
@@ -192,7 +192,12 @@ class Gate {
     else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) this.binding(node);
     else if (ts.isPropertyAssignment(node) && this.model.propertyName(node) === '__proto__' && !ts.isComputedPropertyName(node.name)) {
       this.report(node, 'A `__proto__` key sets an object\'s prototype; write a plain object.');
-    }
+    } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isObjectLiteralExpression(node.left)) this.assignmentPattern(node.left, node.right);
+    else if (ts.isForOfStatement(node) && ts.isObjectLiteralExpression(node.initializer)) this.assignmentPattern(node.initializer, undefined);
+    else if (ts.isDecorator(node) || ts.isClassStaticBlockDeclaration(node)) this.report(node, 'Decorators and static blocks run when the file is loaded, outside any test; write plain classes.');
+    else if (ts.isPropertyDeclaration(node) && node.initializer && hasStatic(node) && !this.isLoadTimeValue(node.initializer)) {
+      this.report(node.initializer, 'A static property is computed when the file is loaded, outside any test; compute it inside a test or write plain data.');
+    } else if (ts.isCallExpression(node)) this.reflectiveCall(node);
     if (ts.isCallExpression(node) && this.isPageFunctionCall(node)) {
       // The function is serialised and runs in the browser page, where Node's globals do not exist; the other arguments run here.
       ts.forEachChild(node, (child) => {
@@ -201,6 +206,32 @@ class Gate {
       return;
     }
     ts.forEachChild(node, (child) => this.visit(child));
+  }
+
+  /** `({ constructor: make } = fn)` reads its keys from the value assigned, like destructuring. */
+  private assignmentPattern(pattern: ts.ObjectLiteralExpression, source: ts.Expression | undefined): void {
+    for (const property of pattern.properties) {
+      if (ts.isSpreadAssignment(property)) continue;
+      const name = this.model.propertyName(property);
+      if (name === undefined) {
+        this.report(property, 'A destructured key computed at run time cannot be checked; name the key literally.');
+        continue;
+      }
+      const problem = source ? this.memberProblem(this.model.unwrap(source), name) : this.members.has(name) ? undefined : `Destructuring \`${name}\` from a value the analysis cannot follow is not allowed.`;
+      if (problem) this.report(property, problem);
+    }
+  }
+
+  /** Object.keys/values/entries list a value's own members: only of plain data, never of Playwright's objects (their internals). */
+  private reflectiveCall(call: ts.CallExpression): void {
+    const callee = this.model.unwrap(call.expression);
+    if (!ts.isPropertyAccessExpression(callee) || !['keys', 'values', 'entries'].includes(callee.name.text)) return;
+    const owner = this.model.unwrap(callee.expression);
+    if (!ts.isIdentifier(owner) || owner.text !== 'Object' || this.model.declarationOf(owner)) return;
+    const argument = call.arguments[0];
+    if (argument && !isPlainData(this.model, argument) && !this.constObject(argument)) {
+      this.report(call, `Object.${callee.name.text}() may list only the spec's own data; on other values it reaches their internals.`);
+    }
   }
 
   private isPageFunctionCall(call: ts.CallExpression): boolean {
@@ -213,7 +244,7 @@ class Gate {
     if (!isValueReference(id) || isDeclarationName(id)) return;
     const { model } = this;
     const declaration = model.declarationOf(id);
-    if (declaration) {
+    if (declaration && !isAmbient(declaration)) {
       const binding = ts.isImportSpecifier(declaration) || ts.isImportClause(declaration) || ts.isNamespaceImport(declaration) ? model.moduleBinding(id) : undefined;
       if (binding && !isRelative(binding.module)) {
         const allowed = this.options.imports[binding.module] ?? [];
@@ -251,16 +282,24 @@ class Gate {
       return;
     }
     if (ts.isElementAccessExpression(access) && /^\d+$/.test(name)) return;
-    if (name.startsWith('_')) {
-      this.report(access, `\`.${name}\`: names starting with _ are private internals (Playwright's reach its connection and the host); generated code may not use them.`);
-      return;
-    }
     if (isAssignmentTarget(access) && !this.mayAssign(receiver, name)) {
       this.report(access, `Generated code may not change \`${shorten(model.text(access))}\`: only its own objects (this.x in its classes, its object literals) may be written.`);
       return;
     }
     const problem = this.memberProblem(receiver, name);
     if (problem) this.report(access, problem);
+    else if (this.isDetachedMethod(access, receiver, name)) {
+      this.report(access, `\`${shorten(model.text(access))}\` hands on a method without its object, so \`this\` in it could become any value (a Playwright object, for one); pass an arrow function instead: () => ${shorten(model.text(access))}().`);
+    }
+  }
+
+  /** A method of the spec's own class read without calling it (`page.on('load', helper.run)`). */
+  private isDetachedMethod(access: ts.PropertyAccessExpression | ts.ElementAccessExpression, receiver: ts.Expression, name: string): boolean {
+    let node: ts.Node = access;
+    while (ts.isParenthesizedExpression(node.parent) || ts.isNonNullExpression(node.parent) || ts.isAsExpression(node.parent)) node = node.parent;
+    if ((ts.isCallExpression(node.parent) || ts.isTaggedTemplateExpression(node.parent)) && (node.parent as ts.CallExpression).expression === node) return false;
+    const cls = this.localClass(receiver);
+    return cls !== undefined && classMethodUsesThis(cls, name);
   }
 
   private isIndex(argument: ts.Expression): boolean {
@@ -271,6 +310,7 @@ class Gate {
   /** Why `receiver.name` may not be read, or undefined when it may. */
   private memberProblem(receiver: ts.Expression, name: string): string | undefined {
     const { model } = this;
+    if (name.startsWith('_')) return `\`.${name}\`: names starting with _ are private internals (Playwright's reach its connection and the host); generated code may not use them.`;
     if (ts.isIdentifier(receiver) && !model.declarationOf(receiver)) {
       if (receiver.text === 'process') return name === 'env' ? undefined : `process.${name} is not available to generated code; only process.env.NAME for ${this.envList()}.`;
       const allowed = this.options.globals[receiver.text];
@@ -386,6 +426,16 @@ class Gate {
 
   private testUse(): void {
     const { model } = this;
+    for (const object of model.nodes<ts.ObjectLiteralExpression>(ts.SyntaxKind.ObjectLiteralExpression)) {
+      if (!isExtendArgument(model, object)) continue;
+      for (const property of object.properties) {
+        const name = model.propertyName(property);
+        const builtin = name !== undefined && (PLAYWRIGHT_BUILTIN_FIXTURES.has(name) || name.startsWith('_'));
+        if (name === undefined || (builtin && !this.options.use_options.includes(name) && !this.options.fixtures.includes(name))) {
+          this.report(property, `test.extend may not override \`${name ?? model.text(property)}\`: Playwright's own options (launchOptions, connectOptions, channel, …) set up the browser; define fixtures of your own names.`);
+        }
+      }
+    }
     for (const call of model.calls) {
       if (model.playwrightPath(call.expression) !== 'test.use') continue;
       const argument = call.arguments[0];
@@ -422,6 +472,22 @@ class Gate {
 function constValue(declaration: ts.Node): ts.Expression | undefined {
   if (!ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || !declaration.initializer) return undefined;
   return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0 ? declaration.initializer : undefined;
+}
+
+/** `declare const require: any` or a function without a body declares nothing at run time: the name is still the global. */
+function hasStatic(node: ts.Node): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
+}
+
+function isAmbient(declaration: ts.Node): boolean {
+  if (ts.isFunctionDeclaration(declaration)) return declaration.body === undefined || hasDeclare(declaration);
+  if (ts.isClassDeclaration(declaration)) return hasDeclare(declaration);
+  if (ts.isVariableDeclaration(declaration) && ts.isVariableDeclarationList(declaration.parent) && ts.isVariableStatement(declaration.parent.parent)) return hasDeclare(declaration.parent.parent);
+  return false;
+}
+
+function hasDeclare(node: ts.Node): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.DeclareKeyword);
 }
 
 function isRelative(module: string): boolean {
@@ -479,6 +545,15 @@ function classDeclares(cls: ts.ClassLikeDeclaration, name: string, model: SpecMo
   if (!base || !ts.isIdentifier(base)) return false;
   const declaration = model.declarationOf(base);
   return declaration !== undefined && ts.isClassDeclaration(declaration) && classDeclares(declaration, name, model, depth + 1);
+}
+
+/** Whether a class (or one it extends) has a method or accessor of this name whose body mentions `this`. */
+function classMethodUsesThis(cls: ts.ClassLikeDeclaration, name: string): boolean {
+  const usesThis = (node: ts.Node): boolean => node.kind === ts.SyntaxKind.ThisKeyword || (!ts.isFunctionDeclaration(node) && !ts.isFunctionExpression(node) && !ts.isClassLike(node) && ts.forEachChild(node, usesThis) === true);
+  return cls.members.some((member) => {
+    const memberName = member.name && (ts.isIdentifier(member.name) || ts.isStringLiteralLike(member.name) || ts.isPrivateIdentifier(member.name)) ? member.name.text : undefined;
+    return memberName === name && (ts.isMethodDeclaration(member) || ts.isAccessor(member)) && member.body !== undefined && ts.forEachChild(member.body, usesThis) === true;
+  });
 }
 
 /** Whether an expression is written to: `x.a = 1`, `x.a += 1`, `x.a++`, `delete x.a`, `[x.a] = list`, `for (x.a of …)`. */

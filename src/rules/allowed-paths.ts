@@ -19,17 +19,23 @@ const Options = ruleOptions({
   option_arguments: z.record(z.string().min(1), z.number().int().nonnegative()),
   /** Methods that open a URL in the browser. */
   navigation_methods: z.array(z.string().min(1)),
-  /** URL schemes a page may be opened with; a path under baseURL is always fine. */
+  /** Methods of Playwright's API requests (request, page.request, route) whose first argument is a URL. */
+  request_methods: z.array(z.string().min(1)),
+  /** Option keys that hold a URL (`route.fetch({ url })`). */
+  url_properties: z.array(z.string().min(1)),
+  /** Schemes of absolute URLs a spec may open or request; a path under baseURL is always fine. Empty: the app only. */
   url_schemes: z.array(z.string().regex(/^[a-z][a-z0-9+.-]*:$/, 'a scheme such as https:')),
 });
 type Options = z.infer<typeof Options>;
 
 const MAX_DEPTH = 12;
+/** Globals whose `get`/`set`/`has` are not requests. */
+const LOCAL_COLLECTIONS = new Set(['Map', 'Set', 'URLSearchParams', 'WeakMap', 'Headers', 'FormData']);
 const PATH_ADVICE = "use a relative path without '..' (such as 'screenshots/home.png') or testInfo.outputPath('home.png')";
 
 export default defineRule({
   id: 'allowed-paths',
-  description: "Model-written code may name files only inside the test's output folder and open only the app's http(s) URLs.",
+  description: "Model-written code may name files only inside the test's output folder and open or request only the app.",
   fixable: false,
   untrustedOnly: true,
   options: Options,
@@ -43,6 +49,7 @@ export default defineRule({
       if (options.path_arguments.includes(name)) call.arguments.forEach((argument) => paths.argument(argument, `${name}()`));
       if (Object.hasOwn(options.option_arguments, name) || name === 'use') paths.optionsArgument(call, name === 'use' ? 0 : options.option_arguments[name]!, name);
       if (options.navigation_methods.includes(name) && call.arguments[0]) paths.url(call.arguments[0], name);
+      if (options.request_methods.includes(name) && call.arguments[0] && paths.mayBeRequest(callee)) paths.url(call.arguments[0], name);
     }
     return findings;
   },
@@ -110,6 +117,11 @@ class PathCheck {
         this.optionsObject(inner, where, depth + 1);
         continue;
       }
+      if (this.options.url_properties.includes(name)) {
+        const problem = this.urlProblem(value);
+        if (problem) this.findings.push({ node: property, message: `${where} option \`${name}\`: ${problem} Reach the app with a path under baseURL, such as '/api/items'.` });
+        continue;
+      }
       if (!this.options.path_properties.includes(name)) continue;
       const problem = this.pathProblem(value);
       if (problem) this.findings.push({ node: property, message: `${where} option \`${name}\`: ${problem}` });
@@ -152,7 +164,21 @@ class PathCheck {
 : a path under baseURL, or an absolute URL of an allowed scheme. */
   url(argument: ts.Expression, method: string): void {
     const problem = this.urlProblem(argument);
-    if (problem) this.findings.push({ node: argument, message: `${method}(): ${problem} Open the app with a path under baseURL, such as page.goto('/login').` });
+    if (problem) this.findings.push({ node: argument, message: `${method}(): ${problem} Reach the app with a path under baseURL, such as page.goto('/login') or request.get('/api/items').` });
+  }
+
+  /** `get`, `post`, `fetch` … on anything but the spec's own maps, URL parameters and objects. */
+  mayBeRequest(callee: ts.Expression): boolean {
+    if (!ts.isPropertyAccessExpression(callee)) return false;
+    const receiver = this.model.unwrap(callee.expression);
+    if (ts.isPropertyAccessExpression(receiver) && receiver.name.text === 'searchParams') return false;
+    if (ts.isIdentifier(receiver)) {
+      const value = constInitializer(this.model, receiver);
+      const made = value && this.model.unwrap(value);
+      if (made && (ts.isObjectLiteralExpression(made) || (ts.isPropertyAccessExpression(made) && made.name.text === 'searchParams'))) return false;
+      if (made && ts.isNewExpression(made) && ts.isIdentifier(made.expression) && LOCAL_COLLECTIONS.has(made.expression.text) && !this.model.declarationOf(made.expression)) return false;
+    }
+    return true;
   }
 
   private urlProblem(expr: ts.Expression, depth = 0): string | undefined {
@@ -176,7 +202,11 @@ class PathCheck {
 
   private literalUrlProblem(text: string, complete: boolean): string | undefined {
     const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*:)/.exec(text.trim())?.[1]?.toLowerCase();
-    if (scheme) return this.options.url_schemes.includes(scheme) ? undefined : `"${scheme}" URLs are not the app's; generated code opens only ${this.options.url_schemes.join(', ')} pages.`;
+    if (scheme) {
+      if (this.options.url_schemes.includes(scheme)) return undefined;
+      const allowed = this.options.url_schemes.length > 0 ? `only the app and ${this.options.url_schemes.join(', ')} URLs` : 'only the app';
+      return `an absolute "${scheme}" URL leaves the app; generated code reaches ${allowed}.`;
+    }
     if (complete || /^[/?#.]/.test(text)) return undefined;
     return 'the URL is assembled at run time from a start that could still become a scheme such as file:.';
   }

@@ -89,27 +89,31 @@ describe('allowed-paths: files', () => {
 });
 
 describe('allowed-paths: navigation', () => {
-  it('accepts paths under baseURL, http(s) URLs and BASE_URL', () => {
+  it('accepts paths under baseURL and BASE_URL, for pages and API requests', () => {
     const code = [
       header,
       "const HOME = '/home';",
-      "test('x', async ({ page, baseURL }) => {",
+      "test('x', async ({ page, baseURL, request }) => {",
       "  await page.goto('/login');",
       "  await page.goto('login?next=%2F');",
       '  await page.goto(HOME);',
       "  await page.goto(`/items/${String(1)}`);",
-      "  await page.goto('https://example.com/');",
+      "  const response = await request.get('/api/items?page=1');",
       "  await page.goto(process.env.BASE_URL ?? '/');",
       "  await page.goto(`${process.env.BASE_URL}/login`);",
       "  await page.goto(baseURL + '/x');",
       "  const base = process.env.BASE_URL!;",
       "  await page.goto(base + '/y');",
+      "  await page.request.post(`${base}/api/items`, { data: { title: 'x' } });",
+      "  const params = new URL(page.url()).searchParams;",
+      "  const cache = new Map<string, string>();",
+      "  expect(params.get(String(response.status())) ?? cache.get(String(1))).toBeNull();",
       '});',
     ].join('\n');
     expect(issues(code)).toEqual([]);
   });
 
-  it('refuses file:, data: and chrome: URLs and URLs whose start is computed at run time', () => {
+  it('refuses absolute URLs (file:, data:, chrome:, another host) and URLs whose start is computed at run time', () => {
     const code = inTest(
       [
         "  await page.goto('file:///etc/hostname');",
@@ -121,9 +125,15 @@ describe('allowed-paths: navigation', () => {
         '  await page.goto(`${scheme}//x`);',
         "  const where = String(process.env.E2E_USERNAME);",
         '  await page.goto(where);',
+        "  await page.goto('https://example.com/');",
+        "  await page.request.get('http://127.0.0.1:9/?p=' + process.env.E2E_PASSWORD);",
+        "  await page.route('**/x', (route) => route.fetch({ url: 'http://127.0.0.1:9/' }));",
+        '  async function send(api: any, url: string) { await api.post(url); }',
       ].join('\n'),
     );
-    expect(lines(code)).toEqual([4, 5, 6, 7, 8, 10, 12]);
-    expect(issues(code)[0]!.message).toBe("goto(): \"file:\" URLs are not the app's; generated code opens only http:, https: pages. Open the app with a path under baseURL, such as page.goto('/login').");
+    expect(lines(code)).toEqual([4, 5, 6, 7, 8, 10, 12, 13, 14, 15, 16]);
+    expect(issues(code)[0]!.message).toBe(
+      "goto(): an absolute \"file:\" URL leaves the app; generated code reaches only the app. Reach the app with a path under baseURL, such as page.goto('/login') or request.get('/api/items').",
+    );
   });
 });
