@@ -35,6 +35,8 @@ const Options = ruleOptions({
 type Options = z.infer<typeof Options>;
 
 const MAX_DEPTH = 12;
+/** What a project module may be; a native addon (.node) or anything else is not code the gate can read. */
+const MODULE_EXTENSIONS = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json']);
 /** What every object inherits: a value's own keys are fine, these reach its prototype and constructor. */
 const INHERITED = new Set([...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Function.prototype), ...Object.getOwnPropertyNames(Array.prototype), ...Object.getOwnPropertyNames(String.prototype), 'prototype']);
 /** Calls that are a spec's structure and may stand at the top level or in a describe block. */
@@ -108,6 +110,8 @@ class Gate {
 
   private relativeImportProblem(module: string): string | undefined {
     if (!this.options.relative_imports) return `Import of "${module}" is not allowed: generated code may not import the project's modules.`;
+    const extension = path.extname(module);
+    if (extension !== '' && !MODULE_EXTENSIONS.has(extension)) return `Import of "${module}" loads a ${extension} file; only the project's TypeScript, JavaScript and JSON modules may be imported (never native addons).`;
     if (module.split(/[\\/]/).includes('node_modules')) return `Import of "${module}" reaches into node_modules by a relative path; a package may only be imported by name, and only ${Object.keys(this.options.imports).join(', ')}.`;
     const root = this.environment.projectRoot;
     if (root === undefined) return undefined;

@@ -21,6 +21,8 @@ const Options = ruleOptions({
   navigation_methods: z.array(z.string().min(1)),
   /** Methods of Playwright's API requests (request, page.request, route) whose first argument is a URL. */
   request_methods: z.array(z.string().min(1)),
+  /** Option keys whose value holds further file or URL options (`recordHar: { path }`): it must be written out too. */
+  option_containers: z.array(z.string().min(1)),
   /** Option keys that hold a URL (`route.fetch({ url })`). */
   url_properties: z.array(z.string().min(1)),
   /** Schemes of absolute URLs a spec may open or request; a path under baseURL is always fine. Empty: the app only. */
@@ -115,6 +117,19 @@ class PathCheck {
       const inner = this.constObject(value);
       if (inner) {
         this.optionsObject(inner, where, depth + 1);
+        continue;
+      }
+      const list = this.model.unwrap(value);
+      if (ts.isArrayLiteralExpression(list)) {
+        for (const item of list.elements) {
+          const element = this.constObject(item);
+          if (element) this.optionsObject(element, where, depth + 1);
+          else if (this.options.option_containers.includes(name)) this.findings.push({ node: item, message: `${where} option \`${name}\`: write each entry out as an object literal, so the files and URLs it names can be checked.` });
+        }
+        continue;
+      }
+      if (this.options.option_containers.includes(name)) {
+        this.findings.push({ node: property, message: `${where} option \`${name}\`: write it out as an object literal (or a constant holding one), so the files and URLs it names can be checked.` });
         continue;
       }
       if (this.options.url_properties.includes(name)) {

@@ -88,6 +88,23 @@ describe('allowed-paths: files', () => {
   });
 });
 
+describe('allowed-paths: options that hold files or URLs', () => {
+  it('checks baseURL, proxy servers and client certificates, and wants their containers written out', () => {
+    const code = [
+      header,
+      "test.use({ baseURL: 'file:///' });",
+      "test('x', async ({ browser }) => {",
+      "  await browser.newContext({ proxy: { server: 'http://127.0.0.1:9' } });",
+      "  await browser.newContext({ clientCertificates: [{ origin: 'https://x', certPath: '/etc/key.pem' }] });",
+      "  const certificates = JSON.parse('[]');",
+      '  await browser.newContext({ clientCertificates: certificates });',
+      "  await browser.newContext({ clientCertificates: [{ origin: 'https://x', certPath: 'certs/client.pem' }], baseURL: process.env.BASE_URL });",
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([2, 4, 5, 7]);
+  });
+});
+
 describe('allowed-paths: navigation', () => {
   it('accepts paths under baseURL and BASE_URL, for pages and API requests', () => {
     const code = [
