@@ -1,0 +1,32 @@
+/**
+ * Every rule carries its metadata where a reader looks for it: a file named by its id, a documentation
+ * page, and an entry in the bundled critic.yaml (the one source of each rule's severity and reason).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { RULES } from '../../src/rules/index.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bundled = parse(readFileSync(path.join(root, 'agents/critic.yaml'), 'utf8')) as { rules: Record<string, unknown> };
+const ruleFiles = new Set(readdirSync(path.join(root, 'src/rules')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)));
+
+describe('rule metadata', () => {
+  it.each(RULES.map((rule) => [rule.id, rule] as const))('%s: its file, its doc page, its critic.yaml entry', (id, rule) => {
+    expect(ruleFiles.has(id), `src/rules/${id}.ts`).toBe(true);
+    const doc = path.join(root, 'docs/rules', `${id}.md`);
+    expect(existsSync(doc), `docs/rules/${id}.md`).toBe(true);
+    expect(readFileSync(doc, 'utf8').split('\n')[0]).toBe(`# ${id}`);
+    expect(Object.keys(bundled.rules), `agents/critic.yaml rules.${id}`).toContain(id);
+    expect(rule.description.length).toBeGreaterThan(0);
+  });
+
+  it('has no doc page or critic.yaml entry for a rule that does not exist', () => {
+    const ids = new Set(RULES.map((rule) => rule.id));
+    const pages = readdirSync(path.join(root, 'docs/rules')).map((f) => f.replace(/\.md$/, ''));
+    expect(pages.filter((page) => !ids.has(page))).toEqual([]);
+    expect(Object.keys(bundled.rules).filter((id) => !ids.has(id))).toEqual([]);
+  });
+});
