@@ -37,8 +37,8 @@ type Options = z.infer<typeof Options>;
 const MAX_DEPTH = 12;
 /** What a project module may be; a native addon (.node) or anything else is not code the gate can read. */
 const MODULE_EXTENSIONS = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json']);
-/** What every object inherits: a value's own keys are fine, these reach its prototype and constructor. */
-const INHERITED = new Set([...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Function.prototype), ...Object.getOwnPropertyNames(Array.prototype), ...Object.getOwnPropertyNames(String.prototype), 'prototype']);
+/** What every object and function inherits: a value's own keys are fine, these reach its prototype and constructor. */
+const INHERITED = new Set([...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Function.prototype), 'prototype']);
 /** Calls that are a spec's structure and may stand at the top level or in a describe block. */
 const STRUCTURE_CALLS = new Set([
   'test', 'test.only', 'test.skip', 'test.fixme', 'test.fail', 'test.slow', 'test.setTimeout', 'test.use',
