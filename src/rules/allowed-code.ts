@@ -45,6 +45,7 @@ const STRUCTURE_CALLS = new Set([
   'test.beforeEach', 'test.afterEach', 'test.beforeAll', 'test.afterAll',
   'test.describe', 'test.describe.only', 'test.describe.skip', 'test.describe.fixme', 'test.describe.serial',
   'test.describe.parallel', 'test.describe.configure', 'test.describe.serial.only', 'test.describe.parallel.only',
+  'expect.extend',
 ]);
 const DESCRIBE_CALLS = new Set([...STRUCTURE_CALLS].filter((call) => call.startsWith('test.describe') && call !== 'test.describe.configure'));
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadCriticConfig } from '../../src/config/critic.ts';
+import { loadOfflineVocabulary } from '../../src/config/offline.ts';
 import { Validator } from '../../src/validate/validator.ts';
 import { inTest, lint, SPEC_FILE } from './harness.ts';
 
@@ -305,6 +306,12 @@ describe('allowed-code: only for model-written code', () => {
     const trusted = new Validator(critic, { typeCheck: false });
     expect(trusted.validateText(SPEC_FILE, code).issues.map((i) => i.rule)).not.toContain(RULE);
     expect(trusted.forUntrustedCode('/virtual').validateText(SPEC_FILE, code).issues.map((i) => i.rule)).toContain(RULE);
+  });
+
+  it('lets specs read the credential variables the offline generator declares (agents/offline.yaml)', () => {
+    const options = loadCriticConfig().criteria.find((c) => c.id === RULE)!.options as { env: string[] };
+    const { username_env, password_env } = loadOfflineVocabulary().credentials;
+    expect(options.env).toEqual(expect.arrayContaining(['BASE_URL', username_env, password_env]));
   });
 
   it('keeps its member list free of what reaches prototypes, Function or private internals', () => {
