@@ -435,9 +435,8 @@ class Gate {
       if (!isExtendArgument(model, object)) continue;
       for (const property of object.properties) {
         const name = model.propertyName(property);
-        const builtin = name !== undefined && (PLAYWRIGHT_BUILTIN_FIXTURES.has(name) || name.startsWith('_'));
-        if (name === undefined || (builtin && !this.options.use_options.includes(name) && !this.options.fixtures.includes(name))) {
-          this.report(property, `test.extend may not override \`${name ?? model.text(property)}\`: Playwright's own options (launchOptions, connectOptions, channel, …) set up the browser; define fixtures of your own names.`);
+        if (name === undefined || PLAYWRIGHT_BUILTIN_FIXTURES.has(name) || name.startsWith('_')) {
+          this.report(property, `test.extend may not override \`${name ?? model.text(property)}\`: Playwright's own fixtures and options (page, browser, launchOptions, …) must stay Playwright's; define fixtures of your own names.`);
         }
       }
     }

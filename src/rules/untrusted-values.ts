@@ -83,8 +83,17 @@ function fixtureParameter(model: SpecModel, declaration: ts.Node): 'fixture' | '
   if (!ts.isParameter(node) || !isFixtureCallback(model, node.parent)) return undefined;
   const index = (node.parent as ts.SignatureDeclaration).parameters.indexOf(node);
   if (index === 0 && ts.isBindingElement(declaration)) return 'fixture';
-  if (index === 1 && ts.isIdentifier(node.name)) return 'testInfo';
+  // A test or hook gets TestInfo second; a fixture of test.extend gets `use` second and TestInfo third.
+  const testInfoIndex = ts.isCallExpression(node.parent.parent) ? 1 : 2;
+  if (index === testInfoIndex && ts.isIdentifier(node.name)) return 'testInfo';
   return undefined;
+}
+
+/** A fixture Playwright (or the project's fixtures module) provides, not one this file defines with test.extend. */
+function isProvidedFixture(model: SpecModel, element: ts.BindingElement): boolean {
+  if (fixtureParameter(model, element) !== 'fixture') return false;
+  const key = element.propertyName ?? element.name;
+  return ts.isIdentifier(key) && !extendedFixtureNames(model).has(key.text);
 }
 
 /**
@@ -99,7 +108,7 @@ export function isFixtureRooted(model: SpecModel, expr: ts.Expression, depth = 0
   if (ts.isIdentifier(e)) {
     const declaration = model.declarationOf(e);
     if (!declaration) return false;
-    if (ts.isBindingElement(declaration)) return fixtureParameter(model, declaration) === 'fixture' || isRootedElement(model, declaration, depth);
+    if (ts.isBindingElement(declaration)) return isProvidedFixture(model, declaration) || isRootedElement(model, declaration, depth);
     if (ts.isVariableDeclaration(declaration) && ts.isIdentifier(declaration.name) && declaration.initializer && isConst(declaration)) {
       return isFixtureRooted(model, declaration.initializer, depth + 1);
     }
