@@ -81,7 +81,13 @@ class Gate {
     this.structure(this.model.sourceFile.statements, 'at the top level of the file');
     this.visit(this.model.sourceFile);
     this.testUse();
-    return this.found;
+    // One finding per chain, its root: `process.getBuiltinModule('x').execSync` is one problem (`process`), not three.
+    return this.found.filter((outer) => {
+      const node = outer.node;
+      if (typeof node === 'number' || !(ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node))) return true;
+      const receiver = node.expression;
+      return !this.found.some((inner) => inner !== outer && typeof inner.node !== 'number' && inner.node.pos >= receiver.pos && inner.node.end <= receiver.end);
+    });
   }
 
   private report(node: ts.Node, message: string): void {
