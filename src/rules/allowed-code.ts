@@ -542,6 +542,10 @@ function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
 /** Members a class of the spec declares (also `this.x = …` in its methods and parameter properties), or one it extends. */
 function classDeclares(cls: ts.ClassLikeDeclaration, name: string, model: SpecModel, depth = 0): boolean {
   if (depth > 8) return false;
+  return model.memo(`classDeclares:${name}`, cls, () => computeClassDeclares(cls, name, model, depth));
+}
+
+function computeClassDeclares(cls: ts.ClassLikeDeclaration, name: string, model: SpecModel, depth: number): boolean {
   for (const member of cls.members) {
     const memberName = member.name && (ts.isIdentifier(member.name) || ts.isStringLiteralLike(member.name) || ts.isPrivateIdentifier(member.name)) ? member.name.text : undefined;
     if (memberName === name) return true;

@@ -40,7 +40,11 @@ export function isExtendArgument(model: SpecModel, object: ts.ObjectLiteralExpre
 }
 
 /** The keys of every `test.extend({...})` object of the file: the spec's own fixtures. */
-export function extendedFixtureNames(model: SpecModel): Set<string> {
+export function extendedFixtureNames(model: SpecModel): ReadonlySet<string> {
+  return model.memo('extendedFixtureNames', model.sourceFile, () => collectExtendedFixtureNames(model));
+}
+
+function collectExtendedFixtureNames(model: SpecModel): Set<string> {
   const names = new Set<string>();
   for (const object of model.nodes<ts.ObjectLiteralExpression>(ts.SyntaxKind.ObjectLiteralExpression)) {
     if (!isExtendArgument(model, object)) continue;
