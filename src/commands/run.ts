@@ -4,8 +4,7 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import type { RunnerReport } from '../contracts.ts';
 import { runSpec } from '../agents/runner.ts';
-import { agentsFile } from '../config/paths.ts';
-import { loadRunnerConfig } from '../config/runner.ts';
+import { loadProject, runTarget } from '../project/context.ts';
 import { UsageError, type CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
 
@@ -19,19 +18,20 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .command('run')
     .description('run a spec with Playwright against the app and say whether it passed, and if not whose fault it is')
     .argument('<spec>', 'the spec file')
-    .option('--url <url>', 'the app under test (default: BASE_URL)')
+    .option('--url <url>', "the app under test (default: BASE_URL, else the Playwright config's use.baseURL)")
     .option('--json', 'print the runner report as one JSON document')
     .action((spec: string, flags: RunFlags) => runCommand(spec, flags, ctx));
 }
 
 async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promise<void> {
-  const url = appUrl(flags.url ?? ctx.env.BASE_URL);
   if (!isFile(path.resolve(ctx.cwd, spec))) throw new UsageError(`no such spec file: ${spec}`);
-  const config = loadRunnerConfig(agentsFile('runner.yaml', ctx.cwd));
+  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env });
+  const url = appUrl(flags.url ?? project.baseURL);
+  for (const warning of project.warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
 
   const progress = createProgress(ctx, flags.json === true);
   progress.start(`Running ${spec} against ${url}`);
-  const report = await runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, config });
+  const report = await runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project) });
   const summary = `${spec}: ${report.status === 'pass' ? 'passed' : `${report.status} (${report.classification})`} in ${seconds(report.duration_ms)}`;
   if (report.status === 'pass') progress.succeed(summary);
   else progress.fail(summary);
@@ -42,7 +42,7 @@ async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promi
 
 function appUrl(value: string | undefined): string {
   const url = value?.trim();
-  if (!url) throw new UsageError('no app URL: pass --url URL or set BASE_URL');
+  if (!url) throw new UsageError("no app URL: pass --url URL, set BASE_URL, or set use.baseURL in the Playwright config");
   let parsed: URL;
   try {
     parsed = new URL(url);
