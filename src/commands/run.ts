@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import type { RunnerReport } from '../contracts.ts';
 import { runSpec } from '../agents/runner.ts';
-import { loadProject, runTarget } from '../project/context.ts';
+import { loadProject, runTarget, withWebServer } from '../project/context.ts';
 import { UsageError, type CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
 
@@ -31,7 +31,7 @@ async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promi
 
   const progress = createProgress(ctx, flags.json === true);
   progress.start(`Running ${spec} against ${url}`);
-  const report = await runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project) });
+  const report = await withWebServer(project, (note) => progress.info(note), () => runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project) }));
   const summary = `${spec}: ${report.status === 'pass' ? 'passed' : `${report.status} (${report.classification})`} in ${seconds(report.duration_ms)}`;
   if (report.status === 'pass') progress.succeed(summary);
   else progress.fail(summary);

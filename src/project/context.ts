@@ -10,6 +10,7 @@ import path from 'node:path';
 import { loadAgents, safetyWarning, type Agents } from '../config/agents.ts';
 import { chooseProviderName, type ProviderName } from '../llm/provider.ts';
 import { findPlaywrightConfig, readPlaywrightConfig, type PlaywrightProject } from './playwright.ts';
+import { startWebServers } from './web-server.ts';
 
 /** Inside the Playwright project's testDir, where accepted specs go unless agents/scribe.yaml names a folder. */
 export const GENERATED_FOLDER = 'generated';
@@ -80,4 +81,20 @@ export function runTarget(project: ProjectContext): { playwrightConfigFile?: str
     config: project.agents.runner,
     ...(project.playwright ? { playwrightConfigFile: project.playwright.configFile, project: project.playwright.project.name } : {}),
   };
+}
+
+/**
+ * Runs `work` with the app the Playwright config's webServer starts (started or reused as Playwright
+ * would, stopped after); without a webServer, just runs it.
+ */
+export async function withWebServer<T>(project: ProjectContext, onNote: (note: string) => void, work: () => Promise<T>): Promise<T> {
+  const servers = project.playwright?.webServers ?? [];
+  if (servers.length === 0) return work();
+  const started = await startWebServers(servers, project.env);
+  started.notes.forEach(onNote);
+  try {
+    return await work();
+  } finally {
+    await started.stop();
+  }
 }
