@@ -79,7 +79,9 @@ export function runTarget(project: ProjectContext): { playwrightConfigFile?: str
   return {
     testIdAttribute: project.agents.critic.testIdAttribute,
     config: project.agents.runner,
-    ...(project.playwright ? { playwrightConfigFile: project.playwright.configFile, project: project.playwright.project.name } : {}),
+    ...(project.playwright ? { playwrightConfigFile: project.playwright.configFile } : {}),
+    // A config without projects has one unnamed project: no --project to pass.
+    ...(project.playwright?.project.name ? { project: project.playwright.project.name } : {}),
   };
 }
 

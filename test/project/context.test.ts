@@ -4,7 +4,7 @@
  * precedence of flags, environment, agents/*.yaml and the Playwright config, `scribe init`, and
  * `scribe run` without --url starting the config's web server and stopping it after.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/load.ts';
 import { loadProject } from '../../src/project/context.ts';
+import { startWebServers } from '../../src/project/web-server.ts';
 import { scribe } from '../commands/cli-harness.ts';
+import { closedUrl } from '../fixtures/static-server.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -175,5 +177,42 @@ describe('scribe run in the project', () => {
     const run = await scribe(['run', 'e2e/home.spec.ts'], { cwd: dir, env: env() });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/the app could not be started: the webServer command `node app\.cjs` exited \(code 3\)/);
+  });
+});
+
+describe('the webServer, as Playwright runs it', () => {
+  it('reuses an app that already answers when reuseExistingServer allows, and leaves it running; refuses otherwise', async () => {
+    const url = `http://127.0.0.1:${port}`;
+    const app = await startWebServers([{ command: 'node app.cjs', url, reuseExistingServer: false, cwd: dir, env: { PORT: String(port) } }], env());
+    expect(app.notes).toEqual([`started the app (node app.cjs) at ${url}`]);
+    try {
+      const reused = await startWebServers([{ command: 'node missing.cjs', url, reuseExistingServer: true, cwd: dir }], env());
+      expect(reused.notes).toEqual([`reusing the app already running at ${url}`]);
+      await reused.stop();
+      expect(await answers(url)).toBe(true);
+      await expect(startWebServers([{ command: 'node missing.cjs', url, reuseExistingServer: false, cwd: dir }], env())).rejects.toThrow(/is already used/);
+    } finally {
+      await app.stop();
+    }
+    expect(await answers(url)).toBe(false);
+  });
+
+  it('waits for a port when the config gives no url', async () => {
+    const app = await startWebServers([{ command: 'node app.cjs', port, reuseExistingServer: false, cwd: dir, env: { PORT: String(port) } }], env());
+    expect(await answers(`http://127.0.0.1:${port}`)).toBe(true);
+    await app.stop();
+    expect(await answers(`http://127.0.0.1:${port}`)).toBe(false);
+  });
+});
+
+describe('specs kept for review', () => {
+  it("stay outside the user's testMatch: under .scribe/review/ when their name beside the target would match", async () => {
+    writeFileSync(path.join(dir, 'playwright.config.ts'), "import { defineConfig } from '@playwright/test';\nexport default defineConfig({ testDir: './e2e', testMatch: '**/*.ts' });\n");
+    const url = await closedUrl();
+    const run = await scribe(['generate', 'see the welcome title', '--feature', 'home', '--url', url, '--provider', 'offline', '--json'], { cwd: dir, env: env() });
+    const document = JSON.parse(run.stdout) as { success: boolean; testPath: string };
+    expect(document.success).toBe(false);
+    expect(document.testPath).toBe('.scribe/review/e2e/generated/home/see-the-welcome-title.not-run.ts');
+    expect(existsSync(path.join(dir, 'e2e', 'generated'))).toBe(false);
   });
 });
