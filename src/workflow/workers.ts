@@ -216,10 +216,10 @@ function bestCandidate(payload: readonly PipelineSegment[]): Candidate {
 }
 
 function freeReviewPath(file: string, status: 'not_run' | 'needs_review', project: ProjectContext): string {
-  const beside = specStem(file);
-  const matched = project.playwright?.matches(`${beside}.needs-review.ts`) === true;
-  const base = matched ? path.join(statsHome(project.env, project.cwd), 'review', path.relative(project.cwd, beside).replace(/^(\.\.[\\/])+/, '')) : beside;
   const suffix = status === 'not_run' ? 'not-run' : 'needs-review';
+  const beside = specStem(file);
+  const matched = project.playwright?.matches(`${beside}.${suffix}.ts`) === true;
+  const base = matched ? path.join(statsHome(project.env, project.cwd), 'review', path.relative(project.cwd, beside).replace(/^(\.\.[\\/])+/, '')) : beside;
   for (let n = 1; ; n++) {
     const candidate = `${base}.${suffix}${n === 1 ? '' : `-${n}`}.ts`;
     if (!existsSync(candidate)) return candidate;
