@@ -4,9 +4,7 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import type { Issue, RunnerReport } from '../contracts.ts';
 import { runSpec, type RunSpecOptions } from '../agents/runner.ts';
-import { loadCriticConfig } from '../config/critic.ts';
-import { agentsFile } from '../config/paths.ts';
-import { loadRunnerConfig } from '../config/runner.ts';
+import { loadProject, runTarget, withWebServer, type ProjectContext } from '../project/context.ts';
 import { Validator } from '../validate/validator.ts';
 import { UsageError, type CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
@@ -22,18 +20,19 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .command('run')
     .description('run a spec with Playwright against the app and say whether it passed, and if not whose fault it is')
     .argument('<spec>', 'the spec file')
-    .option('--url <url>', 'the app under test (default: BASE_URL)')
+    .option('--url <url>', "the app under test (default: BASE_URL, else the Playwright config's use.baseURL)")
     .option('--json', 'print the runner report as one JSON document')
     .option('--untrusted', 'the spec is model-written: refuse it unless it passes the allow-list gate, and run it contained')
     .action((spec: string, flags: RunFlags) => runCommand(spec, flags, ctx));
 }
 
 async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promise<void> {
-  const url = appUrl(flags.url ?? ctx.env.BASE_URL);
   if (!isFile(path.resolve(ctx.cwd, spec))) throw new UsageError(`no such spec file: ${spec}`);
-  const config = loadRunnerConfig(agentsFile('runner.yaml', ctx.cwd));
+  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env });
+  const url = appUrl(flags.url ?? project.baseURL);
+  for (const warning of project.warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
   if (flags.untrusted) {
-    const refused = gateIssues(spec, ctx);
+    const refused = gateIssues(spec, project);
     if (refused.length > 0) {
       ctx.stdout.write(flags.json ? `${JSON.stringify(refusal(refused), null, 2)}\n` : formatRefusal(refused, spec, ctx));
       ctx.exitCode = 1;
@@ -44,8 +43,8 @@ async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promi
   const progress = createProgress(ctx, flags.json === true);
   progress.start(`Running ${spec} against ${url}`);
   // `untrusted` asks the Runner for the contained run (scrubbed environment, permission model, sandbox).
-  const options: RunSpecOptions & { untrusted?: boolean } = { specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, config, untrusted: flags.untrusted === true };
-  const report = await runSpec(options);
+  const options: RunSpecOptions & { untrusted?: boolean } = { specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project), untrusted: flags.untrusted === true };
+  const report = await withWebServer(project, (note) => progress.info(note), () => runSpec(options));
   const summary = `${spec}: ${report.status === 'pass' ? 'passed' : `${report.status} (${report.classification})`} in ${seconds(report.duration_ms)}`;
   if (report.status === 'pass') progress.succeed(summary);
   else progress.fail(summary);
@@ -55,10 +54,10 @@ async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promi
 }
 
 /** The allow-list gate's errors for a spec (its rules alone: style rules do not stop a run). */
-function gateIssues(spec: string, ctx: CliContext): Issue[] {
-  const critic = loadCriticConfig(agentsFile('critic.yaml', ctx.cwd));
-  const gate = new Validator({ ...critic, rules: critic.rules.filter((active) => active.rule.untrustedOnly) }, { typeCheck: false }).forUntrustedCode(ctx.cwd);
-  const file = path.resolve(ctx.cwd, spec);
+function gateIssues(spec: string, project: ProjectContext): Issue[] {
+  const critic = project.agents.critic;
+  const gate = new Validator({ ...critic, rules: critic.rules.filter((active) => active.rule.untrustedOnly) }, { typeCheck: false }).forUntrustedCode(project.cwd);
+  const file = path.resolve(project.cwd, spec);
   return gate.validateText(file, readFileSync(file, 'utf8')).issues.filter((issue) => issue.severity === 'error');
 }
 
@@ -86,7 +85,7 @@ function formatRefusal(issues: Issue[], spec: string, ctx: CliContext): string {
 
 function appUrl(value: string | undefined): string {
   const url = value?.trim();
-  if (!url) throw new UsageError('no app URL: pass --url URL or set BASE_URL');
+  if (!url) throw new UsageError("no app URL: pass --url URL, set BASE_URL, or set use.baseURL in the Playwright config");
   let parsed: URL;
   try {
     parsed = new URL(url);
