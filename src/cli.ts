@@ -8,6 +8,7 @@ import { registerStats } from './commands/stats.ts';
 import { registerRun } from './commands/run.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerDemo } from './commands/demo.ts';
+import { registerMcp } from './commands/mcp.ts';
 
 export async function main(argv: string[], io: Partial<CliContext> = {}): Promise<number> {
   const ctx: CliContext = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), exitCode: 0, ...io };
@@ -22,6 +23,7 @@ export async function main(argv: string[], io: Partial<CliContext> = {}): Promis
   registerRun(program, ctx);
   registerServe(program, ctx);
   registerDemo(program, ctx);
+  registerMcp(program, ctx);
 
   try {
     await program.parseAsync(argv);
