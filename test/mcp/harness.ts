@@ -77,9 +77,10 @@ export async function startHttpServer(options: { cwd: string; env: NodeJS.Proces
   };
 }
 
-export async function connectHttp(url: string, token: string | undefined, capabilities: ClientCapabilities = {}): Promise<Client> {
+export async function connectHttp(url: string, token: string | undefined, capabilities: ClientCapabilities = {}, setup?: (client: Client) => void): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } } });
   const client = new Client({ name: 'scribe-test', version: '1.0.0' }, { capabilities });
+  setup?.(client);
   await client.connect(transport);
   return client;
 }
