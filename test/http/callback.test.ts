@@ -70,6 +70,7 @@ describe('POST /v1/generate callback_url', () => {
       fake.reply({ text: chatty(GOOD_SPEC) });
       const posted = await api.call('POST', '/v1/generate', { body: { description: 'search for milk', feature: 'Search', callback_url: receiver.url } });
       expect(posted.status).toBe(202);
+      await api.settled(posted.json.id);
       await until(() => receiver.received.length === 3, 'the third delivery');
 
       for (const [index, delivery] of receiver.received.entries()) {
@@ -93,7 +94,8 @@ describe('POST /v1/generate callback_url', () => {
     try {
       const api = await start(withCallbacks({ allowed_hosts: ['127.0.0.1'], attempts: 3 }));
       fake.reply({ text: chatty(GOOD_SPEC) });
-      await api.call('POST', '/v1/generate', { body: { description: 'search for tea', feature: 'Search', callback_url: receiver.url } });
+      const posted = await api.call('POST', '/v1/generate', { body: { description: 'search for tea', feature: 'Search', callback_url: receiver.url } });
+      await api.settled(posted.json.id);
       await until(() => api.logs.some((e) => e.msg === 'callback failed'), 'the delivery gives up');
       expect(receiver.received).toHaveLength(3);
       expect(api.logs.find((e) => e.msg === 'callback failed')).toMatchObject({ level: 'warn', attempts: 3, error: 'HTTP 500' });

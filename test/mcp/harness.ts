@@ -128,3 +128,12 @@ export function commandLine(pid: number): string {
     return '';
   }
 }
+
+/** Polls until `predicate` holds, every 100 ms for at most a minute: a browser start on a loaded machine takes a while. */
+export async function eventually(predicate: () => boolean, what: string): Promise<void> {
+  for (let poll = 0; poll < 600; poll++) {
+    if (predicate()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`never happened: ${what}`);
+}

@@ -9,8 +9,7 @@ import { startDemoApp, type DemoApp } from '../fixtures/demo-app/server.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { BAD_SPEC, GOOD_SPEC, chatty } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
-import { until } from '../http/harness.ts';
-import { commandLine, connectStdio, DEMO_SEARCH_SPEC, descendants, filesUnder, type StdioSession } from './harness.ts';
+import { commandLine, connectStdio, DEMO_SEARCH_SPEC, descendants, eventually, filesUnder, type StdioSession } from './harness.ts';
 
 const DESCRIPTION = 'search for milk and see it in the results';
 const LONG = { timeout: 120_000, resetTimeoutOnProgress: true };
@@ -160,10 +159,10 @@ describe('scribe mcp over stdio (the SDK client, the real CLI)', () => {
     );
     await started;
     const pid = session.pid;
-    await until(() => descendants(pid).some((child) => commandLine(child).includes('chrom')), 'the run has a browser up');
+    await eventually(() => descendants(pid).some((child) => commandLine(child).includes('chrom')), 'the run has a browser up');
     controller.abort(new Error('the user changed their mind'));
     await expect(call).rejects.toThrow(/changed their mind/);
-    await until(() => descendants(pid).length === 0, 'the run\'s process tree is gone');
+    await eventually(() => descendants(pid).length === 0, 'the run\'s process tree is gone');
     // Still serving, and nothing was written.
     expect((await session.client.listTools()).tools).toHaveLength(4);
     expect(filesUnder(path.join(project.dir, 'generated-tests'))).toEqual([]);
