@@ -29,6 +29,8 @@ try {
   const session = await connectStdio({ cwd: project.dir, env });
   const { tools } = await session.client.listTools();
   const toolListChars = JSON.stringify(tools).length;
+  // What most hosts show their model: name, description and input schema (output schemas validate results).
+  const promptChars = JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))).length;
 
   const mcp: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -56,6 +58,7 @@ try {
   console.log(`scribe generate --json (a process per request):  median ${seconds(median(cli))}  (runs: ${cli.map(seconds).join(', ')})`);
   console.log(`MCP / CLI: ${(median(mcp) / median(cli)).toFixed(2)}`);
   console.log(`tool list (tools/list result as JSON): ${toolListChars} characters ≈ ${Math.round(toolListChars / 4)} tokens (characters / 4), ${tools.length} tools`);
+  console.log(`  names, descriptions and input schemas only: ${promptChars} characters ≈ ${Math.round(promptChars / 4)} tokens`);
   console.log(`(project: ${path.basename(project.dir)}, ${runs} runs each, scripted model, real run against the demo app)`);
 } finally {
   await Promise.all([fake.close(), app.close()]);
