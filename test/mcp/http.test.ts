@@ -25,7 +25,7 @@ afterAll(async () => {
 
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 
-describe('scribe mcp --port (Streamable HTTP, the SDK client)', () => {
+describe('scribe mcp --port (Streamable HTTP, the SDK client)', { timeout: 120_000 }, () => {
   it('answers 401 without the bearer token or with a wrong one, and the SDK client cannot connect', async () => {
     for (const authorization of [undefined, 'Bearer not-the-token']) {
       const response = await fetch(server.url, {

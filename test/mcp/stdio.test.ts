@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseDocument } from 'yaml';
+import { DEFAULT_SERVER_PATH } from '../../src/config/server.ts';
 import path from 'node:path';
 import { CreateMessageRequestSchema, type CreateMessageRequest, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -31,7 +33,8 @@ afterAll(async () => {
 });
 beforeEach(() => {
   fake.requests.length = 0;
-  project = makeScribeProject();
+  // A model call that hangs is given up after 4 s (one test holds a job slot that way).
+  project = makeScribeProject({ 'provider.request_timeout_ms': 4000 });
 });
 afterEach(async () => {
   await session?.close();
@@ -40,7 +43,7 @@ afterEach(async () => {
   project.remove();
 });
 
-describe('scribe mcp over stdio (the SDK client, the real CLI)', () => {
+describe('scribe mcp over stdio (the SDK client, the real CLI)', { timeout: 120_000 }, () => {
   it('lists the four tools with described inputs and output schemas; validates a bad spec; reads stats', async () => {
     session = await connectStdio({ cwd: project.dir, env: project.env(fake.url) });
     const { tools } = await session.client.listTools();
@@ -68,7 +71,7 @@ describe('scribe mcp over stdio (the SDK client, the real CLI)', () => {
     expect(StatsDocument.parse(stats.structuredContent)).toMatchObject({ agent: 'scribe', validation_attempts: 0 });
   });
 
-  it('generates with the scripted model, reporting progress in order; the spec is written and a run_spec of it passes', { timeout: 120_000 }, async () => {
+  it('generates with the scripted model, reporting progress in order; the spec is written and a run_spec of it passes', async () => {
     session = await connectStdio({ cwd: project.dir, env: project.env(fake.url, browserEnv) });
     fake.reply({ text: chatty(DEMO_SEARCH_SPEC) });
     const progress: Progress[] = [];
@@ -146,7 +149,31 @@ describe('scribe mcp over stdio (the SDK client, the real CLI)', () => {
     expect(filesUnder(path.join(project.dir, 'generated-tests'))).toEqual([]);
   });
 
-  it('a cancelled generation stops its run: no browser or Playwright process left, no file written', { timeout: 120_000 }, async () => {
+  it("keeps agents/server.yaml's limits: field sizes, and concurrent jobs (one more is a tool error)", async () => {
+    const server = parseDocument(readFileSync(DEFAULT_SERVER_PATH, 'utf8'));
+    server.setIn(['jobs', 'concurrency'], 1);
+    server.setIn(['jobs', 'max_queued'], 0);
+    server.setIn(['http', 'max_description_chars'], 200);
+    writeFileSync(path.join(project.dir, 'agents', 'server.yaml'), server.toString());
+    session = await connectStdio({ cwd: project.dir, env: project.env(fake.url) });
+
+    const long = await session.client.callTool({ name: 'generate_test', arguments: { description: 'x'.repeat(201) } });
+    expect(long.isError).toBe(true);
+    expect((long.content as Array<{ text: string }>)[0]!.text).toBe('invalid request: description: must be at most 200 characters');
+
+    // The first model call hangs until the client's timeout (4 s here), so the first job holds the one slot.
+    fake.reply({ hang: true }, { text: chatty(GOOD_SPEC) });
+    let firstStarted!: () => void;
+    const started = new Promise<void>((resolve) => (firstStarted = resolve));
+    const first = session.client.callTool({ name: 'generate_test', arguments: { description: DESCRIPTION, run: false } }, undefined, { ...LONG, onprogress: () => firstStarted() });
+    await started;
+    const second = await session.client.callTool({ name: 'generate_test', arguments: { description: 'search for bread', run: false } });
+    expect(second.isError).toBe(true);
+    expect((second.content as Array<{ text: string }>)[0]!.text).toBe('0 jobs are already waiting; try again later');
+    expect(GenerateToolResult.parse((await first).structuredContent)).toMatchObject({ success: true });
+  });
+
+  it('a cancelled generation stops its run: no browser or Playwright process left, no file written', async () => {
     session = await connectStdio({ cwd: project.dir, env: project.env(fake.url, browserEnv) });
     fake.reply({ text: chatty(DEMO_SEARCH_SPEC) });
     const controller = new AbortController();
