@@ -16,7 +16,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   project = makeScribeProject();
   server = await startHttpServer({ cwd: project.dir, env: project.env(fake.url, { SCRIBE_API_TOKEN: TOKEN }) });
-});
+}, 60_000);
 afterAll(async () => {
   await server.stop();
   await fake.close();
