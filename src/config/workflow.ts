@@ -8,7 +8,6 @@ const WorkerBlock = z.strictObject({
   worker: z.string().min(1),
   on: z.record(Signal, z.string().min(1)),
   default: z.string().min(1).optional(),
-  payload_order: z.array(z.string().min(1)).optional(),
 });
 
 const TerminalBlock = z.strictObject({

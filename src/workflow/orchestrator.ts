@@ -54,26 +54,11 @@ export async function runWorkflow<S extends Segment>(
     const worker = workers[block.worker];
     if (!worker) throw new WorkflowError(`block "${current}" names worker "${block.worker}", which is not offered`);
     hooks.onBlock?.(current, block.worker);
-    const output = await worker(ordered(payload, block.payload_order ?? []), current);
+    const output = await worker(payload, current);
     payload.push(...(output.segments ?? []));
     steps.push({ block: current, worker: block.worker, signal: output.signal });
     const next = block.on[output.signal] ?? block.default;
     if (!next) throw new WorkflowError(`block "${current}" emitted ${output.signal}, which it has no transition for (and no default)`);
     current = next;
   }
-}
-
-/** The segment types named first (in that order, newest first within a type), then the rest as gathered. */
-export function ordered<S extends Segment>(payload: readonly S[], first: readonly string[]): S[] {
-  const head = first.flatMap((type) => payload.filter((s) => s.type === type).reverse());
-  return [...head, ...payload.filter((s) => !first.includes(s.type))];
-}
-
-/** The segment of a union whose `type` is T (the whole segment type when types are plain strings). */
-export type SegmentOf<S extends Segment, T extends string> = [Extract<S, { type: T }>] extends [never] ? S : Extract<S, { type: T }>;
-
-/** The newest segment of a type. */
-export function latest<S extends Segment, T extends S['type']>(payload: readonly S[], type: T): SegmentOf<S, T> | undefined {
-  for (let i = payload.length - 1; i >= 0; i--) if (payload[i]!.type === type) return payload[i] as SegmentOf<S, T>;
-  return undefined;
 }

@@ -17,7 +17,8 @@ import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { StatsLog } from '../stats/log.ts';
 import { Validator } from '../validate/validator.ts';
-import { latest, runWorkflow } from './orchestrator.ts';
+import { runWorkflow } from './orchestrator.ts';
+import { RunState } from './run-state.ts';
 import type { PipelineSegment, ResolvedTask } from './segments.ts';
 import { pipelineWorkers } from './workers.ts';
 
@@ -157,21 +158,19 @@ async function explore(url: string, testIdAttribute: string, settings: ScribeCon
 
 /** The `generate --json` document of a finished walk, and the exit code it means. */
 function resultOf(outcome: 'success' | 'failure', payload: readonly PipelineSegment[], cwd: string): PipelineResult {
-  const final = latest(payload, 'OUTCOME');
-  const failure = latest(payload, 'SCRIBE_FAILURE')?.candidate;
-  const last = latest(payload, 'CANDIDATE')?.candidate;
-  const attempts = payload.reduce(
-    (sum, s) => sum + ((s.type === 'CANDIDATE' && s.origin === 'scribe') || s.type === 'SCRIBE_FAILURE' ? s.candidate.attempts : 0),
-    0,
-  );
+  const state = new RunState(payload);
+  const final = state.newest('OUTCOME');
+  const failure = state.newest('SCRIBE_FAILURE')?.candidate;
+  const last = state.newest('CANDIDATE')?.candidate;
+  const attempts = state.attempts();
   const success = outcome === 'success';
   const document = GenerateResult.parse({
     success,
     testPath: final?.testPath ? displayPath(final.testPath, cwd) : null,
     attempts,
     issues: (failure ?? last)?.issues ?? [],
-    critic: latest(payload, 'VERDICT')?.verdict ?? null,
-    runner: latest(payload, 'TEST_RESULT')?.report ?? null,
+    critic: state.lastVerdict() ?? null,
+    runner: state.lastRun()?.report ?? null,
     error: success ? null : (final?.message ?? failure?.error ?? 'generation failed'),
   });
   return { document, exitCode: success ? 0 : failure?.failure === 'model_config' ? 2 : 1 };

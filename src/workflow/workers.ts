@@ -11,7 +11,8 @@ import type { Candidate, Scribe, SpecRecord } from '../agents/scribe.ts';
 import { SpecExistsError, specStem } from '../agents/scribe-files.ts';
 import type { CriticVerdict, Issue, PageInventory, RunnerReport } from '../contracts.ts';
 import type { StatsLog } from '../stats/log.ts';
-import { latest, type Worker } from './orchestrator.ts';
+import type { Worker } from './orchestrator.ts';
+import { RunState } from './run-state.ts';
 import type { PipelineSegment, ResolvedTask } from './segments.ts';
 
 export interface WorkerDeps {
@@ -29,6 +30,7 @@ export interface WorkerDeps {
 }
 
 type PipelineWorker = Worker<PipelineSegment>;
+type WorkerOutput = Awaited<ReturnType<PipelineWorker>>;
 
 const SIGNAL_OF: Record<RunnerReport['classification'], string> = {
   pass: 'PASS',
@@ -39,44 +41,33 @@ const SIGNAL_OF: Record<RunnerReport['classification'], string> = {
 };
 
 export function pipelineWorkers(deps: WorkerDeps): Record<string, PipelineWorker> {
+  const on = (work: (state: RunState) => WorkerOutput | Promise<WorkerOutput>): PipelineWorker => async (payload) => work(new RunState(payload));
   return {
-    scribe: (payload) => scribeWorker(deps, payload),
-    critic: (payload) => criticWorker(deps, payload),
-    stage: async (payload) => stageWorker(deps, payload),
-    runner: (payload) => runnerWorker(deps, payload),
-    medic: (payload) => medicWorker(deps, payload),
-    accept: async (payload) => acceptWorker(deps, payload),
-    keep_unrun: async (payload) => keepWorker(deps, payload, 'not_run', notRunNote(payload)),
-    fallback: async (payload) => keepWorker(deps, payload, 'needs_review', fallbackNote(deps, payload)),
-    report: async (payload) => keepWorker(deps, payload, 'needs_review', regressionNote(payload)),
+    scribe: on((state) => scribeWorker(deps, state)),
+    critic: on((state) => criticWorker(deps, state)),
+    stage: on((state) => stageWorker(deps, state)),
+    runner: on((state) => runnerWorker(deps, state)),
+    medic: on((state) => medicWorker(deps, state)),
+    accept: on((state) => acceptWorker(deps, state)),
+    keep_unrun: on((state) => keepWorker(deps, state, 'not_run', notRunNote(state))),
+    fallback: on((state) => keepWorker(deps, state, 'needs_review', fallbackNote(deps, state))),
+    report: on((state) => keepWorker(deps, state, 'needs_review', regressionNote(state))),
   };
 }
 
-function taskOf(payload: readonly PipelineSegment[]): ResolvedTask {
-  const request = latest(payload, 'REQUEST');
-  if (!request) throw new Error('the pipeline was started without a REQUEST segment');
-  return request.task;
-}
-
-function candidateOf(payload: readonly PipelineSegment[]): Extract<PipelineSegment, { type: 'CANDIDATE' }> {
-  const candidate = latest(payload, 'CANDIDATE');
-  if (!candidate || candidate.candidate.code === null) throw new Error('no candidate spec to work on');
-  return candidate;
-}
-
 /** Generates a candidate; after a Critic rejection, from the rejected spec and the Critic's reasons. */
-async function scribeWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]) {
-  const task = taskOf(payload);
-  const rejections = payload.filter((s) => s.type === 'VERDICT' && s.verdict.status === 'rejected');
-  const rejected = latest(payload, 'VERDICT');
-  const prior = rejected?.verdict.status === 'rejected' ? { code: candidateOf(payload).candidate.code!, issues: criticFeedback(rejected.verdict) } : undefined;
+async function scribeWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOutput> {
+  const task = state.task();
+  const rejections = state.rejections();
+  const rejected = state.lastVerdict();
+  const prior = rejected?.status === 'rejected' ? { code: state.candidate().candidate.code!, issues: criticFeedback(rejected) } : undefined;
   const maxRejections = deps.scribe.config.generation.max_retries;
-  if (rejections.length > maxRejections) {
-    const last = candidateOf(payload).candidate;
-    const error = `the Critic rejected ${rejections.length} candidates; last: ${rejected!.verdict.reason}`;
+  if (rejections > maxRejections) {
+    const last = state.candidate().candidate;
+    const error = `the Critic rejected ${rejections} candidates; last: ${rejected!.reason}`;
     return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate: { ...last, success: false, failure: 'max_retries', error } } as const] };
   }
-  if (prior) deps.emit('scribe', 'info', `the Critic sent the spec back: ${rejected!.verdict.reason}`);
+  if (prior) deps.emit('scribe', 'info', `the Critic sent the spec back: ${rejected!.reason}`);
   const candidate = await deps.scribe.generate(
     { description: task.description, feature: task.feature, complexity: task.complexity, file: task.file, url: task.url, inventory: deps.inventory },
     prior,
@@ -93,9 +84,9 @@ function criticFeedback(verdict: CriticVerdict): Issue[] {
   return [{ rule: 'critic-review', severity: 'error', message: verdict.reason, line: 0, column: 0, fixable: false }];
 }
 
-async function criticWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]) {
-  const task = taskOf(payload);
-  const { candidate } = candidateOf(payload);
+async function criticWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOutput> {
+  const task = state.task();
+  const { candidate } = state.candidate();
   deps.emit('critic', 'started', 'the Critic reviews the spec');
   const verdict = await deps.critic.review({
     file: candidate.file,
@@ -108,16 +99,16 @@ async function criticWorker(deps: WorkerDeps, payload: readonly PipelineSegment[
   return { signal: approved ? 'APPROVED' : 'REJECTED', segments: [{ type: 'VERDICT', verdict } as const] };
 }
 
-function stageWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]) {
-  const task = taskOf(payload);
+function stageWorker(deps: WorkerDeps, state: RunState): WorkerOutput {
+  const task = state.task();
   if (task.run && task.url) return { signal: 'STAGED' };
   if (task.run) deps.emit('run', 'info', 'not run: no app URL (pass --url or set BASE_URL)');
   return { signal: 'NO_RUN' };
 }
 
-async function runnerWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]) {
-  const task = taskOf(payload);
-  const { candidate } = candidateOf(payload);
+async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOutput> {
+  const task = state.task();
+  const { candidate } = state.candidate();
   deps.emit('run', 'started', `running the spec against ${task.url}`);
   const report = await runSpec({
     specText: candidate.code!,
@@ -135,22 +126,21 @@ async function runnerWorker(deps: WorkerDeps, payload: readonly PipelineSegment[
   return { signal: SIGNAL_OF[report.classification], segments: [{ ...segment, report }] };
 }
 
-async function medicWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]) {
-  const task = taskOf(payload);
-  const current = candidateOf(payload);
-  const result = latest(payload, 'TEST_RESULT');
-  const heals = payload.filter((s) => s.type === 'HEAL');
+async function medicWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOutput> {
+  const task = state.task();
+  const current = state.candidate();
+  const result = state.lastRun();
+  const healsUsed = state.healsUsed();
   const maxAttempts = deps.scribe.config.medic.max_debug_attempts;
-  if (!result || heals.length >= maxAttempts) return { signal: 'EXHAUSTED' };
+  if (!result || healsUsed >= maxAttempts) return { signal: 'EXHAUSTED' };
   const provider = await deps.scribe.modelProvider();
   if (provider.name === 'offline') {
     const reasons = ['the offline generator writes the same spec again; healing needs a model (set OPENAI_API_KEY or OPENAI_BASE_URL)'];
     deps.emit('medic', 'failed', reasons[0]!);
     return { signal: 'EXHAUSTED', segments: [{ type: 'HEAL', outcome: 'failed', reasons } as const] };
   }
-  const attempt = heals.length + 1;
+  const attempt = healsUsed + 1;
   deps.emit('medic', 'started', `heal ${attempt}/${maxAttempts}: ${result.report.classification} — ${result.report.error_message ?? ''}`);
-  const refusal = [...heals].reverse().find((h) => h.type === 'HEAL' && h.outcome === 'refused');
   const medic = await deps.medic();
   const healed = await medic.heal({
     file: current.candidate.file,
@@ -160,7 +150,7 @@ async function medicWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]
     attempt,
     maxAttempts,
     generation: deps.generation,
-    previousRefusal: refusal?.type === 'HEAL' ? refusal.reasons.join('\n') : undefined,
+    previousRefusal: state.lastRefusal()?.join('\n'),
   });
   if (healed.status === 'healed') {
     deps.emit('medic', 'done', `heal ${attempt}: a new spec keeps every assertion`);
@@ -173,11 +163,11 @@ async function medicWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]
   return { signal, segments: [{ type: 'HEAL', outcome: healed.status, reasons } as const] };
 }
 
-function acceptWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]) {
-  const task = taskOf(payload);
-  const { candidate } = candidateOf(payload);
-  const ran = latest(payload, 'TEST_RESULT');
-  const record: SpecRecord = { ...evidence(payload), status: ran ? 'accepted' : 'not_run', ...(ran ? {} : { note: 'not run: no app URL or --no-run' }) };
+function acceptWorker(deps: WorkerDeps, state: RunState): WorkerOutput {
+  const task = state.task();
+  const { candidate } = state.candidate();
+  const ran = state.lastRun();
+  const record: SpecRecord = { ...evidence(state), status: ran ? 'accepted' : 'not_run', ...(ran ? {} : { note: 'not run: no app URL or --no-run' }) };
   try {
     const testPath = deps.scribe.write(candidate, specTask(task), record);
     return { signal: 'ACCEPTED', segments: [{ type: 'OUTCOME', status: 'accepted', testPath, message: ran ? 'passed the rules, the Critic and a green run' : 'passed the rules and the Critic (not run)' } as const] };
@@ -191,24 +181,13 @@ function acceptWorker(deps: WorkerDeps, payload: readonly PipelineSegment[]) {
  * Keeps a validated spec that is not accepted (not run, or failing) beside where it was meant to go, as
  * `<name>.<status>.ts`: outside Playwright's testMatch, and never over an existing file.
  */
-function keepWorker(deps: WorkerDeps, payload: readonly PipelineSegment[], status: 'not_run' | 'needs_review', note: string) {
-  const task = taskOf(payload);
-  const best = bestCandidate(payload);
+function keepWorker(deps: WorkerDeps, state: RunState, status: 'not_run' | 'needs_review', note: string): WorkerOutput {
+  const task = state.task();
+  const best = state.bestCandidate();
   const file = freeReviewPath(task.file, status);
-  const testPath = deps.scribe.write({ ...best, file }, specTask(task), { ...evidence(payload), status, note, force: false });
+  const testPath = deps.scribe.write({ ...best, file }, specTask(task), { ...evidence(state), status, note, force: false });
   deps.emit('keep', 'info', `kept for review: ${path.relative(deps.cwd, testPath) || testPath} (${note})`);
   return { signal: 'KEPT', segments: [{ type: 'OUTCOME', status, testPath, message: note } as const] };
-}
-
-/** The last candidate the Critic approved (each one run was); else the latest. */
-function bestCandidate(payload: readonly PipelineSegment[]): Candidate {
-  let best: Candidate | undefined;
-  let candidate: Candidate | undefined;
-  for (const segment of payload) {
-    if (segment.type === 'CANDIDATE') candidate = segment.candidate;
-    if (segment.type === 'VERDICT' && segment.verdict.status === 'approved') best = candidate;
-  }
-  return best ?? candidateOf(payload).candidate;
 }
 
 function freeReviewPath(file: string, status: 'not_run' | 'needs_review'): string {
@@ -225,9 +204,9 @@ function specTask(task: ResolvedTask) {
 }
 
 /** The Critic's verdict and the last run, for the provenance record. */
-function evidence(payload: readonly PipelineSegment[]): SpecRecord {
-  const verdict = latest(payload, 'VERDICT')?.verdict;
-  const report = latest(payload, 'TEST_RESULT')?.report;
+function evidence(state: RunState): SpecRecord {
+  const verdict = state.lastVerdict();
+  const report = state.lastRun()?.report;
   return {
     ...(verdict ? { critic: { status: verdict.status, estimated_duration_ms: verdict.estimated_duration_ms, estimated_cost: verdict.estimated_cost } } : {}),
     ...(report
@@ -236,19 +215,19 @@ function evidence(payload: readonly PipelineSegment[]): SpecRecord {
   };
 }
 
-function notRunNote(payload: readonly PipelineSegment[]): string {
-  const report = latest(payload, 'TEST_RESULT')?.report;
+function notRunNote(state: RunState): string {
+  const report = state.lastRun()?.report;
   return `not run: the environment failed (${report?.error_message ?? 'unknown reason'}); fix it and run \`scribe run\` on this spec`;
 }
 
-function regressionNote(payload: readonly PipelineSegment[]): string {
-  const report = latest(payload, 'TEST_RESULT')?.report;
+function regressionNote(state: RunState): string {
+  const report = state.lastRun()?.report;
   const line = report?.error_line ? ` at line ${report.error_line}` : '';
   return `possible regression: an assertion on an element that exists failed${line}: ${report?.error_message ?? report?.status ?? 'unknown'}`;
 }
 
-function fallbackNote(deps: WorkerDeps, payload: readonly PipelineSegment[]): string {
-  const report = latest(payload, 'TEST_RESULT')?.report;
-  const heals = payload.filter((s) => s.type === 'HEAL').length;
+function fallbackNote(deps: WorkerDeps, state: RunState): string {
+  const report = state.lastRun()?.report;
+  const heals = state.healsUsed();
   return `needs human review: still failing after ${heals} heal attempt${heals === 1 ? '' : 's'} (max ${deps.scribe.config.medic.max_debug_attempts}): ${report?.classification ?? ''} ${report?.error_message ?? ''}`.trim();
 }

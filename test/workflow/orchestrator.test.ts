@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BUNDLED_AGENTS_DIR } from '../../src/config/paths.ts';
 import { ConfigError, parseYaml } from '../../src/config/load.ts';
 import { loadWorkflow, workflowFrom } from '../../src/config/workflow.ts';
-import { latest, ordered, runWorkflow, WorkflowError, type Worker } from '../../src/workflow/orchestrator.ts';
+import { runWorkflow, WorkflowError, type Worker } from '../../src/workflow/orchestrator.ts';
 
 const manifestFile = path.join(BUNDLED_AGENTS_DIR, 'workflow.yaml');
 const WORKERS = ['scribe', 'critic', 'stage', 'runner', 'medic', 'accept', 'keep_unrun', 'fallback', 'report'];
@@ -29,7 +29,7 @@ function scripted(script: Record<string, string[]>) {
 }
 
 describe('the workflow manifest', () => {
-  it('sends a Runner failure to the medic with the TEST_RESULT first, then back through critic to staging', async () => {
+  it('sends a Runner failure to the medic with the run so far in the order it happened, then back through critic to staging', async () => {
     const { workers, received } = scripted({
       scribe: ['CANDIDATE'],
       critic: ['APPROVED', 'APPROVED'],
@@ -42,8 +42,8 @@ describe('the workflow manifest', () => {
     expect(result.outcome).toBe('success');
     expect(result.steps.map((s) => s.block)).toEqual(['scribe', 'critic', 'stage', 'run', 'medic', 'critic_heal', 'stage', 'run', 'accept']);
     const medic = received.find((r) => r.block === 'medic')!;
-    expect(medic.payload[0]).toEqual({ type: 'TEST_RESULT', value: 'runner said TEST_BUG' });
-    expect(medic.payload.map((s) => s.type)).toContain('REQUEST');
+    expect(medic.payload.map((s) => s.type)).toEqual(['REQUEST', 'SCRIBE', 'CRITIC', 'STAGE', 'TEST_RESULT']);
+    expect(medic.payload.at(-1)).toEqual({ type: 'TEST_RESULT', value: 'runner said TEST_BUG' });
   });
 
   it('returns a Critic rejection to Scribe and never reaches staging', async () => {
@@ -105,14 +105,5 @@ describe('a bad manifest', () => {
   it('names a block nothing can reach', () => {
     const [problem] = problems(`${text}\n  orphan:\n    terminal: failure\n`);
     expect(problem).toMatchObject({ key: 'blocks.orphan', message: 'block "orphan" cannot be reached from "scribe"' });
-  });
-});
-
-describe('payload helpers', () => {
-  it('orders named segment types first, newest first, and finds the latest of a type', () => {
-    const payload: Seg[] = [{ type: 'A', value: '1' }, { type: 'T', value: 'old' }, { type: 'B' }, { type: 'T', value: 'new' }];
-    expect(ordered(payload, ['T']).map((s) => s.value ?? s.type)).toEqual(['new', 'old', '1', 'B']);
-    expect(latest(payload, 'T')?.value).toBe('new');
-    expect(latest(payload, 'Z')).toBeUndefined();
   });
 });

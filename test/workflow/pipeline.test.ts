@@ -57,6 +57,25 @@ const filesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []
 const read = (file: string) => readFileSync(path.join(project.dir, file), 'utf8');
 
 describe('the Test-Fix cycle', () => {
+  it('shows each heal round its own run: the second fix request carries the second run’s error, not the first', async () => {
+    // The first heal fixes the strict-mode violation but misspells the link's text: a different test bug.
+    const misspelled = STRICT_MODE_HEALED.replace("hasText: 'Dashboard'", "hasText: 'Dashbord'");
+    fake.reply({ text: fenced(FAILING) }, { text: fenced(misspelled) }, { text: fenced(HEALED) });
+    const { document, exitCode } = await generate();
+
+    expect(exitCode).toBe(0);
+    expect(document.runner).toMatchObject({ classification: 'pass' });
+    expect(stages()).toEqual(['explore:done', 'scribe:done', 'critic:done', 'run:failed', 'medic:done', 'critic:done', 'run:failed', 'medic:done', 'critic:done', 'run:done', 'write:done']);
+    const fixRequest = (n: number) => fake.requests[n]!.body.messages!.map((m) => m.content).join('\n');
+    expect(fixRequest(1)).toContain('strict mode violation');
+    expect(fixRequest(1)).not.toContain('Dashbord');
+    // The second round shows the spec that ran last and the error of that run.
+    expect(fixRequest(2)).toContain("hasText: 'Dashbord'");
+    expect(fixRequest(2)).not.toContain('strict mode violation');
+    expect(fixRequest(2)).toMatch(/Timeout|waiting for/);
+    expect(read(TARGET)).toBe(HEALED);
+  });
+
   it('heals a strict-mode violation in one Medic round, from the Runner’s error, and writes the healed spec', async () => {
     fake.reply({ text: chatty(FAILING) }, { text: `Narrow the link by its text.\n\n${fenced(HEALED)}` });
     const { document, exitCode } = await generate();
