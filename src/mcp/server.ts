@@ -60,6 +60,14 @@ export class McpSetupError extends Error {
   }
 }
 
+function hostnameOf(host: string | undefined): string {
+  try {
+    return new URL(`http://${host ?? ''}`).hostname;
+  } catch {
+    return '';
+  }
+}
+
 export async function serveHttp(options: McpHttpOptions): Promise<RunningMcpHttp> {
   const { context, log } = options;
   const token = apiToken(context.env);
@@ -68,7 +76,13 @@ export async function serveHttp(options: McpHttpOptions): Promise<RunningMcpHttp
   }
   const sessions = new Map<string, StreamableHTTPServerTransport>();
 
+  const loopbackOnly = isLoopbackHost(options.host);
+
   const handleMcp = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // A web page whose name was rebound to 127.0.0.1 would reach a loopback server as same-origin: its Host gives it away.
+    if (loopbackOnly && !isLoopbackHost(hostnameOf(req.headers.host))) {
+      throw new HttpError(403, 'forbidden_host', 'this server listens on loopback only: the Host header must name this machine');
+    }
     const outcome = checkBearer(req.headers.authorization, token);
     if (outcome !== 'ok') {
       throw new HttpError(401, 'unauthorized', outcome === 'missing' ? 'send Authorization: Bearer <SCRIBE_API_TOKEN>' : 'the bearer token is not valid', {

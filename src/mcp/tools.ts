@@ -22,11 +22,11 @@ import { agentsFile } from '../config/paths.ts';
 import { loadRunnerConfig } from '../config/runner.ts';
 import { loadScribeConfig } from '../config/scribe.ts';
 import type { ServerConfig } from '../config/server.ts';
-import { Complexity, GenerateResult, RunnerReport, ValidateReport } from '../contracts.ts';
+import { Complexity, GenerateToolResult, RunnerReport, ValidateReport } from '../contracts.ts';
 import { HttpError } from '../http/errors.ts';
 import { checkedProjectPath, checkedSpecTarget } from '../http/paths.ts';
 import { parseGenerateBody } from '../http/schema.ts';
-import { PROVIDER_NAMES, type ProviderName } from '../llm/provider.ts';
+import type { ProviderName } from '../llm/provider.ts';
 import { SamplingProvider } from '../llm/sampling.ts';
 import { readStats, StatsDocument } from '../stats/index.ts';
 import { collectSpecFiles } from '../validate/files.ts';
@@ -58,11 +58,6 @@ export function createMcpContext(options: Omit<McpContext, 'slots' | 'validator'
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-export const GenerateToolResult = GenerateResult.extend({
-  provider: z.enum(PROVIDER_NAMES).describe('the model that wrote the spec: mcp (the host, through sampling), openai or offline'),
-  provider_note: z.string().describe('why that model was used'),
-});
 
 export function registerTools(server: McpServer, context: McpContext): void {
   const { cwd, env, config } = context;

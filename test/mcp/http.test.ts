@@ -1,7 +1,7 @@
+import { request } from 'node:http';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GenerateToolResult } from '../../src/mcp/tools.ts';
-import { ValidateReport } from '../../src/contracts.ts';
+import { GenerateToolResult, ValidateReport } from '../../src/contracts.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { BAD_SPEC, GOOD_SPEC, chatty } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
@@ -38,6 +38,23 @@ describe('scribe mcp --port (Streamable HTTP, the SDK client)', { timeout: 120_0
       expect((await response.json()).error).toBe('unauthorized');
     }
     await expect(connectHttp(server.url, undefined)).rejects.toThrow(/401|unauthorized/i);
+  });
+
+  it('refuses a Host that is not this machine (a DNS-rebound web page), token or not', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const url = new URL(server.url);
+      const body = JSON.stringify(initialize);
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: `attacker.example:${url.port}`, authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(status).toBe(403);
   });
 
   it('with the token: lists the tools, validates a bad spec, generates with the scripted model', async () => {
