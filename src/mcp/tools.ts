@@ -9,7 +9,7 @@
  * The HTTP API's rules hold: requests are checked with its schema and limits (agents/server.yaml),
  * nothing is written outside the output folder, nothing is read outside the project folder.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -132,7 +132,13 @@ export function registerTools(server: McpServer, context: McpContext): void {
     },
     (args, extra) =>
       guarded(async () => {
-        const file = checkedProjectPath(cwd, args.path, 'path');
+        const file = checkedSpecFile(cwd, args.path);
+        // The caller is a model: what runs is gated as the pipeline gates a candidate, by every rule.
+        const [validation] = context.validator().validateMany([{ file, text: readFileSync(file, 'utf8') }]);
+        const errors = validation!.issues.filter((issue) => issue.severity === 'error');
+        if (errors.length > 0) {
+          return toolError(`refused to run ${args.path}: it breaks ${[...new Set(errors.map((i) => i.rule))].join(', ')} (validate_spec shows where)`);
+        }
         const baseURL = args.url ?? env.BASE_URL?.trim();
         if (!baseURL || !isHttpUrl(baseURL)) throw HttpError.invalid([{ field: 'url', message: baseURL ? 'must be an http:// or https:// URL' : 'is required when BASE_URL is not set' }]);
         const release = await context.slots.acquire(extra.signal);
@@ -187,8 +193,18 @@ function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
+const SPEC_FILE = /\.(spec|test)\.(c|m)?[jt]sx?$/;
+
+/** A spec file inside the project: nothing else is read as one. */
+function checkedSpecFile(cwd: string, value: string): string {
+  const file = checkedProjectPath(cwd, value, 'path');
+  if (!SPEC_FILE.test(file) || !statSync(file).isFile()) throw HttpError.invalid([{ field: 'path', message: 'must name a spec file (*.spec.ts, *.test.ts)' }]);
+  return file;
+}
+
 function specsAt(cwd: string, value: string): Array<{ file: string; text: string }> {
-  const target = checkedProjectPath(cwd, value, 'path');
+  const found = checkedProjectPath(cwd, value, 'path');
+  const target = statSync(found).isDirectory() ? found : checkedSpecFile(cwd, value);
   const files = collectSpecFiles([target], cwd);
   if (files.length === 0) throw HttpError.invalid([{ field: 'path', message: `no spec files (*.spec.ts, *.test.ts) under ${value}` }]);
   return files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));

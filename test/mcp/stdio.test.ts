@@ -146,6 +146,15 @@ describe('scribe mcp over stdio (the SDK client, the real CLI)', { timeout: 120_
     }
     expect(fake.requests).toHaveLength(0);
     expect(filesUnder(path.join(project.dir, 'generated-tests'))).toEqual([]);
+
+    // Inside the project, but not a spec: not read as one.
+    const notSpec = await session.client.callTool({ name: 'validate_spec', arguments: { path: 'agents/scribe.yaml' } });
+    expect((notSpec.content as Array<{ text: string }>)[0]!.text).toBe('invalid request: path: must name a spec file (*.spec.ts, *.test.ts)');
+    // A spec that breaks the rules is not run: the caller is a model, and what runs is gated.
+    writeFileSync(path.join(project.dir, 'bad.spec.ts'), BAD_SPEC);
+    const refused = await session.client.callTool({ name: 'run_spec', arguments: { path: 'bad.spec.ts', url: app.url } });
+    expect(refused.isError).toBe(true);
+    expect((refused.content as Array<{ text: string }>)[0]!.text).toMatch(/^refused to run bad\.spec\.ts: it breaks .*type-check/);
   });
 
   it("keeps agents/server.yaml's limits: field sizes, and concurrent jobs (one more is a tool error)", async () => {
