@@ -1,6 +1,6 @@
 /** The real `scribe mcp` CLI, spawned, with the SDK's real client on stdio or on Streamable HTTP. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -130,10 +130,28 @@ export function commandLine(pid: number): string {
 }
 
 /** Polls until `predicate` holds, every 100 ms for at most a minute: a browser start on a loaded machine takes a while. */
-export async function eventually(predicate: () => boolean, what: string): Promise<void> {
+export async function eventually(predicate: () => boolean, what: string, detail: () => unknown = () => ''): Promise<void> {
   for (let poll = 0; poll < 600; poll++) {
     if (predicate()) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`never happened: ${what}`);
+  throw new Error(`never happened: ${what} ${JSON.stringify(detail())}`);
+}
+
+/**
+ * Processes working inside `dir` (their cwd), but `except`: a run's Playwright and the browsers it
+ * starts work in the run's folder, and stay found even once orphaned (re-parented away from Scribe).
+ */
+export function processesIn(dir: string, except: number): Array<{ pid: number; command: string }> {
+  const found: Array<{ pid: number; command: string }> = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === except) continue;
+    try {
+      const cwd = readlinkSync(`/proc/${entry}/cwd`);
+      if (cwd === dir || cwd.startsWith(`${dir}/`)) found.push({ pid: Number(entry), command: commandLine(Number(entry)) });
+    } catch {
+      // Ended meanwhile, or not ours to read.
+    }
+  }
+  return found;
 }

@@ -10,7 +10,7 @@ import { startDemoApp, type DemoApp } from '../fixtures/demo-app/server.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { BAD_SPEC, GOOD_SPEC, chatty } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
-import { commandLine, connectStdio, DEMO_SEARCH_SPEC, descendants, eventually, filesUnder, type StdioSession } from './harness.ts';
+import { commandLine, connectStdio, processesIn, DEMO_SEARCH_SPEC, descendants, eventually, filesUnder, type StdioSession } from './harness.ts';
 
 const DESCRIPTION = 'search for milk and see it in the results';
 const LONG = { timeout: 120_000, resetTimeoutOnProgress: true };
@@ -194,10 +194,11 @@ describe('scribe mcp over stdio (the SDK client, the real CLI)', { timeout: 120_
     );
     await started;
     const pid = session.pid;
-    await eventually(() => descendants(pid).some((child) => commandLine(child).includes('chrom')), 'the run has a browser up');
+    const browsers = () => processesIn(project.dir, pid).filter((p) => p.command.includes('chrom'));
+    await eventually(() => browsers().length > 0, 'the run has a browser up');
     controller.abort(new Error('the user changed their mind'));
     await expect(call).rejects.toThrow(/changed their mind/);
-    await eventually(() => descendants(pid).length === 0, 'the run\'s process tree is gone');
+    await eventually(() => descendants(pid).length === 0 && processesIn(project.dir, pid).length === 0, 'the run\'s process tree is gone', () => [descendants(pid).map(commandLine), processesIn(project.dir, pid)]);
     // Still serving, and nothing was written.
     expect((await session.client.listTools()).tools).toHaveLength(4);
     expect(filesUnder(path.join(project.dir, 'generated-tests'))).toEqual([]);
