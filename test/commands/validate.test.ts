@@ -24,6 +24,16 @@ const json = async (args: string[]) => {
 };
 
 describe('scribe validate', () => {
+  it('reports a file it cannot analyse as internal-error, keeps every other file’s report, and exits 3 (not 1)', async () => {
+    writeFileSync(path.join(dir, 'deep.spec.ts'), `const x = ${'('.repeat(5000)}1${')'.repeat(5000)};\n`);
+    const { code, report } = await json(['validate', '.']);
+    expect(code).toBe(3);
+    const byFile = Object.fromEntries(report.files.map((f) => [path.basename(f.file), f.issues.map((i) => i.rule)]));
+    expect(byFile['deep.spec.ts']).toEqual(['internal-error']);
+    expect(byFile['clean.spec.ts']).toEqual([]);
+    expect(byFile['planted.spec.ts']).toContain('missing-playwright-await');
+  });
+
   it('passes a clean spec with exit code 0', async () => {
     const run = await scribe(['validate', 'clean.spec.ts'], { cwd: dir });
     expect(run.stderr).not.toMatch(/error/);
