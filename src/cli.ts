@@ -1,6 +1,7 @@
 /** The command line: parse, call the library, print. Exit codes: 0 success, 1 the work failed, 2 usage or config. */
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config/load.ts';
+import { WebServerError } from './project/web-server.ts';
 import { UsageError, type CliContext } from './commands/context.ts';
 import { registerValidate } from './commands/validate.ts';
 import { registerGenerate } from './commands/generate.ts';
@@ -8,6 +9,8 @@ import { registerStats } from './commands/stats.ts';
 import { registerRun } from './commands/run.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerDemo } from './commands/demo.ts';
+import { registerInit } from './commands/init.ts';
+import { registerMcp } from './commands/mcp.ts';
 
 export async function main(argv: string[], io: Partial<CliContext> = {}): Promise<number> {
   const ctx: CliContext = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), exitCode: 0, ...io };
@@ -22,6 +25,8 @@ export async function main(argv: string[], io: Partial<CliContext> = {}): Promis
   registerRun(program, ctx);
   registerServe(program, ctx);
   registerDemo(program, ctx);
+  registerInit(program, ctx);
+  registerMcp(program, ctx);
 
   try {
     await program.parseAsync(argv);
@@ -39,6 +44,10 @@ function handleError(error: unknown, ctx: CliContext): number {
   if (error instanceof ConfigError) {
     ctx.stderr.write(`scribe: configuration error\n${error.message}\n`);
     return 2;
+  }
+  if (error instanceof WebServerError) {
+    ctx.stderr.write(`scribe: the app could not be started: ${error.message}\n`);
+    return 1;
   }
   if (error instanceof UsageError) {
     ctx.stderr.write(`scribe: ${error.message}\n`);

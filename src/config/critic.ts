@@ -8,12 +8,21 @@ import type { Rule } from '../rules/types.ts';
 import { RULES } from '../rules/index.ts';
 import { customRule } from '../rules/custom.ts';
 import { ConfigError, checkWithSchema, keyPath, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
-import { CriticSettings } from './critic-settings.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';
 import { template } from './scribe.ts';
 import { regexSource } from './zod-helpers.ts';
 
 export const DEFAULT_CRITIC_PATH = path.join(BUNDLED_AGENTS_DIR, 'critic.yaml');
+
+/**
+ * The rules that keep model-written code from reaching the machine: switching one off takes an explicit
+ * entry in the user's critic.yaml and is reported on every run. A property of the gate, not a preference.
+ */
+export const SAFETY_RULES: readonly string[] = ['no-forbidden-imports', 'no-dangerous-apis', 'no-eval', 'syntax', 'type-check'];
+
+const CriticSettings = z.strictObject({
+  test_id_attribute: z.string().min(1),
+});
 
 const ConfiguredSeverity = z.enum(['error', 'warning', 'off']);
 

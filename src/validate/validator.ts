@@ -16,6 +16,11 @@ export interface ValidatorOptions {
   /** Run the `type-check` rule (when critic.yaml enables it). Off makes validation several times faster. */
   typeCheck?: boolean;
   inventory?: PageInventory;
+  /**
+   * The code is model-written (untrusted): the allow-list gate's rules apply too, and the project root
+   * bounds its relative imports. Off for people's own specs, unless they ask (`validate --untrusted`).
+   */
+  untrusted?: { projectRoot: string };
 }
 
 export interface FileValidation {
@@ -76,6 +81,21 @@ export class Validator {
     const other = new Validator(this.config, { ...this.options, inventory });
     if (this.typeChecking) other.project = this.compilerProject();
     return other;
+  }
+
+  /**
+   * The same rules plus the allow-list gate, for model-written code, sharing this validator's compiler
+   * project. Already untrusted, it is returned as is (so its results are shared too).
+   */
+  forUntrustedCode(projectRoot: string): Validator {
+    if (this.options.untrusted) return this;
+    const other = new Validator(this.config, { ...this.options, untrusted: { projectRoot: path.resolve(projectRoot) } });
+    if (this.typeChecking) other.project = this.compilerProject();
+    return other;
+  }
+
+  get untrusted(): boolean {
+    return this.options.untrusted !== undefined;
   }
 
   get typeChecking(): boolean {
@@ -167,10 +187,11 @@ export class Validator {
   }
 
   private run(model: SpecModel): RawFinding[] {
-    const env: RuleEnvironment = { testIdAttribute: this.config.testIdAttribute, inventory: this.options.inventory };
+    const env: RuleEnvironment = { testIdAttribute: this.config.testIdAttribute, inventory: this.options.inventory, projectRoot: this.options.untrusted?.projectRoot };
     const found: RawFinding[] = [];
     for (const active of this.config.rules) {
       if (active.rule.id === TYPE_CHECK_RULE && !this.typeChecking) continue;
+      if (active.rule.untrustedOnly && !this.options.untrusted) continue;
       for (const finding of active.rule.check(model, active.options, env)) {
         found.push({ rule: active.rule.id, severity: finding.severity ?? active.severity, finding });
       }

@@ -8,12 +8,12 @@ import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
 import { Scribe, type ScribeProgress } from '../agents/scribe.ts';
 import { assertWritable, specPath, SpecExistsError } from '../agents/scribe-files.ts';
-import { loadCriticConfig } from '../config/critic.ts';
-import { agentsFile } from '../config/paths.ts';
-import { loadScribeConfig, type ScribeConfig } from '../config/scribe.ts';
-import { loadWorkflow } from '../config/workflow.ts';
+import type { ScribeConfig } from '../config/scribe.ts';
+import { workflowFrom } from '../config/workflow.ts';
 import { GenerateResult, ScribeTask, type Complexity, type PageInventory } from '../contracts.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
+import type { ModelProvider } from '../llm/types.ts';
+import { loadProject, type ProjectContext } from '../project/context.ts';
 import { StatsLog } from '../stats/log.ts';
 import { Validator } from '../validate/validator.ts';
 import { runWorkflow } from './orchestrator.ts';
@@ -36,9 +36,13 @@ export interface GenerateRequest {
 export interface PipelineOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** The project, read once by the caller; default: read from cwd and env (and `request.provider`). */
+  project?: ProjectContext;
   onEvent?: (event: PipelineEvent) => void;
   signal?: AbortSignal;
   stats?: StatsLog | false;
+  /** A model provider made by the caller (the MCP host's model, through sampling); wins over `request.provider`. */
+  provider?: ModelProvider;
   /**
    * A validator kept across generations (a server's job thread): its compiler project makes every
    * type-check after the first fast. It must have been built from the project's agents/critic.yaml.
@@ -62,9 +66,10 @@ export interface PipelineResult {
 export async function generateSpec(request: GenerateRequest, options: PipelineOptions): Promise<PipelineResult> {
   const emit: Emit = (stage, status, message) => options.onEvent?.({ stage, status, message, at: new Date().toISOString() });
   const stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(options.env, options.cwd));
-  const config = loadScribeConfig(agentsFile('scribe.yaml', options.cwd));
-  const critic = loadCriticConfig(agentsFile('critic.yaml', options.cwd));
-  const task = resolveTask(request, config, options);
+  const project = options.project ?? (await loadProject({ cwd: options.cwd, env: options.env, provider: request.provider }));
+  const { scribe: config, critic } = project.agents;
+  for (const warning of project.warnings) emit('project', 'info', warning);
+  const task = resolveTask(request, project);
   if (!task.ok) return setupFailure(task.error);
 
   // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
@@ -78,13 +83,17 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
     }
   }
   // One validator for Scribe, the Critic and the Medic: one compiler project (type-checking after the
-  // first spec is fast), and a text already validated is not validated again.
-  const validator = (options.validator ?? new Validator(critic, { typeCheck: true })).withInventory(inventory);
+  // first spec is fast), and a text already validated is not validated again. Everything it sees is
+  // model-written, so the allow-list gate applies.
+  const validator = (options.validator ?? new Validator(critic, { typeCheck: true })).forUntrustedCode(options.cwd).withInventory(inventory);
+  const providerName = request.provider ?? project.provider;
   const shared = { critic, validator, inventory, stats: stats ?? (false as const), cwd: options.cwd, env: options.env };
   const scribe = new Scribe({
     ...shared,
     config,
-    providerName: request.provider,
+    offline: project.agents.offline,
+    providerName,
+    provider: options.provider,
     force: request.force === true,
     onProgress: (event) => {
       const reported = describeProgress(event, options.cwd);
@@ -93,44 +102,50 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   });
   const workers = pipelineWorkers({
     scribe,
-    critic: new Critic(shared),
+    critic: new Critic({ ...shared, scribeConfig: config, providerName }),
     medic: async () => new Medic({ ...shared, scribeConfig: config, provider: await scribe.modelProvider() }),
     cwd: options.cwd,
     env: options.env,
+    project,
     generation: randomUUID(),
     inventory,
     stats,
     signal: options.signal,
     emit,
   });
-  const manifest = loadWorkflow(agentsFile('workflow.yaml', options.cwd), Object.keys(workers));
+  const manifest = workflowFrom(project.agents.workflow, Object.keys(workers));
   try {
     // An aborted job (a server shutting down) stops before its next stage.
     const walk = await runWorkflow<PipelineSegment>(manifest, workers, [{ type: 'REQUEST', task: task.value }], { onBlock: () => options.signal?.throwIfAborted() });
-    return resultOf(walk.outcome, walk.payload, options.cwd);
+    return withWarnings(resultOf(walk.outcome, walk.payload, options.cwd), project.warnings);
   } catch (error) {
     if (error instanceof ProviderSetupError) return setupFailure(error.message);
     throw error;
   }
 }
 
+function withWarnings(result: PipelineResult, warnings: string[]): PipelineResult {
+  return warnings.length > 0 ? { ...result, document: { ...result.document, warnings } } : result;
+}
+
 type Emit = (stage: string, status: PipelineEvent['status'], message: string) => void;
 type Resolved<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** The request with its defaults settled, or why it cannot be done (a usage problem: exit 2). */
-function resolveTask(request: GenerateRequest, config: ScribeConfig, options: PipelineOptions): Resolved<ResolvedTask> {
+function resolveTask(request: GenerateRequest, project: ProjectContext): Resolved<ResolvedTask> {
+  const config = project.agents.scribe;
   const parsed = ScribeTask.safeParse({
     taskDescription: request.description,
     featureName: request.feature?.trim() || request.description,
     outputPath: request.outputPath,
-    url: request.url ?? (options.env.BASE_URL?.trim() || undefined),
+    url: request.url ?? project.baseURL,
     complexity: request.complexity,
   });
   if (!parsed.success) {
     return { ok: false, error: `invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ')}` };
   }
   const { taskDescription, featureName, outputPath, url, complexity } = parsed.data;
-  const file = specPath(options.cwd, config.generation.output_dir, featureName, taskDescription, outputPath);
+  const file = specPath(project.cwd, project.outputDir, featureName, taskDescription, outputPath);
   try {
     assertWritable(file, request.force === true);
   } catch (error) {
@@ -185,11 +200,16 @@ export function displayPath(file: string, cwd: string): string {
   return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
 }
 
+function modelWords(provider: string, model: string): string {
+  if (provider === 'openai') return model;
+  return provider === 'mcp' ? "the MCP host's model" : `the ${provider} generator`;
+}
+
 /** Scribe's progress as pipeline events, in words a person reads on a terminal or in a job's stages. */
 function describeProgress(event: ScribeProgress, cwd: string): Omit<PipelineEvent, 'at'> | undefined {
   switch (event.type) {
     case 'attempt':
-      return { stage: 'scribe', status: 'started', message: `attempt ${event.attempt}/${event.maxAttempts}: asking ${event.provider === 'openai' ? event.model : `the ${event.provider} generator`}` };
+      return { stage: 'scribe', status: 'started', message: `attempt ${event.attempt}/${event.maxAttempts}: asking ${modelWords(event.provider, event.model)}` };
     case 'model-retry':
       return { stage: 'scribe', status: 'info', message: `model call failed (${event.notice.reason}); trying again in ${(event.notice.delayMs / 1000).toFixed(1)} s (${event.notice.attempt + 1}/${event.notice.maxAttempts})` };
     case 'validating':
