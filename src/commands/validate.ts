@@ -81,5 +81,9 @@ function fixFile(validator: Validator, spec: { file: string; text: string }, ctx
       for (const fix of result.applied) ctx.stderr.write(`fixed ${name}:${fix.line}  ${fix.rule}  ${fix.before}\n`);
     }
   }
+  if (!quiet) {
+    const name = path.relative(ctx.cwd, spec.file) || spec.file;
+    for (const fix of result.refused) ctx.stderr.write(`not fixed ${name}:${fix.line}  ${fix.rule}: ${fix.reason}\n`);
+  }
   return result.validation;
 }

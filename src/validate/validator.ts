@@ -10,6 +10,7 @@ import type { Issue, PageInventory } from '../contracts.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import type { Finding, RuleEnvironment, TextEdit } from '../rules/types.ts';
 import { SpecModel } from './model.ts';
+import { fixBreaks, hasSyntaxErrors } from './verify-fix.ts';
 
 export interface ValidatorOptions {
   /** Run the `type-check` rule (when critic.yaml enables it). Off makes validation several times faster. */
@@ -33,11 +34,22 @@ export interface AppliedFix {
   rule: string;
   line: number;
   before: string;
+  /** Every change the fix made, exactly: the text it removed and the text it put in its place. */
+  changes: Array<{ removed: string; inserted: string }>;
+}
+
+/** A fix that was found but not applied, and why (the file does not parse, or the fix would change an assertion). */
+export interface RefusedFix {
+  rule: string;
+  line: number;
+  before: string;
+  reason: string;
 }
 
 export interface FixResult {
   text: string;
   applied: AppliedFix[];
+  refused: RefusedFix[];
   validation: FileValidation;
 }
 
@@ -142,22 +154,49 @@ export class Validator {
     this.results.set(resultKey(result), result);
   }
 
-  /** Applies safe fixes until none is left (or a few rounds), and validates the result. */
+  /**
+   * Applies safe fixes until none is left (or a few rounds), and validates the result. A file with
+   * syntax errors is not edited; each fix is applied only if the fixed file parses and keeps every
+   * assertion (verify-fix.ts), else it is refused and named.
+   */
   fix(file: string, text: string): FixResult {
     let current = text;
     const applied: AppliedFix[] = [];
+    const refused: RefusedFix[] = [];
+    const refusedKeys = new Set<string>();
     for (let round = 0; round < MAX_FIX_ROUNDS; round++) {
       const model = this.parse([{ file, text: current }])[0]!;
       if (model instanceof Error) break;
-      const edits = this.run(model).flatMap(({ rule, finding }) =>
-        finding.fix ? [{ rule, line: this.position(model, finding.node).line, edits: finding.fix }] : [],
+      const candidates = nonOverlapping(
+        this.run(model).flatMap(({ rule, finding }) => {
+          if (!finding.fix) return [];
+          const line = this.position(model, finding.node).line;
+          const fix = { rule, line, before: model.lineText(line).trim(), edits: finding.fix };
+          return refusedKeys.has(fixKey(fix)) ? [] : [fix];
+        }),
       );
-      const chosen = nonOverlapping(edits);
-      if (chosen.length === 0) break;
-      for (const fix of chosen) applied.push({ rule: fix.rule, line: fix.line, before: model.lineText(fix.line).trim() });
+      if (candidates.length === 0) break;
+      if (hasSyntaxErrors(file, current)) {
+        refused.push(...candidates.map(({ rule, line, before }) => ({ rule, line, before, reason: 'the file has syntax errors, and a fix to a file that does not parse cannot be checked' })));
+        break;
+      }
+      const safe = candidates.filter((fix) => {
+        const reason = fixBreaks(file, current, applyEdits(current, fix.edits));
+        if (reason === undefined) return true;
+        refused.push({ rule: fix.rule, line: fix.line, before: fix.before, reason });
+        refusedKeys.add(fixKey(fix));
+        return false;
+      });
+      if (safe.length === 0) continue;
+      // Fixes safe one by one may still clash together: then this round applies the first alone.
+      const together = fixBreaks(file, current, applyEdits(current, safe.flatMap((f) => f.edits))) === undefined;
+      const chosen = together ? safe : safe.slice(0, 1);
+      for (const fix of chosen) {
+        applied.push({ rule: fix.rule, line: fix.line, before: fix.before, changes: fix.edits.map((e) => ({ removed: current.slice(e.start, e.end), inserted: e.text })) });
+      }
       current = applyEdits(current, chosen.flatMap((c) => c.edits));
     }
-    return { text: current, applied, validation: this.validateText(file, current) };
+    return { text: current, applied, refused, validation: this.validateText(file, current) };
   }
 
   /** Each spec parsed on its own (a file too deep to parse is an Error, not a lost batch); one program type-checks them. */
@@ -278,6 +317,10 @@ function internalError(file: string, text: string, error: unknown): FileValidati
 
 function resultKey(spec: { file: string; text: string }): string {
   return `${path.resolve(spec.file)}\0${spec.text}`;
+}
+
+function fixKey(fix: { rule: string; before: string }): string {
+  return `${fix.rule}\0${fix.before}`;
 }
 
 function nonOverlapping<T extends { edits: TextEdit[] }>(fixes: T[]): T[] {

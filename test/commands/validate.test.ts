@@ -106,6 +106,16 @@ describe('scribe validate', () => {
     expect(run.stdout).toContain('no-hardcoded-credentials');
   });
 
+  it('--fix leaves a file with a broken line alone, assertion included, and says why', async () => {
+    const broken = "import { test, expect } from '@playwright/test';\n\ntest('menu', async ({ page }) => {\n  await page.goto('/');\n  await page.waitForLoadState('networkidle'');\n  await expect(page.getByTestId('menu')).toBeHidden();\n});\n";
+    writeFileSync(path.join(dir, 'broken.spec.ts'), broken);
+    const run = await scribe(['validate', 'broken.spec.ts', '--fix'], { cwd: dir });
+    expect(readFileSync(path.join(dir, 'broken.spec.ts'), 'utf8')).toBe(broken);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/not fixed broken\.spec\.ts:5\s+no-networkidle: the file has syntax errors/);
+    expect(run.stdout).toContain('syntax');
+  });
+
   it('exits 2 with a clear message on a missing path or a bad config', async () => {
     const missing = await scribe(['validate', 'nope.spec.ts'], { cwd: dir });
     expect(missing.code).toBe(2);
