@@ -101,7 +101,7 @@ export const GenerateResult = z.object({
 export type GenerateResult = z.infer<typeof GenerateResult>;
 
 /** A compact inventory of a live page (src/explore), carried into prompts and the grounding rule. */
-export const PageInventory = z.object({
+const OnePageInventory = z.object({
   url: z.string(),
   title: z.string(),
   testIdAttribute: z.string(),
@@ -132,5 +132,15 @@ export const PageInventory = z.object({
   /** What the size cap left out, in words ("42 links", "310 test ids"). */
   truncated: z.array(z.string()),
   estimatedTokens: z.number().int().nonnegative(),
+});
+/**
+ * The start page's inventory; after a site exploration it also holds the other same-origin pages
+ * explored from it (`pages`) and the same-origin paths seen in links but left unexplored by the bounds.
+ */
+export const PageInventory = OnePageInventory.extend({
+  pages: z.array(OnePageInventory).optional(),
+  unexplored: z.array(z.string()).optional(),
+  /** How many of `pages` the prompt carries (the rest were cut for size, and the prompt names them). */
+  promptPages: z.number().int().nonnegative().optional(),
 });
 export type PageInventory = z.infer<typeof PageInventory>;

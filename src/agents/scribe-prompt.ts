@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { CriticConfig } from '../config/critic.ts';
 import { renderTemplate, type ScribeConfig } from '../config/scribe.ts';
 import type { Complexity, Issue, PageInventory } from '../contracts.ts';
-import { renderInventory } from '../explore/render.ts';
+import { renderSite } from '../explore/render.ts';
 import type { ChatMessage } from '../llm/types.ts';
 
 export interface PromptInput {
@@ -21,7 +21,7 @@ export interface PromptInput {
 export function initialMessages(config: ScribeConfig, critic: CriticConfig, input: PromptInput): ChatMessage[] {
   const system = renderTemplate(config.prompts.system, { criteria: renderCriteria(critic), test_id_attribute: critic.testIdAttribute });
   const inventory = input.inventory
-    ? renderTemplate(config.prompts.inventory, { url: input.inventory.url, title: input.inventory.title, elements: renderInventory(input.inventory) })
+    ? renderTemplate(config.prompts.inventory, { url: input.inventory.url, title: input.inventory.title, elements: renderSite(input.inventory) })
     : '';
   const user = renderTemplate(config.prompts.user, { request: input.description, feature: input.feature, complexity: input.complexity, inventory });
   return [

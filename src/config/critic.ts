@@ -69,6 +69,8 @@ export interface ActiveRule {
 export interface CriticConfig {
   file: string;
   testIdAttribute: string;
+  /** The declared credential variables, by what they hold (settings.credentials). */
+  credentials: Record<string, string>;
   /** Enabled rules, built-in then custom, in the file's order. */
   rules: ActiveRule[];
   /** Every rule id the file names with its setting, for prompts and docs (disabled ones included). */
@@ -122,6 +124,7 @@ export function criticConfigFrom(source: YamlSource): CriticConfig {
   return {
     file: source.file,
     testIdAttribute: parsed.settings.test_id_attribute,
+    credentials: parsed.settings.credentials,
     rules,
     criteria,
     review: parsed.review ?? { enabled: false },

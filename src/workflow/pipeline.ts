@@ -72,14 +72,14 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   let inventory: PageInventory | undefined;
   if (task.value.url) {
     try {
-      inventory = await explore(task.value.url, critic.testIdAttribute, config.explore, emit);
+      inventory = await explore(task.value.url, critic.testIdAttribute, config.explore, options.cwd, emit);
     } catch (error) {
       emit('explore', 'failed', `could not explore ${task.value.url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   // One validator for Scribe, the Critic and the Medic: one compiler project (type-checking after the
   // first spec is fast), and a text already validated is not validated again.
-  const validator = (options.validator ?? new Validator(critic, { typeCheck: true })).withInventory(inventory);
+  const validator = (options.validator ?? new Validator(critic, { typeCheck: true, env: options.env })).withInventory(inventory);
   const shared = { critic, validator, inventory, stats: stats ?? (false as const), cwd: options.cwd, env: options.env };
   const scribe = new Scribe({
     ...shared,
@@ -143,12 +143,14 @@ function resolveTask(request: GenerateRequest, config: ScribeConfig, options: Pi
   };
 }
 
-async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit): Promise<PageInventory> {
+async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], cwd: string, emit: Emit): Promise<PageInventory> {
   emit('explore', 'started', `exploring ${url}`);
   // Loaded on demand: exploring starts a browser, which a run without a URL never needs.
-  const { exploreUrl } = await import('../explore/inventory.ts');
-  const inventory = await exploreUrl(url, { testIdAttribute, settings });
-  emit('explore', 'done', `found ${inventory.testIds.length} test ids on ${url}`);
+  const { exploreSite } = await import('../explore/site.ts');
+  const inventory = await exploreSite(url, { testIdAttribute, settings, storageState: settings.storage_state && path.resolve(cwd, settings.storage_state) });
+  const pages = 1 + (inventory.pages?.length ?? 0);
+  const ids = inventory.testIds.length + (inventory.pages ?? []).reduce((sum, page) => sum + page.testIds.length, 0);
+  emit('explore', 'done', `found ${ids} test ids on ${pages} page${pages === 1 ? '' : 's'} from ${url}`);
   return inventory;
 }
 
