@@ -75,6 +75,8 @@ export const RunnerReport = z.object({
   console_errors: z.array(z.string()),
   /** Playwright's error context (the page snapshot at failure), kept for the Medic. */
   error_context: z.string().nullable().optional(),
+  /** Run-time grounding: the test ids and named elements of the page the test ended on (where a failing step failed). */
+  final_page: z.object({ url: z.string(), testIds: z.array(z.string()), roles: z.array(z.string()) }).nullable().optional(),
   segment: TestResultSegment.optional(),
 });
 export type RunnerReport = z.infer<typeof RunnerReport>;

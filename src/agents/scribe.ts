@@ -20,6 +20,7 @@ import type { NewStatsEvent } from '../stats/events.ts';
 import { Validator, type AppliedFix } from '../validate/validator.ts';
 import { assertWritable, specPath, SpecExistsError, writeSpec, type Provenance } from './scribe-files.ts';
 import { feedbackMessages, initialMessages, promptHash } from './scribe-prompt.ts';
+import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded } from './model-call.ts';
 import { checkSpec, errorRuleIds, noCodeIssue } from './spec-check.ts';
 
@@ -85,6 +86,8 @@ export interface Candidate {
   model: string;
   promptHash: string;
   failure?: GenerationFailure;
+  /** Why the spec does not test the request (a stand-in such as the offline smoke test); never accepted as the requested test. */
+  substitute?: string;
   error?: string;
 }
 
@@ -197,7 +200,7 @@ export class Scribe {
       const assessed = this.assess(answer.text, request.file, validator, attempt);
       const errors = assessed.issues.filter((i) => i.severity === 'error');
       this.record({ type: 'validation', generation, attempt, passed: errors.length === 0, errors: errors.map((i) => i.rule), autofixed: assessed.autofixed.map((f) => f.rule) });
-      last = { ...last, model: answer.model, code: assessed.code, attempts: attempt, issues: assessed.issues, autofixed: assessed.autofixed };
+      last = { ...last, model: answer.model, substitute: answer.substitute, code: assessed.code, attempts: attempt, issues: assessed.issues, autofixed: assessed.autofixed };
       if (errors.length === 0) {
         this.record({ type: 'success', generation, attempts: attempt });
         this.progress({ type: 'accepted', attempt, warnings: assessed.issues.length });
@@ -268,9 +271,9 @@ export class Scribe {
       model,
       temperature: this.config.provider.temperature,
       stream: this.options.stream ?? this.config.provider.stream,
-      task: { description: request.description, feature: request.feature, url: request.url, inventory: request.inventory },
+      task: { description: request.description, feature: request.feature, url: request.url, inventory: request.inventory, credentials: this.critic.credentials },
     };
-    return completeRecorded(provider, completion, generation, (event) => this.record(event));
+    return completeRecorded(provider, completion, generation, (event) => this.record(event), secretsOf(this.critic.credentials, this.env));
   }
 
   /** What an answer holds: its code after autofix and the issues left, or the no-code issue. */

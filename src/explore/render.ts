@@ -39,7 +39,7 @@ export const INVENTORY_SECTIONS: readonly InventorySection[] = [
   {
     key: 'roles',
     noun: { one: 'role', many: 'roles' },
-    title: () => 'Roles with accessible names:',
+    title: () => 'Roles with accessible names (an element in the test id list above must be selected by its test id; the others by getByRole with the name):',
     lines: (inventory) => inventory.roles.map((entry) => `- ${entry.role} ${JSON.stringify(entry.name)}${times(entry.count)}`),
   },
   {

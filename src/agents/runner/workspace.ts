@@ -57,11 +57,32 @@ export const test = base.extend<{ scribeEvidence: void }>({
           return image;
         };
       };
+      // Run-time grounding: the test ids and named elements of each page the test reaches (on every
+      // load, and the page it ends on, where a failing step failed), read in one evaluate each.
+      const testIdAttribute = testInfo.project.use.testIdAttribute ?? 'data-testid';
+      const pages: Array<{ url: string; testIds: string[]; roles: string[] }> = [];
+      const reading: Array<Promise<void>> = [];
+      const readPage = (page: Page) => {
+        const read = page
+          .evaluate((attribute) => {
+            const name = (el: Element) => (el.getAttribute('aria-label') || (el as HTMLInputElement).labels?.[0]?.textContent || (el as HTMLElement).innerText || el.getAttribute('placeholder') || '').replace(/\\s+/g, ' ').trim().slice(0, 60);
+            const roleOf = (el: Element) => el.getAttribute('role') || ({ A: 'link', BUTTON: 'button', SELECT: 'combobox', TEXTAREA: 'textbox', H1: 'heading', H2: 'heading', H3: 'heading' } as Record<string, string>)[el.tagName] || (el.tagName === 'INPUT' ? ((el as HTMLInputElement).type === 'checkbox' ? 'checkbox' : (el as HTMLInputElement).type === 'submit' ? 'button' : 'textbox') : '');
+            const testIds = [...new Set([...document.querySelectorAll('[' + CSS.escape(attribute) + ']')].map((el) => el.getAttribute(attribute) ?? ''))].slice(0, 300);
+            const roles = [...new Set([...document.querySelectorAll('a[href], button, input, select, textarea, h1, h2, h3, [role]')].map((el) => roleOf(el) + ' ' + JSON.stringify(name(el))))].slice(0, 200);
+            return { url: location.href, testIds, roles };
+          }, testIdAttribute)
+          .then((found) => void pages.push(found), () => undefined);
+        reading.push(Promise.race([read, new Promise<void>((resolve) => setTimeout(resolve, 2000))]));
+      };
       context.pages().forEach(watch);
       context.on('page', watch);
+      context.on('page', (page) => page.on('load', () => readPage(page)));
+      context.pages().forEach((page) => page.on('load', () => readPage(page)));
       await use();
+      context.pages().forEach(readPage);
+      await Promise.all(reading);
       await testInfo.attach(${JSON.stringify(EVIDENCE_ATTACHMENT)}, {
-        body: JSON.stringify({ consoleErrors, screenshots }),
+        body: JSON.stringify({ consoleErrors, screenshots, pages }),
         contentType: 'application/json',
       });
     },
