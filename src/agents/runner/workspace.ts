@@ -31,6 +31,20 @@ const RUN_ID = /^\d{8}T\d{6}-(\d+)-[0-9a-f]{8}$/;
 const RUN_DIR_PREFIX = 'run-';
 
 /**
+ * Run-time grounding, read in the page: its test ids and named elements (role "name"), deduplicated and
+ * capped. Source text, because it runs inside the generated fixtures module (and in bench/site-grounding.ts).
+ */
+export const READ_PAGE_ELEMENTS = String.raw`(attribute) => {
+    const TAG_ROLES = { A: 'link', BUTTON: 'button', SELECT: 'combobox', TEXTAREA: 'textbox', H1: 'heading', H2: 'heading', H3: 'heading' };
+    const INPUT_ROLES = { checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button' };
+    const name = (el) => (el.getAttribute('aria-label') || (el.labels && el.labels[0] ? el.labels[0].textContent : '') || el.innerText || el.getAttribute('placeholder') || '').replace(/\s+/g, ' ').trim().slice(0, 60);
+    const roleOf = (el) => el.getAttribute('role') || TAG_ROLES[el.tagName] || (el.tagName === 'INPUT' ? INPUT_ROLES[el.type] || 'textbox' : '');
+    const testIds = [...new Set([...document.querySelectorAll('[' + CSS.escape(attribute) + ']')].map((el) => el.getAttribute(attribute) || ''))].slice(0, 300);
+    const roles = [...new Set([...document.querySelectorAll('a[href], button, input, select, textarea, h1, h2, h3, [role]')].map((el) => roleOf(el) + ' ' + JSON.stringify(name(el))))].slice(0, 200);
+    return { url: location.href, testIds, roles };
+  }`;
+
+/**
  * Every page of the test's context reports its console errors and uncaught exceptions, and every
  * `page.screenshot({ path })` the path it wrote, in one attachment the Runner reads from the JSON report.
  */
@@ -64,13 +78,7 @@ export const test = base.extend<{ scribeEvidence: void }>({
       const reading: Array<Promise<void>> = [];
       const readPage = (page: Page) => {
         const read = page
-          .evaluate((attribute) => {
-            const name = (el: Element) => (el.getAttribute('aria-label') || (el as HTMLInputElement).labels?.[0]?.textContent || (el as HTMLElement).innerText || el.getAttribute('placeholder') || '').replace(/\\s+/g, ' ').trim().slice(0, 60);
-            const roleOf = (el: Element) => el.getAttribute('role') || ({ A: 'link', BUTTON: 'button', SELECT: 'combobox', TEXTAREA: 'textbox', H1: 'heading', H2: 'heading', H3: 'heading' } as Record<string, string>)[el.tagName] || (el.tagName === 'INPUT' ? ((el as HTMLInputElement).type === 'checkbox' ? 'checkbox' : (el as HTMLInputElement).type === 'submit' ? 'button' : 'textbox') : '');
-            const testIds = [...new Set([...document.querySelectorAll('[' + CSS.escape(attribute) + ']')].map((el) => el.getAttribute(attribute) ?? ''))].slice(0, 300);
-            const roles = [...new Set([...document.querySelectorAll('a[href], button, input, select, textarea, h1, h2, h3, [role]')].map((el) => roleOf(el) + ' ' + JSON.stringify(name(el))))].slice(0, 200);
-            return { url: location.href, testIds, roles };
-          }, testIdAttribute)
+          .evaluate(${READ_PAGE_ELEMENTS}, testIdAttribute)
           .then((found) => void pages.push(found), () => undefined);
         reading.push(Promise.race([read, new Promise<void>((resolve) => setTimeout(resolve, 2000))]));
       };
