@@ -55,6 +55,11 @@ export interface ScribeOptions {
   stats?: StatsLog | false;
   /** Overwrite an existing spec. */
   force?: boolean;
+  /**
+   * Validate and retry before handing a spec on (default on). Off (`scribe eval --no-self-validation`),
+   * the first answer holding code goes straight to the Critic and the Runner, so the gain is measured.
+   */
+  selfValidation?: boolean;
   onProgress?: (event: ScribeProgress) => void;
 }
 
@@ -201,7 +206,7 @@ export class Scribe {
       const errors = assessed.issues.filter((i) => i.severity === 'error');
       this.record({ type: 'validation', generation, attempt, passed: errors.length === 0, errors: errors.map((i) => i.rule), autofixed: assessed.autofixed.map((f) => f.rule) });
       last = { ...last, model: answer.model, substitute: answer.substitute, code: assessed.code, attempts: attempt, issues: assessed.issues, autofixed: assessed.autofixed };
-      if (errors.length === 0) {
+      if (errors.length === 0 || (this.options.selfValidation === false && assessed.code !== null)) {
         this.record({ type: 'success', generation, attempts: attempt });
         this.progress({ type: 'accepted', attempt, warnings: assessed.issues.length });
         return { ...last, success: true };

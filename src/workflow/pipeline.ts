@@ -31,6 +31,8 @@ export interface GenerateRequest {
   /** Run the spec against the app (default true; needs a URL or BASE_URL). */
   run?: boolean;
   force?: boolean;
+  /** Scribe validates and retries before the Critic (default true); false measures what that buys (`scribe eval`). */
+  selfValidation?: boolean;
 }
 
 export interface PipelineOptions {
@@ -86,6 +88,7 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
     config,
     providerName: request.provider,
     force: request.force === true,
+    selfValidation: request.selfValidation !== false,
     onProgress: (event) => {
       const reported = describeProgress(event, options.cwd);
       if (reported) emit(reported.stage, reported.status, reported.message);
