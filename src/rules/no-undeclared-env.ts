@@ -20,9 +20,12 @@ export default defineRule({
   fixable: false,
   options: Options,
   check(model, options, env) {
+    // Outside a generation the run's environment is unknown (`scribe validate` on a suite whose CI sets
+    // its own secrets), so nothing is known to be unset.
+    if (!env.env) return [];
     const declared = Object.values(env.credentials ?? {});
     const known = new Set([...declared, ...options.allowed]);
-    const set = env.env ?? process.env;
+    const set = env.env;
     const findings: Finding[] = [];
     for (const { node, name } of environmentReads(model)) {
       if (known.has(name) || set[name] !== undefined) continue;

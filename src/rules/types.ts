@@ -28,7 +28,7 @@ export interface RuleEnvironment {
   inventory?: PageInventory;
   /** The declared credential variables by what they hold (critic.yaml settings.credentials). */
   credentials?: Readonly<Record<string, string>>;
-  /** The environment the spec will run in (which variables are set); without it, the process's own. */
+  /** The environment the spec will run in (which variables are set), when a generation knows it. */
   env?: Readonly<Record<string, string | undefined>>;
 }
 

@@ -15,7 +15,7 @@ export interface ValidatorOptions {
   /** Run the `type-check` rule (when critic.yaml enables it). Off makes validation several times faster. */
   typeCheck?: boolean;
   inventory?: PageInventory;
-  /** The environment specs will run in (which variables are set); the process's own by default. */
+  /** The environment specs will run in (which variables are set); without it no variable is known to be unset. */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -130,7 +130,7 @@ export class Validator {
   }
 
   private run(model: SpecModel): RawFinding[] {
-    const env: RuleEnvironment = { testIdAttribute: this.config.testIdAttribute, inventory: this.options.inventory, credentials: this.config.credentials, env: this.options.env ?? process.env };
+    const env: RuleEnvironment = { testIdAttribute: this.config.testIdAttribute, inventory: this.options.inventory, credentials: this.config.credentials, env: this.options.env };
     const found: RawFinding[] = [];
     for (const active of this.config.rules) {
       if (active.rule.id === TYPE_CHECK_RULE && !this.typeChecking) continue;

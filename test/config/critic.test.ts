@@ -77,7 +77,7 @@ describe('agents/critic.yaml', () => {
   });
 
   it('reads settings alone for playwright.config.ts and the Runner, with the same errors', () => {
-    expect(loadCriticSettings()).toEqual({ test_id_attribute: 'data-testid' });
+    expect(loadCriticSettings()).toEqual({ test_id_attribute: 'data-testid', credentials: { username: 'E2E_USERNAME', password: 'E2E_PASSWORD' } });
     const { file } = load(bundled.replace('  test_id_attribute: data-testid', '  test_id_attribute: data-qa'));
     expect(loadCriticSettings(file).test_id_attribute).toBe('data-qa');
     const broken = load(bundled.replace('  test_id_attribute: data-testid', '  test_id_attribute: ""'));

@@ -42,3 +42,13 @@ describe('no-undeclared-env', () => {
     expect(issues[0]!.message).toContain('process.env.SHOP_USER (username), process.env.SHOP_PASS (password)');
   });
 });
+
+describe('no-undeclared-env outside a generation', () => {
+  it('reports nothing when the run environment is unknown (scribe validate on a human suite)', () => {
+    const issues = new Validator(configWithOnly(RULE), { typeCheck: false }).validateText(
+      '/virtual/x.spec.ts',
+      "import { test } from '@playwright/test';\ntest('t', async ({ page }) => {\n  await page.getByTestId('p').fill(process.env.CI_ONLY_SECRET!);\n});\n",
+    ).issues;
+    expect(issues).toEqual([]);
+  });
+});
