@@ -3,7 +3,6 @@
  * (SCRIBE_BROWSER, Playwright's own, or a system Chromium).
  */
 import { defineConfig } from '@playwright/test';
-import { loadCriticSettings } from './src/config/critic-settings.ts';
 import { launchOptions } from './src/explore/browser.ts';
 
 export default defineConfig({
@@ -11,7 +10,8 @@ export default defineConfig({
   reporter: process.env.CI ? 'line' : 'list',
   use: {
     baseURL: process.env.BASE_URL,
-    testIdAttribute: loadCriticSettings().test_id_attribute,
+    // Scribe reads this too: it is critic.yaml's test id attribute unless agents/critic.yaml names one.
+    testIdAttribute: 'data-testid',
     launchOptions: launchOptions(),
   },
 });

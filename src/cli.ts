@@ -1,6 +1,7 @@
 /** The command line: parse, call the library, print. Exit codes: 0 success, 1 the work failed, 2 usage or config. */
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config/load.ts';
+import { WebServerError } from './project/web-server.ts';
 import { UsageError, type CliContext } from './commands/context.ts';
 import { registerValidate } from './commands/validate.ts';
 import { registerEval } from './commands/eval.ts';
@@ -9,6 +10,7 @@ import { registerStats } from './commands/stats.ts';
 import { registerRun } from './commands/run.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerDemo } from './commands/demo.ts';
+import { registerInit } from './commands/init.ts';
 
 export async function main(argv: string[], io: Partial<CliContext> = {}): Promise<number> {
   const ctx: CliContext = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), exitCode: 0, ...io };
@@ -24,6 +26,7 @@ export async function main(argv: string[], io: Partial<CliContext> = {}): Promis
   registerRun(program, ctx);
   registerServe(program, ctx);
   registerDemo(program, ctx);
+  registerInit(program, ctx);
 
   try {
     await program.parseAsync(argv);
@@ -41,6 +44,10 @@ function handleError(error: unknown, ctx: CliContext): number {
   if (error instanceof ConfigError) {
     ctx.stderr.write(`scribe: configuration error\n${error.message}\n`);
     return 2;
+  }
+  if (error instanceof WebServerError) {
+    ctx.stderr.write(`scribe: the app could not be started: ${error.message}\n`);
+    return 1;
   }
   if (error instanceof UsageError) {
     ctx.stderr.write(`scribe: ${error.message}\n`);

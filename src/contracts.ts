@@ -99,6 +99,8 @@ export const GenerateResult = z.object({
   critic: CriticVerdict.nullable(),
   runner: RunnerReport.nullable(),
   error: z.string().nullable(),
+  /** What the project's setup asks a person to know (a safety rule switched off, …); absent when nothing. */
+  warnings: z.array(z.string()).optional(),
 });
 export type GenerateResult = z.infer<typeof GenerateResult>;
 

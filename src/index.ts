@@ -16,3 +16,5 @@ export { runSpec, type RunSpecOptions } from './agents/runner.ts';
 export { Critic } from './agents/critic.ts';
 export { Medic } from './agents/medic.ts';
 export { findWeakening } from './agents/assertions.ts';
+export { loadProject, type ProjectContext, type ProjectOptions } from './project/context.ts';
+export { loadAgents, type Agents } from './config/agents.ts';

@@ -2,12 +2,12 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { agentsFile } from './config/paths.ts';
-import { loadServerConfig, type ServerConfig } from './config/server.ts';
+import type { ServerConfig } from './config/server.ts';
 import { createApp, type ScribeApp } from './http/app.ts';
 import { apiToken, isLoopbackHost } from './http/auth.ts';
 import type { DrainSummary } from './http/jobs.ts';
 import type { LogSink } from './http/log.ts';
+import { loadProject, type ProjectContext } from './project/context.ts';
 
 export interface ServeOptions {
   host: string;
@@ -15,8 +15,10 @@ export interface ServeOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   log: LogSink;
-  /** agents/server.yaml, loaded; default: ./agents/server.yaml of cwd, else the bundled one. */
+  /** agents/server.yaml, loaded; default: the project's (merged over the bundled one). */
   config?: ServerConfig;
+  /** The project, read once; default: read from cwd and env. */
+  project?: ProjectContext;
 }
 
 export interface RunningServer {
@@ -42,8 +44,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (token === undefined && !isLoopbackHost(options.host)) {
     throw new ServeSetupError(`refusing to listen on ${options.host} without SCRIBE_API_TOKEN: anyone who can reach it could generate and write specs; set a token or listen on 127.0.0.1`);
   }
-  const config = options.config ?? loadServerConfig(agentsFile('server.yaml', options.cwd));
-  const app = createApp({ cwd: options.cwd, env: options.env, config, token, log: options.log });
+  const project = options.project ?? (await loadProject({ cwd: options.cwd, env: options.env }));
+  const config = options.config ?? project.agents.server;
+  for (const warning of project.warnings) options.log({ level: 'warn', msg: warning });
+  const app = createApp({ cwd: options.cwd, env: options.env, config, outputDir: project.outputDir, token, log: options.log });
   const server = createServer(
     { requestTimeout: config.http.request_timeout_ms, headersTimeout: config.http.headers_timeout_ms, keepAliveTimeout: config.http.keep_alive_timeout_ms },
     app.handle,

@@ -8,11 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { CriticConfig } from '../config/critic.ts';
-import { agentsFile } from '../config/paths.ts';
 import { loadScribeConfig, modelFor, renderTemplate, type ScribeConfig } from '../config/scribe.ts';
 import type { CriticVerdict, Issue, PageInventory } from '../contracts.ts';
 import { fencedBlocks } from '../llm/extract.ts';
-import { createProvider } from '../llm/provider.ts';
+import { createProvider, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { estimateDuration, MaxDurationOptions } from '../rules/max-duration.ts';
 import type { NewStatsEvent } from '../stats/events.ts';
@@ -47,9 +46,12 @@ export interface CriticOptions {
   validator?: Validator;
   /** The explored page: test ids not on it are rejected (no-unknown-testid). */
   inventory?: PageInventory;
-  /** The review's model; default: the one Scribe would choose from env and agents/scribe.yaml. */
+  /** The review's model; default: the one Scribe would choose from env, providerName and scribeConfig. */
   provider?: ModelProvider;
   model?: string;
+  providerName?: ProviderName;
+  /** agents/scribe.yaml, loaded: the review model's settings; default: the bundled one. */
+  scribeConfig?: ScribeConfig;
   /** Where events go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
   stats?: StatsLog | false;
   cwd?: string;
@@ -82,7 +84,8 @@ export class Critic {
     this.cwd = options.cwd ?? process.cwd();
     this.env = options.env ?? process.env;
     this.stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(this.env, this.cwd));
-    this.validator = (options.validator ?? new Validator(this.critic, { typeCheck: true })).withInventory(options.inventory);
+    // The Critic judges model-written candidates: the allow-list gate applies.
+    this.validator = (options.validator ?? new Validator(this.critic, { typeCheck: true })).forUntrustedCode(this.cwd).withInventory(options.inventory);
   }
 
   async review(input: ReviewInput): Promise<CriticVerdict> {
@@ -148,8 +151,8 @@ export class Critic {
 
   private reviewer(): Promise<{ provider: ModelProvider; model: string; scribe: ScribeConfig }> {
     this.reviewModel ??= (async () => {
-      const scribe = loadScribeConfig(agentsFile('scribe.yaml', this.cwd));
-      const provider = this.options.provider ?? (await createProvider({ env: this.env, settings: scribe.provider }));
+      const scribe = this.options.scribeConfig ?? loadScribeConfig();
+      const provider = this.options.provider ?? (await createProvider({ env: this.env, settings: scribe.provider, explicit: this.options.providerName }));
       return { provider, model: this.options.model ?? modelFor(scribe, scribe.provider.default_complexity, this.env), scribe };
     })();
     return this.reviewModel;

@@ -77,7 +77,8 @@ export class Medic {
     this.critic = options.critic;
     this.env = options.env ?? process.env;
     this.stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(this.env, options.cwd ?? process.cwd()));
-    this.validator = (options.validator ?? new Validator(this.critic, { typeCheck: true })).withInventory(options.inventory);
+    // A heal is model-written code: the allow-list gate applies.
+    this.validator = (options.validator ?? new Validator(this.critic, { typeCheck: true })).forUntrustedCode(options.cwd ?? process.cwd()).withInventory(options.inventory);
   }
 
   async heal(input: HealRequest): Promise<HealResult> {

@@ -10,8 +10,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { LaunchOptions } from '@playwright/test';
 import { RunnerReport } from '../contracts.ts';
-import { loadCriticSettings } from '../config/critic-settings.ts';
-import { agentsFile } from '../config/paths.ts';
+import { loadCriticConfig } from '../config/critic.ts';
 import { loadRunnerConfig, runnerFolders, type RunnerConfig } from '../config/runner.ts';
 import { BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
 import { statsHome } from '../stats/log.ts';
@@ -41,13 +40,16 @@ export interface RunSpecOptions {
   sourceDir?: string;
   /** The app under test: Playwright's baseURL, and BASE_URL for the spec. */
   baseURL: string;
-  /** The project: where agents/*.yaml and the Scribe home are looked up. Default: process.cwd(). */
+  /** The project: where the Scribe home is. Default: process.cwd(). */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
-  /** Default: agents/runner.yaml of cwd, else the bundled one. */
+  /** agents/runner.yaml, loaded (a ProjectContext's `agents.runner`); default: the bundled one. */
   config?: RunnerConfig;
-  /** Default: settings.test_id_attribute of agents/critic.yaml. */
+  /** The project's test id attribute (a ProjectContext's `agents.critic.testIdAttribute`); default: the bundled critic.yaml's. */
   testIdAttribute?: string;
+  /** The user's Playwright config and the project of it the spec belongs to (a ProjectContext's). */
+  playwrightConfigFile?: string;
+  project?: string;
   /** Aborting stops Playwright and its browser at once (the report then says the run was stopped). */
   signal?: AbortSignal;
 }
@@ -57,7 +59,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   const elapsed = () => Math.round(performance.now() - started);
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
-  const config = options.config ?? loadRunnerConfig(agentsFile('runner.yaml', cwd));
+  const config = options.config ?? loadRunnerConfig();
   const spec = specSource(options, cwd);
 
   let launch: LaunchOptions;
@@ -67,7 +69,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     if (error instanceof BrowserNotFoundError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
     throw error;
   }
-  const testIdAttribute = options.testIdAttribute ?? loadCriticSettings(agentsFile('critic.yaml', cwd)).test_id_attribute;
+  const testIdAttribute = options.testIdAttribute ?? loadCriticConfig().testIdAttribute;
   const playwright = resolvePlaywright(spec.sourceDir);
   const folders = runnerFolders(config, statsHome(env, cwd));
   removeAbandonedRuns(folders.temp);

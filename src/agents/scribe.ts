@@ -8,7 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { loadCriticConfig, type CriticConfig } from '../config/critic.ts';
-import { agentsFile } from '../config/paths.ts';
+import type { OfflineVocabulary } from '../config/offline.ts';
 import { loadScribeConfig, modelFor, type ScribeConfig } from '../config/scribe.ts';
 import { ScribeTask, type AgentResult, type Complexity, type Issue, type PageInventory } from '../contracts.ts';
 import type { RetryNotice } from '../llm/client.ts';
@@ -29,10 +29,12 @@ export { NO_CODE_RULE } from './spec-check.ts';
 export interface ScribeOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
-  /** agents/scribe.yaml, loaded; default: ./agents/scribe.yaml of cwd, else the bundled one. */
+  /** agents/scribe.yaml, loaded (a ProjectContext's `agents.scribe`); default: the bundled one. */
   config?: ScribeConfig;
-  /** agents/critic.yaml, loaded; default as for config. */
+  /** agents/critic.yaml, loaded; default: the bundled one. */
   critic?: CriticConfig;
+  /** agents/offline.yaml, loaded, for the offline generator; default: the bundled one. */
+  offline?: OfflineVocabulary;
   /** The model; default: chosen by createProvider from env and providerName. */
   provider?: ModelProvider;
   providerName?: ProviderName;
@@ -131,8 +133,8 @@ export class Scribe {
     this.options = options;
     this.cwd = options.cwd ?? process.cwd();
     this.env = options.env ?? process.env;
-    this.config = options.config ?? loadScribeConfig(agentsFile('scribe.yaml', this.cwd));
-    this.critic = options.critic ?? loadCriticConfig(agentsFile('critic.yaml', this.cwd));
+    this.config = options.config ?? loadScribeConfig();
+    this.critic = options.critic ?? loadCriticConfig();
     this.stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(this.env, this.cwd));
   }
 
@@ -295,7 +297,8 @@ export class Scribe {
   }
 
   private validatorFor(inventory: PageInventory | undefined): Validator {
-    this.sharedValidator ??= this.options.validator ?? new Validator(this.critic, { typeCheck: this.options.typeCheck !== false });
+    // A model's answer is untrusted code: the allow-list gate applies to every attempt.
+    this.sharedValidator ??= (this.options.validator ?? new Validator(this.critic, { typeCheck: this.options.typeCheck !== false })).forUntrustedCode(this.cwd);
     return this.sharedValidator.withInventory(inventory);
   }
 
@@ -307,6 +310,7 @@ export class Scribe {
           env: this.env,
           settings: this.config.provider,
           explicit: this.options.providerName,
+          offline: this.options.offline,
           onRetry: (notice) => this.progress({ type: 'model-retry', notice }),
         });
     return this.provider;

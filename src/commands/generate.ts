@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { Complexity } from '../contracts.ts';
 import { PROVIDER_NAMES, type ProviderName } from '../llm/provider.ts';
+import { loadProject, withWebServer } from '../project/context.ts';
 import { generateSpec, type PipelineEvent, type PipelineResult } from '../workflow/pipeline.ts';
 import { UsageError, type CliContext } from './context.ts';
 import { createProgress, type Progress } from './progress.ts';
@@ -22,8 +23,8 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
     .description('write a Playwright spec from a plain-language request, checked against agents/critic.yaml')
     .argument('<description>', 'what the test should do, in plain language')
     .option('--feature <name>', 'the feature it belongs to (default: from the description)')
-    .option('--out <path>', 'where to write the spec (default: generated-tests/<feature>/<request>.spec.ts)')
-    .option('--url <url>', 'the page to ground the spec in (default: BASE_URL)')
+    .option('--out <path>', "where to write the spec (default: <testDir>/generated/<feature>/<request>.spec.ts of the Playwright config, else generated-tests/<feature>/…)")
+    .option('--url <url>', "the page to ground the spec in (default: BASE_URL, else the Playwright config's use.baseURL)")
     .addOption(new Option('--complexity <level>', 'picks the model (agents/scribe.yaml)').choices(['easy', 'medium', 'hard']))
     .addOption(new Option('--provider <name>', 'the model provider (default: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else offline)').choices([...PROVIDER_NAMES]))
     .option('--no-run', 'stop before running the spec')
@@ -35,13 +36,14 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
 async function runGenerate(description: string, flags: GenerateFlags, ctx: CliContext): Promise<void> {
   if (!description.trim()) throw new UsageError('the description is empty; say what the test should do');
   const quiet = flags.json === true;
+  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, provider: flags.provider });
   const progress = createProgress(ctx, quiet);
+  const request = { description, feature: flags.feature, outputPath: flags.out, url: flags.url, complexity: flags.complexity, provider: flags.provider, run: flags.run, force: flags.force };
+  const generate = () => generateSpec(request, { cwd: ctx.cwd, env: ctx.env, project, onEvent: (event) => show(event, progress) });
+  const needsApp = (flags.url ?? project.baseURL) !== undefined;
   let result: PipelineResult;
   try {
-    result = await generateSpec(
-      { description, feature: flags.feature, outputPath: flags.out, url: flags.url, complexity: flags.complexity, provider: flags.provider, run: flags.run, force: flags.force },
-      { cwd: ctx.cwd, env: ctx.env, onEvent: (event) => show(event, progress) },
-    );
+    result = needsApp ? await withWebServer(project, (note) => progress.info(note), generate) : await generate();
   } finally {
     progress.stop();
   }

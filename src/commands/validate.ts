@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { loadCriticConfig } from '../config/critic.ts';
-import { agentsFile } from '../config/paths.ts';
+import { loadProject } from '../project/context.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { collectSpecFiles, MissingPathError } from '../validate/files.ts';
 import { formatStylish, validateReport } from '../validate/report.ts';
@@ -17,6 +16,7 @@ interface ValidateFlags {
   json?: boolean;
   format?: ValidateFormat;
   typeCheck: boolean;
+  untrusted?: boolean;
 }
 
 const VALIDATE_FORMATS = ['stylish', 'json', 'sarif'] as const;
@@ -27,19 +27,22 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .command('validate')
     .description('check Playwright specs against the critic rules (agents/critic.yaml)')
     .argument('<paths...>', 'spec files or folders')
-    .option('--config <file>', 'the critic criteria (default: ./agents/critic.yaml, else the bundled one)')
+    .option('--config <file>', 'the critic criteria, merged over the bundled ones (default: ./agents/critic.yaml)')
     .option('--fix', 'apply the safe autofixes and write the files')
     .option('--json', 'print one JSON document (the same as --format json)')
     .addOption(new Option('--format <format>', 'stylish for people, json, or sarif (SARIF 2.1.0 for code scanning)').choices([...VALIDATE_FORMATS]))
     .option('--no-type-check', 'skip the type-check rule (faster)')
+    .option('--untrusted', "treat the specs as model-written: apply the allow-list gate (allowed-code, allowed-paths) too")
     .action((paths: string[], flags: ValidateFlags) => runValidate(paths, flags, ctx));
 }
 
-function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContext): void {
+async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContext): Promise<void> {
   if (flags.json && flags.format && flags.format !== 'json') throw new UsageError(`--json and --format ${flags.format} ask for two formats; pick one`);
   const format = flags.json ? 'json' : (flags.format ?? 'stylish');
   const quiet = format !== 'stylish';
-  const config = loadCriticConfig(agentsFile('critic.yaml', ctx.cwd, flags.config));
+  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, criticFile: flags.config });
+  const config = project.agents.critic;
+  for (const warning of project.warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
   let files: string[];
   try {
     files = collectSpecFiles(paths, ctx.cwd);
@@ -51,12 +54,13 @@ function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContext): vo
 
   const progress = createProgress(ctx, quiet);
   progress.start(`Validating ${files.length} file${files.length === 1 ? '' : 's'}`);
-  const validator = new Validator(config, { typeCheck: flags.typeCheck });
+  const trusted = new Validator(config, { typeCheck: flags.typeCheck });
+  const validator = flags.untrusted ? trusted.forUntrustedCode(ctx.cwd) : trusted;
   const specs = files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
   const results: FileValidation[] = flags.fix ? specs.map((spec) => fixFile(validator, spec, ctx, quiet)) : validator.validateMany(specs);
   progress.stop();
 
-  const report = validateReport(results, ctx.cwd);
+  const report = { ...validateReport(results, ctx.cwd), ...(project.warnings.length > 0 ? { warnings: project.warnings } : {}) };
   const render: Record<ValidateFormat, () => string> = {
     stylish: () => formatStylish(report, ctx.stdout.isTTY === true),
     json: () => `${JSON.stringify(report, null, 2)}\n`,

@@ -8,12 +8,29 @@ import type { Rule } from '../rules/types.ts';
 import { RULES } from '../rules/index.ts';
 import { customRule } from '../rules/custom.ts';
 import { ConfigError, checkWithSchema, keyPath, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
-import { CriticSettings } from './critic-settings.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';
 import { template } from './scribe.ts';
 import { regexSource } from './zod-helpers.ts';
 
 export const DEFAULT_CRITIC_PATH = path.join(BUNDLED_AGENTS_DIR, 'critic.yaml');
+
+/**
+ * The rules that keep model-written code from reaching the machine: switching one off takes an explicit
+ * entry in the user's critic.yaml and is reported on every run. A property of the gate, not a preference.
+ */
+export const SAFETY_RULES: readonly string[] = ['no-forbidden-imports', 'no-dangerous-apis', 'no-eval', 'syntax', 'type-check'];
+
+/** An environment variable name, as a shell would accept it. */
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits, _)');
+
+/** The credentials contract: what each credential is (username, password, admin_password, …) → the variable holding it. */
+export const DEFAULT_CREDENTIALS = { username: 'E2E_USERNAME', password: 'E2E_PASSWORD' } as const;
+
+const CriticSettings = z.strictObject({
+  test_id_attribute: z.string().min(1),
+  /** The environment variables that hold credentials; specs read only these, and their values never reach a model. */
+  credentials: z.record(z.string().min(1), EnvName).default({ ...DEFAULT_CREDENTIALS }),
+});
 
 const ConfiguredSeverity = z.enum(['error', 'warning', 'off']);
 

@@ -2,15 +2,18 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Scribe's own agents/ folder, holding the embedded defaults. */
-export const BUNDLED_AGENTS_DIR = fileURLToPath(new URL('../../agents/', import.meta.url));
-
 /**
- * Where an agents/*.yaml file comes from: an explicit path, else the project's own agents/ folder
- * in the working directory, else the defaults Scribe ships with.
+ * Scribe's own folder (the one holding its package.json): the sources' parent in development, the
+ * installed package's folder when running from its build (dist/src/…).
  */
-export function agentsFile(name: string, cwd: string, explicit?: string): string {
-  if (explicit) return path.resolve(cwd, explicit);
-  const local = path.join(cwd, 'agents', name);
-  return existsSync(local) ? local : path.join(BUNDLED_AGENTS_DIR, name);
+export const PACKAGE_ROOT = packageRootFrom(path.dirname(fileURLToPath(import.meta.url)));
+
+/** Scribe's own agents/ folder, holding the embedded defaults. */
+export const BUNDLED_AGENTS_DIR = path.join(PACKAGE_ROOT, 'agents');
+
+function packageRootFrom(dir: string): string {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if (existsSync(path.join(current, 'package.json'))) return current;
+    if (path.dirname(current) === current) throw new Error(`no package.json above ${dir}`);
+  }
 }

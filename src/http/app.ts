@@ -10,9 +10,8 @@
  * Every route but /healthz needs `Authorization: Bearer $SCRIBE_API_TOKEN` when a token is set.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { agentsFile } from '../config/paths.ts';
-import { loadScribeConfig } from '../config/scribe.ts';
 import type { ServerConfig } from '../config/server.ts';
 import { readStats } from '../stats/index.ts';
 import { checkBearer } from './auth.ts';
@@ -28,6 +27,8 @@ export interface AppOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   config: ServerConfig;
+  /** The project's output folder (a ProjectContext's outputDir): every job's spec must land inside it. */
+  outputDir: string;
   /** The bearer token every route but /healthz needs; undefined leaves them open (loopback only). */
   token: string | undefined;
   log: LogSink;
@@ -55,8 +56,8 @@ const JOB_PATH = /^\/v1\/jobs\/([0-9a-f-]{36})$/;
 
 export function createApp(options: AppOptions): ScribeApp {
   const { config, log } = options;
-  // Read once: every job's spec must land inside this folder, checked before it is queued.
-  const outputDir = loadScribeConfig(agentsFile('scribe.yaml', options.cwd)).generation.output_dir;
+  // Checked before a job is queued; named relative to the project in messages.
+  const outputDir = path.relative(options.cwd, options.outputDir) || '.';
   const jobs = new JobQueue(
     { concurrency: config.jobs.concurrency, maxQueued: config.jobs.max_queued, retentionMs: config.jobs.retention_ms, maxRetained: config.jobs.max_retained },
     (job) => logJob(job, log),

@@ -4,9 +4,8 @@
  * the server's event loop.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import { loadCriticConfig } from '../config/critic.ts';
-import { agentsFile } from '../config/paths.ts';
 import { Validator } from '../validate/validator.ts';
+import { loadProject, type ProjectContext } from '../project/context.ts';
 import { generateSpec } from '../workflow/pipeline.ts';
 import type { FromWorker, ToWorker } from './threads.ts';
 
@@ -16,6 +15,8 @@ function serveJobs(port: MessagePort): void {
   const send = (message: FromWorker) => port.postMessage(message);
   // Kept for the thread's life: after the first job, type-checking reuses the compiler's work.
   let validator: Validator | undefined;
+  // The project is read once per thread (a loaded config holds functions, which cannot cross threads).
+  let project: Promise<ProjectContext> | undefined;
   port.on('message', (message: ToWorker) => {
     if (message.type === 'abort') return;
     const controller = new AbortController();
@@ -23,8 +24,20 @@ function serveJobs(port: MessagePort): void {
       if (next.type === 'abort') controller.abort(new Error(next.reason));
     };
     port.on('message', onAbort);
-    validator ??= new Validator(loadCriticConfig(agentsFile('critic.yaml', message.job.cwd)), { typeCheck: true });
-    generateSpec(message.job.request, { cwd: message.job.cwd, env: process.env, signal: controller.signal, validator, onEvent: (event) => send({ type: 'event', event }) })
+    project ??= loadProject({ cwd: message.job.cwd, env: process.env });
+    project
+      .then((loaded) => {
+        validator ??= new Validator(loaded.agents.critic, { typeCheck: true });
+        const provider = message.job.request.provider ?? loaded.provider;
+        return generateSpec(message.job.request, {
+          cwd: message.job.cwd,
+          env: process.env,
+          project: { ...loaded, provider },
+          signal: controller.signal,
+          validator,
+          onEvent: (event) => send({ type: 'event', event }),
+        });
+      })
       .then((result) => send({ type: 'result', result }))
       .catch((error: unknown) => send({ type: 'error', message: error instanceof Error ? error.message : String(error) }))
       .finally(() => port.off('message', onAbort));

@@ -15,7 +15,8 @@ export interface PipelineJob {
 export type ToWorker = { type: 'run'; job: PipelineJob } | { type: 'abort'; reason: string };
 export type FromWorker = { type: 'event'; event: PipelineEvent } | { type: 'result'; result: PipelineResult } | { type: 'error'; message: string };
 
-const ENTRY = new URL('./job-worker.mjs', import.meta.url);
+// From the sources a worker needs tsx to load TypeScript (job-worker.mjs); the build runs job-worker.js as is.
+const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './job-worker.mjs' : './job-worker.js', import.meta.url);
 
 export class JobThreads {
   private readonly env: NodeJS.ProcessEnv;

@@ -2,6 +2,7 @@
  * Chooses the model provider: an OpenAI-compatible server when one is configured, else the offline
  * generator, so every command works on a fresh machine with no account.
  */
+import type { OfflineVocabulary } from '../config/offline.ts';
 import type { ProviderSettings } from '../config/scribe.ts';
 import { OpenAIProvider, type RetryNotice } from './client.ts';
 import type { ModelProvider } from './types.ts';
@@ -22,6 +23,8 @@ export interface ProviderRequest {
   settings: ProviderSettings;
   /** `--provider`; without it, `openai` when OPENAI_API_KEY or OPENAI_BASE_URL is set. */
   explicit?: ProviderName;
+  /** The offline generator's words (the project's agents/offline.yaml); default: the bundled ones. */
+  offline?: OfflineVocabulary;
   onRetry?: (notice: RetryNotice) => void;
 }
 
@@ -35,7 +38,7 @@ export async function createProvider(request: ProviderRequest): Promise<ModelPro
   if (name === 'offline') {
     // Loaded on demand: the offline generator brings the page explorer, which `openai` runs never need.
     const { OfflineProvider } = await import('./offline.ts');
-    return new OfflineProvider();
+    return new OfflineProvider(request.offline);
   }
   const apiKey = request.env.OPENAI_API_KEY?.trim();
   const baseURL = request.env.OPENAI_BASE_URL?.trim();

@@ -25,6 +25,8 @@ import noConditionalInTest from './no-conditional-in-test.ts';
 import noWaitForNavigation from './no-wait-for-navigation.ts';
 import noForbiddenImports from './no-forbidden-imports.ts';
 import noDangerousApis from './no-dangerous-apis.ts';
+import allowedCode from './allowed-code.ts';
+import allowedPaths from './allowed-paths.ts';
 import syntax from './syntax.ts';
 import typeCheck from './type-check.ts';
 
@@ -54,6 +56,8 @@ export const RULES: ReadonlyArray<Rule<any>> = [
   noWaitForNavigation,
   noForbiddenImports,
   noDangerousApis,
+  allowedCode,
+  allowedPaths,
   syntax,
   typeCheck,
 ];

@@ -2,6 +2,7 @@ import { ts } from 'ts-morph';
 import { z } from 'zod';
 import { ruleOptions } from '../config/zod-helpers.ts';
 import type { SpecModel } from '../validate/model.ts';
+import { isValueReference } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 
 const Options = ruleOptions({
@@ -220,21 +221,6 @@ function isBound(call: ts.CallExpression): boolean {
   let node: ts.Node = call;
   while (ts.isAwaitExpression(node.parent) || ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent)) node = node.parent;
   return ts.isVariableDeclaration(node.parent) && node.parent.initializer === node;
-}
-
-/** An identifier read as a value: not a property name, a declared name or a type. */
-function isValueReference(id: ts.Identifier): boolean {
-  const parent = id.parent;
-  if (ts.isPropertyAccessExpression(parent) && parent.name === id) return false;
-  if (ts.isQualifiedName(parent)) return false;
-  if ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isPropertySignature(parent) || ts.isMethodSignature(parent) || ts.isGetAccessor(parent) || ts.isSetAccessor(parent) || ts.isEnumMember(parent)) && parent.name === id) return false;
-  if (ts.isBindingElement(parent) && parent.propertyName === id) return false;
-  if (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || ts.isImportEqualsDeclaration(parent)) return false;
-  if (ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent)) return false;
-  for (let n: ts.Node = parent; !ts.isStatement(n) && !ts.isSourceFile(n); n = n.parent) {
-    if (ts.isTypeNode(n) && !ts.isExpressionWithTypeArguments(n)) return false;
-  }
-  return true;
 }
 
 function isDeclaringName(id: ts.Identifier): boolean {

@@ -30,6 +30,8 @@ export interface RuleEnvironment {
   credentials?: Readonly<Record<string, string>>;
   /** The environment the spec will run in (which variables are set), when a generation knows it. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The project the spec belongs to: the gate's relative imports must resolve inside it. */
+  projectRoot?: string;
 }
 
 export interface Rule<Options = unknown> {
@@ -37,6 +39,11 @@ export interface Rule<Options = unknown> {
   /** One line for docs and SARIF; the reason shown to people lives in critic.yaml. */
   description: string;
   fixable: boolean;
+  /**
+   * Part of the allow-list gate for model-written code: runs only when the Validator is told the code
+   * is untrusted (Scribe's answers, the Medic's heals, the Critic, `--untrusted`), never on a human suite.
+   */
+  untrustedOnly?: boolean;
   /** Checks the options given in critic.yaml; no defaults here, the YAML holds the values. */
   options: z.ZodType<Options>;
   check(model: SpecModel, options: Options, env: RuleEnvironment): Finding[];

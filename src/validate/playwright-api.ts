@@ -142,3 +142,19 @@ export const NAVIGATIONS = new Set(['goto', 'goBack', 'goForward', 'reload']);
 export const PLAYWRIGHT_OBJECTS: ReadonlySet<ValueKind> = new Set([
   'page', 'locator', 'frame', 'context', 'browser', 'request', 'keyboard', 'mouse', 'elementHandle',
 ]);
+
+/** Every fixture and option Playwright itself provides to tests (PlaywrightTestArgs, …TestOptions, …WorkerArgs, …WorkerOptions). */
+export const PLAYWRIGHT_BUILTIN_FIXTURES: ReadonlySet<string> = new Set([
+  'page', 'context', 'request', 'mount', 'playwright', 'browser',
+  'browserName', 'defaultBrowserType', 'headless', 'channel', 'launchOptions', 'connectOptions', 'reuseContext', 'screenshot', 'trace', 'video',
+  'acceptDownloads', 'bypassCSP', 'colorScheme', 'contrast', 'clientCertificates', 'deviceScaleFactor', 'extraHTTPHeaders', 'forcedColors',
+  'geolocation', 'hasTouch', 'httpCredentials', 'ignoreHTTPSErrors', 'isMobile', 'javaScriptEnabled', 'locale', 'offline', 'permissions',
+  'proxy', 'reducedMotion', 'screen', 'storageState', 'timezoneId', 'userAgent', 'viewport', 'baseURL', 'contextOptions', 'actionTimeout',
+  'navigationTimeout', 'serviceWorkers', 'testIdAttribute',
+]);
+
+/** Methods of Playwright objects that return plain data (JSON, strings, numbers, records): any own key of it may be read. */
+export const DATA_METHODS: ReadonlySet<string> = new Set([
+  'json', 'postDataJSON', 'headers', 'allHeaders', 'headersArray', 'boundingBox', 'viewportSize', 'cookies', 'storageState',
+  'evaluate', 'evaluateAll', 'allTextContents', 'allInnerTexts', 'textContent', 'innerText', 'inputValue', 'getAttribute', 'title', 'url', 'status', 'text',
+]);

@@ -8,8 +8,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { CriticConfig } from '../config/critic.ts';
+import { PACKAGE_ROOT } from '../config/paths.ts';
 import type { Issue, ValidateReport } from '../contracts.ts';
 import { RULES } from '../rules/index.ts';
 
@@ -35,7 +36,7 @@ interface Descriptor {
 }
 
 export function sarifReport(report: ValidateReport, config: CriticConfig, options: SarifOptions) {
-  const docsDir = options.docsDir ?? fileURLToPath(new URL('../../docs/rules/', import.meta.url));
+  const docsDir = options.docsDir ?? path.join(PACKAGE_ROOT, 'docs', 'rules');
   const descriptors = config.criteria.map((criterion) => describeRule(criterion, config, options.cwd, docsDir));
   const known = new Set(descriptors.map((d) => d.id));
   // An issue of no configured rule (a failed attempt's `no-code-block`, a rule from a newer critic.yaml) still needs a descriptor.
@@ -120,6 +121,6 @@ function pascalCase(id: string): string {
 }
 
 function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const manifest = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
   return manifest.version;
 }

@@ -17,6 +17,11 @@ export interface ValidatorOptions {
   inventory?: PageInventory;
   /** The environment specs will run in (which variables are set); without it no variable is known to be unset. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The code is model-written (untrusted): the allow-list gate's rules apply too, and the project root
+   * bounds its relative imports. Off for people's own specs, unless they ask (`validate --untrusted`).
+   */
+  untrusted?: { projectRoot: string };
 }
 
 export interface FileValidation {
@@ -60,12 +65,35 @@ export class Validator {
     this.options = options;
   }
 
+  /** The same rules knowing the environment specs will run in (which variables are set), sharing the compiler project. */
+  withEnv(env: Readonly<Record<string, string | undefined>> | undefined): Validator {
+    if (env === this.options.env) return this;
+    const other = new Validator(this.config, { ...this.options, env });
+    if (this.typeChecking) other.project = this.compilerProject();
+    return other;
+  }
+
   /** The same rules with another page inventory, sharing this validator's compiler project (and its cache). */
   withInventory(inventory: PageInventory | undefined): Validator {
     if (inventory === this.options.inventory) return this;
     const other = new Validator(this.config, { ...this.options, inventory });
     if (this.typeChecking) other.project = this.compilerProject();
     return other;
+  }
+
+  /**
+   * The same rules plus the allow-list gate, for model-written code, sharing this validator's compiler
+   * project. Already untrusted, it is returned as is (so its results are shared too).
+   */
+  forUntrustedCode(projectRoot: string): Validator {
+    if (this.options.untrusted) return this;
+    const other = new Validator(this.config, { ...this.options, untrusted: { projectRoot: path.resolve(projectRoot) } });
+    if (this.typeChecking) other.project = this.compilerProject();
+    return other;
+  }
+
+  get untrusted(): boolean {
+    return this.options.untrusted !== undefined;
   }
 
   get typeChecking(): boolean {
@@ -130,10 +158,11 @@ export class Validator {
   }
 
   private run(model: SpecModel): RawFinding[] {
-    const env: RuleEnvironment = { testIdAttribute: this.config.testIdAttribute, inventory: this.options.inventory, credentials: this.config.credentials, env: this.options.env };
+    const env: RuleEnvironment = { testIdAttribute: this.config.testIdAttribute, inventory: this.options.inventory, projectRoot: this.options.untrusted?.projectRoot, credentials: this.config.credentials, env: this.options.env };
     const found: RawFinding[] = [];
     for (const active of this.config.rules) {
       if (active.rule.id === TYPE_CHECK_RULE && !this.typeChecking) continue;
+      if (active.rule.untrustedOnly && !this.options.untrusted) continue;
       for (const finding of active.rule.check(model, active.options, env)) {
         found.push({ rule: active.rule.id, severity: finding.severity ?? active.severity, finding });
       }

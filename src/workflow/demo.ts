@@ -2,10 +2,9 @@
  * The demo: the bundled app on a free loopback port, three requests through the whole pipeline
  * (the offline generator unless a model is configured), and what became of each.
  */
-import { agentsFile } from '../config/paths.ts';
-import { loadOfflineVocabulary } from '../config/offline.ts';
 import type { GenerateResult } from '../contracts.ts';
 import { DEMO_ACCOUNT, startDemoApp } from '../../test/fixtures/demo-app/server.ts';
+import { loadProject } from '../project/context.ts';
 import { generateSpec, type PipelineEvent } from './pipeline.ts';
 
 export interface DemoRequest {
@@ -36,17 +35,18 @@ export interface DemoOptions {
 
 /** Runs every demo request against a fresh demo app; the specs land in generated-tests/ (replacing the demo's own). */
 export async function runDemo(options: DemoOptions): Promise<DemoOutcome[]> {
-  const app = await startDemoApp();
-  const credentials = loadOfflineVocabulary(agentsFile('offline.yaml', options.cwd)).credentials;
+  const project = await loadProject({ cwd: options.cwd, env: options.env });
+  const credentials = project.agents.offline.credentials;
   // The specs read the account from the environment, never from literals.
   const env = { ...options.env, [credentials.username_env]: DEMO_ACCOUNT.username, [credentials.password_env]: DEMO_ACCOUNT.password };
+  const app = await startDemoApp();
   try {
     const outcomes: DemoOutcome[] = [];
     for (const [index, request] of DEMO_REQUESTS.entries()) {
       options.onStart?.(request, index, app.url);
       const { document, exitCode } = await generateSpec(
         { description: request.description, feature: request.feature, url: `${app.url}${request.path}`, force: true },
-        { cwd: options.cwd, env, onEvent: options.onEvent },
+        { cwd: options.cwd, env, project: { ...project, env }, onEvent: options.onEvent },
       );
       outcomes.push({ request, document, exitCode });
     }

@@ -3,17 +3,17 @@
  * `generate --json` document out, with every stage reported as it happens.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
 import { Scribe, type ScribeProgress } from '../agents/scribe.ts';
 import { assertWritable, specPath, SpecExistsError } from '../agents/scribe-files.ts';
-import { loadCriticConfig } from '../config/critic.ts';
-import { agentsFile } from '../config/paths.ts';
-import { loadScribeConfig, type ScribeConfig } from '../config/scribe.ts';
-import { loadWorkflow } from '../config/workflow.ts';
+import type { ScribeConfig } from '../config/scribe.ts';
+import { workflowFrom } from '../config/workflow.ts';
 import { GenerateResult, ScribeTask, type Complexity, type PageInventory } from '../contracts.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
+import { loadProject, type ProjectContext } from '../project/context.ts';
 import { StatsLog } from '../stats/log.ts';
 import { Validator } from '../validate/validator.ts';
 import { runWorkflow } from './orchestrator.ts';
@@ -38,6 +38,8 @@ export interface GenerateRequest {
 export interface PipelineOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** The project, read once by the caller; default: read from cwd and env (and `request.provider`). */
+  project?: ProjectContext;
   onEvent?: (event: PipelineEvent) => void;
   signal?: AbortSignal;
   stats?: StatsLog | false;
@@ -64,9 +66,10 @@ export interface PipelineResult {
 export async function generateSpec(request: GenerateRequest, options: PipelineOptions): Promise<PipelineResult> {
   const emit: Emit = (stage, status, message) => options.onEvent?.({ stage, status, message, at: new Date().toISOString() });
   const stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(options.env, options.cwd));
-  const config = loadScribeConfig(agentsFile('scribe.yaml', options.cwd));
-  const critic = loadCriticConfig(agentsFile('critic.yaml', options.cwd));
-  const task = resolveTask(request, config, options);
+  const project = options.project ?? (await loadProject({ cwd: options.cwd, env: options.env, provider: request.provider }));
+  const { scribe: config, critic } = project.agents;
+  for (const warning of project.warnings) emit('project', 'info', warning);
+  const task = resolveTask(request, project);
   if (!task.ok) return setupFailure(task.error);
 
   // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
@@ -74,19 +77,22 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   let inventory: PageInventory | undefined;
   if (task.value.url) {
     try {
-      inventory = await explore(task.value.url, critic.testIdAttribute, config.explore, options.cwd, emit);
+      inventory = await explore(task.value.url, critic.testIdAttribute, config.explore, signedInState(project), emit);
     } catch (error) {
       emit('explore', 'failed', `could not explore ${task.value.url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   // One validator for Scribe, the Critic and the Medic: one compiler project (type-checking after the
-  // first spec is fast), and a text already validated is not validated again.
-  const validator = (options.validator ?? new Validator(critic, { typeCheck: true, env: options.env })).withInventory(inventory);
+  // first spec is fast), and a text already validated is not validated again. Everything it sees is
+  // model-written, so the allow-list gate applies.
+  const validator = (options.validator ?? new Validator(critic, { typeCheck: true })).forUntrustedCode(options.cwd).withInventory(inventory).withEnv(options.env);
+  const providerName = request.provider ?? project.provider;
   const shared = { critic, validator, inventory, stats: stats ?? (false as const), cwd: options.cwd, env: options.env };
   const scribe = new Scribe({
     ...shared,
     config,
-    providerName: request.provider,
+    offline: project.agents.offline,
+    providerName,
     force: request.force === true,
     selfValidation: request.selfValidation !== false,
     onProgress: (event) => {
@@ -96,44 +102,50 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   });
   const workers = pipelineWorkers({
     scribe,
-    critic: new Critic(shared),
+    critic: new Critic({ ...shared, scribeConfig: config, providerName }),
     medic: async () => new Medic({ ...shared, scribeConfig: config, provider: await scribe.modelProvider() }),
     cwd: options.cwd,
     env: options.env,
+    project,
     generation: randomUUID(),
     inventory,
     stats,
     signal: options.signal,
     emit,
   });
-  const manifest = loadWorkflow(agentsFile('workflow.yaml', options.cwd), Object.keys(workers));
+  const manifest = workflowFrom(project.agents.workflow, Object.keys(workers));
   try {
     // An aborted job (a server shutting down) stops before its next stage.
     const walk = await runWorkflow<PipelineSegment>(manifest, workers, [{ type: 'REQUEST', task: task.value }], { onBlock: () => options.signal?.throwIfAborted() });
-    return resultOf(walk.outcome, walk.payload, options.cwd);
+    return withWarnings(resultOf(walk.outcome, walk.payload, options.cwd), project.warnings);
   } catch (error) {
     if (error instanceof ProviderSetupError) return setupFailure(error.message);
     throw error;
   }
 }
 
+function withWarnings(result: PipelineResult, warnings: string[]): PipelineResult {
+  return warnings.length > 0 ? { ...result, document: { ...result.document, warnings } } : result;
+}
+
 type Emit = (stage: string, status: PipelineEvent['status'], message: string) => void;
 type Resolved<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** The request with its defaults settled, or why it cannot be done (a usage problem: exit 2). */
-function resolveTask(request: GenerateRequest, config: ScribeConfig, options: PipelineOptions): Resolved<ResolvedTask> {
+function resolveTask(request: GenerateRequest, project: ProjectContext): Resolved<ResolvedTask> {
+  const config = project.agents.scribe;
   const parsed = ScribeTask.safeParse({
     taskDescription: request.description,
     featureName: request.feature?.trim() || request.description,
     outputPath: request.outputPath,
-    url: request.url ?? (options.env.BASE_URL?.trim() || undefined),
+    url: request.url ?? project.baseURL,
     complexity: request.complexity,
   });
   if (!parsed.success) {
     return { ok: false, error: `invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ')}` };
   }
   const { taskDescription, featureName, outputPath, url, complexity } = parsed.data;
-  const file = specPath(options.cwd, config.generation.output_dir, featureName, taskDescription, outputPath);
+  const file = specPath(project.cwd, project.outputDir, featureName, taskDescription, outputPath);
   try {
     assertWritable(file, request.force === true);
   } catch (error) {
@@ -146,11 +158,22 @@ function resolveTask(request: GenerateRequest, config: ScribeConfig, options: Pi
   };
 }
 
-async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], cwd: string, emit: Emit): Promise<PageInventory> {
+/**
+ * The storage state to explore with, so pages behind a login are seen: agents/scribe.yaml
+ * explore.storage_state, else the Playwright config's use.storageState; only a file that exists
+ * (a setup project may not have written it yet).
+ */
+function signedInState(project: ProjectContext): string | undefined {
+  const configured = project.agents.scribe.explore.storage_state;
+  const file = configured ? path.resolve(project.cwd, configured) : (project.playwright?.project.use.storageState ?? undefined);
+  return file && existsSync(file) ? file : undefined;
+}
+
+async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], storageState: string | undefined, emit: Emit): Promise<PageInventory> {
   emit('explore', 'started', `exploring ${url}`);
   // Loaded on demand: exploring starts a browser, which a run without a URL never needs.
   const { exploreSite } = await import('../explore/site.ts');
-  const inventory = await exploreSite(url, { testIdAttribute, settings, storageState: settings.storage_state && path.resolve(cwd, settings.storage_state) });
+  const inventory = await exploreSite(url, { testIdAttribute, settings, storageState });
   const pages = 1 + (inventory.pages?.length ?? 0);
   const ids = inventory.testIds.length + (inventory.pages ?? []).reduce((sum, page) => sum + page.testIds.length, 0);
   emit('explore', 'done', `found ${ids} test ids on ${pages} page${pages === 1 ? '' : 's'} from ${url}`);

@@ -10,7 +10,8 @@ import { runSpec } from '../agents/runner.ts';
 import type { Candidate, Scribe, SpecRecord } from '../agents/scribe.ts';
 import { SpecExistsError, specStem } from '../agents/scribe-files.ts';
 import type { CriticVerdict, Issue, PageInventory, RunnerReport } from '../contracts.ts';
-import type { StatsLog } from '../stats/log.ts';
+import { runTarget, type ProjectContext } from '../project/context.ts';
+import { statsHome, type StatsLog } from '../stats/log.ts';
 import type { Worker } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
 import type { PipelineSegment, ResolvedTask } from './segments.ts';
@@ -22,6 +23,7 @@ export interface WorkerDeps {
   medic: () => Promise<Medic>;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  project: ProjectContext;
   generation: string;
   inventory?: PageInventory;
   stats?: StatsLog;
@@ -117,6 +119,7 @@ async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOu
     baseURL: task.url!,
     cwd: deps.cwd,
     env: deps.env,
+    ...runTarget(deps.project),
     signal: deps.signal,
   });
   deps.stats?.record({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification });
@@ -181,20 +184,23 @@ function acceptWorker(deps: WorkerDeps, state: RunState): WorkerOutput {
 
 /**
  * Keeps a validated spec that is not accepted (not run, or failing) beside where it was meant to go, as
- * `<name>.<status>.ts`: outside Playwright's testMatch, and never over an existing file.
+ * `<name>.<status>.ts` (under .scribe/review/ when the user's testMatch would pick that up): outside
+ * Playwright's testMatch, and never over an existing file.
  */
 function keepWorker(deps: WorkerDeps, state: RunState, status: 'not_run' | 'needs_review', note: string): WorkerOutput {
   const task = state.task();
   const best = state.bestCandidate();
-  const file = freeReviewPath(task.file, status);
+  const file = freeReviewPath(task.file, status, deps.project);
   const testPath = deps.scribe.write({ ...best, file }, specTask(task), { ...evidence(state), status, note, force: false });
   deps.emit('keep', 'info', `kept for review: ${path.relative(deps.cwd, testPath) || testPath} (${note})`);
   return { signal: 'KEPT', segments: [{ type: 'OUTCOME', status, testPath, message: note } as const] };
 }
 
-function freeReviewPath(file: string, status: 'not_run' | 'needs_review'): string {
-  const base = specStem(file);
+function freeReviewPath(file: string, status: 'not_run' | 'needs_review', project: ProjectContext): string {
   const suffix = status === 'not_run' ? 'not-run' : 'needs-review';
+  const beside = specStem(file);
+  const matched = project.playwright?.matches(`${beside}.${suffix}.ts`) === true;
+  const base = matched ? path.join(statsHome(project.env, project.cwd), 'review', path.relative(project.cwd, beside).replace(/^(\.\.[\\/])+/, '')) : beside;
   for (let n = 1; ; n++) {
     const candidate = `${base}.${suffix}${n === 1 ? '' : `-${n}`}.ts`;
     if (!existsSync(candidate)) return candidate;

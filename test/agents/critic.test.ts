@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { Critic, REVIEW_RULE, parseReviewAnswer, type CriticOptions } from '../../src/agents/critic.ts';
+import { loadAgents } from '../../src/config/agents.ts';
 import { DEFAULT_CRITIC_PATH, loadCriticConfig, type CriticConfig } from '../../src/config/critic.ts';
 import { ConfigError } from '../../src/config/load.ts';
 import { loadScribeConfig } from '../../src/config/scribe.ts';
@@ -65,7 +66,7 @@ afterEach(() => {
 });
 
 function makeCritic(options: Partial<CriticOptions> = {}): Critic {
-  return new Critic({ critic, validator, stats, cwd: project.dir, env: project.env(fake.url), ...options });
+  return new Critic({ critic, validator, stats, cwd: project.dir, env: project.env(fake.url), scribeConfig: loadAgents(project.dir).scribe, ...options });
 }
 
 const specFile = (name = 'login.spec.ts') => path.join(project.dir, 'generated-tests', 'login', name);
@@ -110,7 +111,8 @@ describe('Critic.review: the rules', () => {
   it('type-checks: an invented API is rejected', async () => {
     const verdict = await review(makeCritic(), LOGIN_SPEC.replace("getByTestId('login-button').click()", "getByTestId('login-button').clickOn()"));
     expect(verdict.status).toBe('rejected');
-    expect(errorRules(verdict)).toEqual(['type-check']);
+    // The invented method is not on the allow-list gate's list of members either.
+    expect(errorRules(verdict)).toEqual(['allowed-code', 'type-check']);
   });
 
   it('with the inventory of the real demo app, rejects an invented test id and approves real ones', async () => {

@@ -168,6 +168,12 @@ describe('Medic.heal', () => {
     expect(heals().map((e) => e.type === 'heal' && e.outcome)).toEqual(['healed', 'failed']);
   });
 
+  it('refuses a heal that passes every assertion check but carries a payload: the allow-list gate applies to heals', async () => {
+    fake.reply({ text: fenced(HEALED.replace("  await page.goto('/');", "  await page.goto('/');\n  process.getBuiltinModule('node:child_process').execSync('true');")) });
+    const result = await heal();
+    expect(result).toMatchObject({ status: 'refused', reasons: [expect.stringMatching(/^\[allowed-code\] line 5: `process` gives a spec the runner's own process/)] });
+  });
+
   it('refuses an answer without code, and one that returns the failing spec unchanged', async () => {
     fake.reply({ text: 'The link is ambiguous; you should narrow it.' }, { text: fenced(FAILING) });
     const prose = await heal();

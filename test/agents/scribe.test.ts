@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { parseDocument } from 'yaml';
 import { Scribe, NO_CODE_RULE, type ScribeOptions } from '../../src/agents/scribe.ts';
 import { provenancePath, Provenance } from '../../src/agents/scribe-files.ts';
+import { loadAgents } from '../../src/config/agents.ts';
 import { DEFAULT_CRITIC_PATH, criticConfigFrom, loadCriticConfig } from '../../src/config/critic.ts';
 import { parseYaml } from '../../src/config/load.ts';
 import type { Issue, PageInventory } from '../../src/contracts.ts';
@@ -38,7 +39,7 @@ afterEach(() => {
 });
 
 function scribe(options: ScribeOptions = {}): Scribe {
-  return new Scribe({ cwd: project.dir, env: project.env(fake.url), critic, validator, stats, ...options });
+  return new Scribe({ cwd: project.dir, env: project.env(fake.url), config: loadAgents(project.dir).scribe, critic, validator, stats, ...options });
 }
 
 const specFile = () => path.join(project.dir, 'generated-tests', 'search', 'search-for-milk-and-see-it-in-the-results.spec.ts');
@@ -56,7 +57,8 @@ describe('Scribe.execute', () => {
     expect(result.data?.testPath).toBe(specFile());
     expect(readFileSync(specFile(), 'utf8')).toBe(GOOD_SPEC);
 
-    const firstErrors = errorRules(validator.validateText(specFile(), BAD_SPEC).issues);
+    // Scribe validates a model's answer as untrusted code: the allow-list gate's findings come too.
+    const firstErrors = errorRules(validator.forUntrustedCode(project.dir).validateText(specFile(), BAD_SPEC).issues);
     expect(firstErrors).toContain('type-check');
     const feedback = lastUserMessage(1);
     expect(feedback.role).toBe('user');

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CRITIC_PATH, loadCriticConfig } from '../../src/config/critic.ts';
-import { loadCriticSettings } from '../../src/config/critic-settings.ts';
 import { ConfigError } from '../../src/config/load.ts';
 import { RULES } from '../../src/rules/index.ts';
 
@@ -74,14 +73,5 @@ describe('agents/critic.yaml', () => {
   it('refuses a custom rule that takes a built-in id', () => {
     const { config } = load(`${bundled.replace('custom_rules: []', '')}\ncustom_rules:\n  - id: no-eval\n    severity: error\n    reason: Taken.\n    match: method\n    pattern: '^x$'\n`);
     expect(problemsOf(config)[0]!.message).toMatch(/already taken/);
-  });
-
-  it('reads settings alone for playwright.config.ts and the Runner, with the same errors', () => {
-    expect(loadCriticSettings()).toEqual({ test_id_attribute: 'data-testid', credentials: { username: 'E2E_USERNAME', password: 'E2E_PASSWORD' } });
-    const { file } = load(bundled.replace('  test_id_attribute: data-testid', '  test_id_attribute: data-qa'));
-    expect(loadCriticSettings(file).test_id_attribute).toBe('data-qa');
-    const broken = load(bundled.replace('  test_id_attribute: data-testid', '  test_id_attribute: ""'));
-    const [problem] = problemsOf(() => loadCriticSettings(broken.file));
-    expect(problem).toMatchObject({ key: 'settings.test_id_attribute', line: bundled.split('\n').findIndex((l) => l.startsWith('  test_id_attribute:')) + 1 });
   });
 });

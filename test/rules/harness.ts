@@ -20,10 +20,15 @@ export interface RunOptions {
   typeCheck?: boolean;
 }
 
-/** The issues one rule reports on a spec. */
+/** Where the spec of a case lives; for the allow-list gate's rules, /virtual is the project. */
+export const SPEC_FILE = '/virtual/example.spec.ts';
+
+/** The issues one rule reports on a spec. The gate's rules see it as model-written code, as Scribe does. */
 export function lint(ruleId: string, code: string, run: RunOptions = {}): Issue[] {
-  const validator = new Validator(configWithOnly(ruleId, run.options), { typeCheck: run.typeCheck ?? ruleId === 'type-check', inventory: run.inventory });
-  return validator.validateText('/virtual/example.spec.ts', code).issues;
+  const config = configWithOnly(ruleId, run.options);
+  const validator = new Validator(config, { typeCheck: run.typeCheck ?? ruleId === 'type-check', inventory: run.inventory });
+  const gated = config.rules[0]!.rule.untrustedOnly ? validator.forUntrustedCode('/virtual') : validator;
+  return gated.validateText(SPEC_FILE, code).issues;
 }
 
 /** The spec after the rule's autofixes. */

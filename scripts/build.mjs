@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// Builds the published package: JavaScript and type declarations in dist/ (tsc, with relative `.ts`
+// imports rewritten to `.js`), plus the files the build runs beside its modules. Run by `npm pack` /
+// `npm publish` (prepack); development runs the sources.
+import { execFileSync } from 'node:child_process';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+rmSync(dist, { recursive: true, force: true });
+execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+
+// tsc rewrites `.ts` in emitted JavaScript, not in declarations: a consumer's compiler must find the .d.ts.
+const RELATIVE_TS = /((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\.ts\2/g;
+for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
+  if (!file.endsWith('.d.ts')) continue;
+  const full = path.join(dist, file);
+  writeFileSync(full, readFileSync(full, 'utf8').replace(RELATIVE_TS, '$1$2$3.js$2'));
+}
+
+// Plain files the build needs beside its modules: the Playwright config reader (a child process runs it
+// with plain Node) and the demo app's pages.
+cpSync(path.join(root, 'src/project/read-playwright-config.cjs'), path.join(dist, 'src/project/read-playwright-config.cjs'));
+const demoApp = path.join(root, 'test/fixtures/demo-app');
+for (const file of readdirSync(demoApp)) {
+  if (!file.endsWith('.ts')) cpSync(path.join(demoApp, file), path.join(dist, 'test/fixtures/demo-app', file));
+}

@@ -1,0 +1,102 @@
+/**
+ * The project, read once: the merged agents/*.yaml, the user's Playwright config, where accepted specs go,
+ * the app URL, the environment and the model provider. Commands and the HTTP API build one and hand it
+ * to the stages; no stage finds or reads a file on its own.
+ *
+ * Precedence, highest first: command-line flags, environment (BASE_URL), agents/*.yaml, the Playwright
+ * config, the bundled defaults.
+ */
+import path from 'node:path';
+import { loadAgents, safetyWarning, type Agents } from '../config/agents.ts';
+import { chooseProviderName, type ProviderName } from '../llm/provider.ts';
+import { findPlaywrightConfig, readPlaywrightConfig, type PlaywrightProject } from './playwright.ts';
+import { startWebServers } from './web-server.ts';
+
+/** Inside the Playwright project's testDir, where accepted specs go unless agents/scribe.yaml names a folder. */
+export const GENERATED_FOLDER = 'generated';
+
+export interface ProjectContext {
+  /** The project's root: where agents/, the Playwright config and .scribe/ are. */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  agents: Agents;
+  /** The user's Playwright config; undefined when the project has none. */
+  playwright: PlaywrightProject | undefined;
+  /** Absolute folder accepted specs go into (<feature>/<request>.spec.ts below it). */
+  outputDir: string;
+  /** The app under test: BASE_URL, else the Playwright config's use.baseURL (a flag overrides both). */
+  baseURL: string | undefined;
+  provider: ProviderName;
+  /** Said on every run (stderr; a `warnings` field under --json): safety rules switched off, and the like. */
+  warnings: string[];
+}
+
+export interface ProjectOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** `scribe validate --config`: a critic.yaml read instead of the project's, still as an override. */
+  criticFile?: string;
+  /** `--provider`. */
+  provider?: ProviderName;
+}
+
+export async function loadProject(options: ProjectOptions): Promise<ProjectContext> {
+  const cwd = path.resolve(options.cwd);
+  const configFile = findPlaywrightConfig(cwd);
+  const playwright = configFile ? await readPlaywrightConfig(configFile, options.env) : undefined;
+  const agents = loadAgents(cwd, { criticFile: options.criticFile, testIdAttribute: playwright?.project.use.testIdAttribute });
+  const outputDir = outputFolder(cwd, agents, playwright);
+  const warnings = [safetyWarning(agents), placementWarning(outputDir, playwright)].filter((w): w is string => w !== undefined);
+  return {
+    cwd,
+    env: options.env,
+    agents,
+    playwright,
+    outputDir,
+    baseURL: options.env.BASE_URL?.trim() || playwright?.project.use.baseURL,
+    provider: chooseProviderName(options.env, options.provider),
+    warnings,
+  };
+}
+
+/** agents/scribe.yaml's output_dir when the user names one, else <testDir>/generated, else the bundled default. */
+function outputFolder(cwd: string, agents: Agents, playwright: PlaywrightProject | undefined): string {
+  if (agents.named('scribe.yaml', ['generation', 'output_dir']) || !playwright) return path.resolve(cwd, agents.scribe.generation.output_dir);
+  return path.join(playwright.project.testDir, GENERATED_FOLDER);
+}
+
+/** A spec written to the output folder that the user's own `npx playwright test` would not run is worth a word. */
+function placementWarning(outputDir: string, playwright: PlaywrightProject | undefined): string | undefined {
+  if (!playwright) return undefined;
+  const sample = path.join(outputDir, 'feature', 'request.spec.ts');
+  if (playwright.matches(sample)) return undefined;
+  const name = playwright.project.name ? `project "${playwright.project.name}"` : 'its tests';
+  return `specs written to ${outputDir} do not match the testDir/testMatch of ${name} in ${playwright.configFile}, so \`npx playwright test\` will not run them`;
+}
+
+/** The arguments that run a spec under the user's config and project (the Runner's part). */
+export function runTarget(project: ProjectContext): { playwrightConfigFile?: string; project?: string; testIdAttribute: string; config: Agents['runner'] } {
+  return {
+    testIdAttribute: project.agents.critic.testIdAttribute,
+    config: project.agents.runner,
+    ...(project.playwright ? { playwrightConfigFile: project.playwright.configFile } : {}),
+    // A config without projects has one unnamed project: no --project to pass.
+    ...(project.playwright?.project.name ? { project: project.playwright.project.name } : {}),
+  };
+}
+
+/**
+ * Runs `work` with the app the Playwright config's webServer starts (started or reused as Playwright
+ * would, stopped after); without a webServer, just runs it.
+ */
+export async function withWebServer<T>(project: ProjectContext, onNote: (note: string) => void, work: () => Promise<T>): Promise<T> {
+  const servers = project.playwright?.webServers ?? [];
+  if (servers.length === 0) return work();
+  const started = await startWebServers(servers, project.env);
+  started.notes.forEach(onNote);
+  try {
+    return await work();
+  } finally {
+    await started.stop();
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The user's Playwright config, read as Playwright reads it (its own loader and TypeScript transform, in a
+ * child process; see read-playwright-config.cjs), reduced to what Scribe needs: where tests live and what
+ * they match, the `use` options that shape a generated spec, the projects and their dependencies, and
+ * the web server that starts the app.
+ */
+import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { ConfigError } from '../config/load.ts';
+
+/** The names `npx playwright test` looks for, in its order. */
+const CONFIG_NAMES = ['.ts', '.js', '.mts', '.mjs', '.cts', '.cjs'].map((ext) => `playwright.config${ext}`);
+
+const READER = fileURLToPath(new URL('./read-playwright-config.cjs', import.meta.url));
+
+const Pattern = z.union([z.object({ glob: z.string() }), z.object({ regex: z.string(), flags: z.string() })]);
+
+const PlaywrightProjectEntry = z.object({
+  name: z.string(),
+  testDir: z.string(),
+  testMatch: z.array(Pattern),
+  testIgnore: z.array(Pattern),
+  dependencies: z.array(z.string()),
+  use: z.object({
+    baseURL: z.string().optional(),
+    testIdAttribute: z.string().optional(),
+    /** A file path; null when the config gives the state inline (an object). */
+    storageState: z.string().nullable().optional(),
+  }),
+});
+export type PlaywrightProjectEntry = z.infer<typeof PlaywrightProjectEntry>;
+
+export const WebServer = z.object({
+  command: z.string(),
+  url: z.string().optional(),
+  port: z.number().int().optional(),
+  reuseExistingServer: z.boolean(),
+  cwd: z.string(),
+  env: z.record(z.string(), z.string().optional()).optional(),
+  timeout: z.number().optional(),
+});
+export type WebServer = z.infer<typeof WebServer>;
+
+const ReadConfig = z.object({
+  configFile: z.string(),
+  configDir: z.string(),
+  projects: z.array(PlaywrightProjectEntry).min(1),
+  webServers: z.array(WebServer),
+});
+export type ReadPlaywrightConfig = z.infer<typeof ReadConfig>;
+
+export interface PlaywrightProject extends ReadPlaywrightConfig {
+  /** The project generated specs belong to: the first that no other project depends on (not a setup project). */
+  project: PlaywrightProjectEntry;
+  /** Whether Playwright would run this file in the chosen project (its testDir, testMatch and testIgnore). */
+  matches(file: string): boolean;
+}
+
+/** playwright.config.* of the folder, as `npx playwright test` would pick it; undefined when there is none. */
+export function findPlaywrightConfig(dir: string): string | undefined {
+  return CONFIG_NAMES.map((name) => path.join(dir, name)).find((file) => existsSync(file));
+}
+
+/** Loads the config with Playwright's own loader; a config Playwright refuses is a ConfigError naming the file. */
+export async function readPlaywrightConfig(configFile: string, env: NodeJS.ProcessEnv): Promise<PlaywrightProject> {
+  const answer = await new Promise<{ config?: unknown; error?: string }>((resolve, reject) => {
+    const child = fork(READER, [configFile], { cwd: path.dirname(configFile), env, execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let stderr = '';
+    let message: { config?: unknown; error?: string } | undefined;
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('message', (m) => (message = m as typeof message));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve(message ?? { error: `the config loader stopped (exit ${code}) ${stderr.trim()}` }));
+  });
+  if (answer.error !== undefined) throw new ConfigError([{ file: configFile, key: '', line: 0, message: `Playwright cannot load this config: ${answer.error}` }]);
+  const config = ReadConfig.parse(answer.config);
+  const project = config.projects.find((p) => !config.projects.some((other) => other.dependencies.includes(p.name))) ?? config.projects[0]!;
+  return { ...config, project, matches: projectMatcher(project) };
+}
+
+/** The same file matching Playwright applies (its createFileMatcher), from Scribe's own Playwright. */
+function projectMatcher(project: PlaywrightProjectEntry): (file: string) => boolean {
+  const { createFileMatcher } = createRequire(import.meta.url)('playwright/lib/util') as { createFileMatcher: (p: Array<string | RegExp>) => (file: string) => boolean };
+  const toPattern = (p: z.infer<typeof Pattern>) => ('glob' in p ? p.glob : new RegExp(p.regex, p.flags));
+  const included = createFileMatcher(project.testMatch.map(toPattern));
+  const ignored = project.testIgnore.length > 0 ? createFileMatcher(project.testIgnore.map(toPattern)) : () => false;
+  return (file) => {
+    const absolute = path.resolve(file);
+    const relative = path.relative(project.testDir, absolute);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return false;
+    return included(absolute) && !ignored(absolute);
+  };
+}

@@ -1,0 +1,67 @@
+// Reads a Playwright config exactly as `npx playwright test` does: Playwright's own config loader, with its
+// TypeScript transform, from the project's own Playwright (else Scribe's). It runs in a child process, so the
+// transform's module hooks and whatever the config's code does stay out of Scribe's process.
+'use strict';
+const { createRequire } = require('node:module');
+const path = require('node:path');
+
+function playwrightCommon(configFile) {
+  for (const from of [configFile, __filename]) {
+    try {
+      const fromPackage = createRequire(createRequire(from).resolve('@playwright/test/package.json'));
+      return fromPackage('playwright/lib/common');
+    } catch {
+      // not installed there: try the next place
+    }
+  }
+  throw new Error('cannot find @playwright/test (npm install --save-dev @playwright/test)');
+}
+
+function pattern(value) {
+  return value instanceof RegExp ? { regex: value.source, flags: value.flags } : { glob: String(value) };
+}
+
+function patterns(value) {
+  return (Array.isArray(value) ? value : [value]).filter((v) => v !== undefined && v !== null).map(pattern);
+}
+
+function storageState(value, configDir) {
+  if (typeof value === 'string') return path.resolve(configDir, value);
+  return value === undefined ? undefined : null;
+}
+
+async function read(configFile) {
+  const common = playwrightCommon(configFile);
+  const config = await common.configLoader.loadConfigFromFile(configFile);
+  const configDir = config.configDir;
+  return {
+    configFile: config.config.configFile,
+    configDir,
+    projects: config.projects.map((p) => ({
+      name: p.project.name,
+      testDir: p.project.testDir,
+      testMatch: patterns(p.project.testMatch),
+      testIgnore: patterns(p.project.testIgnore),
+      dependencies: p.deps.map((d) => d.project.name),
+      use: {
+        baseURL: typeof p.project.use.baseURL === 'string' ? p.project.use.baseURL : undefined,
+        testIdAttribute: typeof p.project.use.testIdAttribute === 'string' ? p.project.use.testIdAttribute : undefined,
+        storageState: storageState(p.project.use.storageState, configDir),
+      },
+    })),
+    webServers: config.webServers.map((w) => ({
+      command: w.command,
+      url: w.url,
+      port: w.port,
+      reuseExistingServer: w.reuseExistingServer === true,
+      cwd: path.resolve(configDir, w.cwd ?? '.'),
+      env: w.env,
+      timeout: w.timeout,
+    })),
+  };
+}
+
+read(process.argv[2]).then(
+  (config) => process.send({ config }, () => process.exit(0)),
+  (error) => process.send({ error: error instanceof Error ? error.message : String(error) }, () => process.exit(0)),
+);

@@ -1,0 +1,592 @@
+/**
+ * The allow-list gate for model-written code: every identifier a spec reads and every member it reaches
+ * must be on a list in agents/critic.yaml (or be the spec's own code or data). Anything else — another
+ * global, a computed key, `constructor`, a private Playwright member, code run at load time — is refused,
+ * because JavaScript has too many ways to reach the same dangerous function for a list of bad names.
+ */
+import path from 'node:path';
+import { ts } from 'ts-morph';
+import { z } from 'zod';
+import { ruleOptions } from '../config/zod-helpers.ts';
+import type { SpecModel } from '../validate/model.ts';
+import { PLAYWRIGHT_BUILTIN_FIXTURES } from '../validate/playwright-api.ts';
+import { isValueReference } from './helpers.ts';
+import { defineRule, type Finding, type RuleEnvironment } from './types.ts';
+import { extendedFixtureNames, extendedFixtureValue, isExtendArgument, isFixtureCallback, isFixtureRooted, isPlainData } from './untrusted-values.ts';
+
+const Options = ruleOptions({
+  /** Packages a spec may import from, each with the names it may use as values (types are always fine). */
+  imports: z.record(z.string().min(1), z.array(z.string().min(1))),
+  /** Whether the project's own modules (a fixtures file, page objects) may be imported: resolved inside the project, never into node_modules. */
+  relative_imports: z.boolean(),
+  /** Playwright fixtures a test may ask for (`{ page, request }`); fixtures the spec or its fixtures module defines are fine too. */
+  fixtures: z.array(z.string().min(1)),
+  /** The environment variables a spec may read, always as `process.env.NAME`. */
+  env: z.array(z.string().min(1)),
+  /** Globals a spec may use, each with the members it may reach on it (`Math: [floor, random]`). */
+  globals: z.record(z.string().min(1), z.array(z.string().min(1))),
+  /** Member names a spec may use on Playwright's objects and on ordinary values (strings, arrays, promises, dates). */
+  members: z.array(z.string().min(1)),
+  /** Options `test.use({...})` may set; the browser's executable and arguments are not among them. */
+  use_options: z.array(z.string().min(1)),
+  /** Methods whose function argument runs in the browser page, not in Node (`page.evaluate(() => document.title)`). */
+  page_functions: z.array(z.string().min(1)),
+});
+type Options = z.infer<typeof Options>;
+
+const MAX_DEPTH = 12;
+/** What a project module may be; a native addon (.node) or anything else is not code the gate can read. */
+const MODULE_EXTENSIONS = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json']);
+/** What every object and function inherits: a value's own keys are fine, these reach its prototype and constructor. */
+const INHERITED = new Set([...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Function.prototype), 'prototype']);
+/** Calls that are a spec's structure and may stand at the top level or in a describe block. */
+const STRUCTURE_CALLS = new Set([
+  'test', 'test.only', 'test.skip', 'test.fixme', 'test.fail', 'test.slow', 'test.setTimeout', 'test.use',
+  'test.beforeEach', 'test.afterEach', 'test.beforeAll', 'test.afterAll',
+  'test.describe', 'test.describe.only', 'test.describe.skip', 'test.describe.fixme', 'test.describe.serial',
+  'test.describe.parallel', 'test.describe.configure', 'test.describe.serial.only', 'test.describe.parallel.only',
+  'expect.extend',
+]);
+const DESCRIBE_CALLS = new Set([...STRUCTURE_CALLS].filter((call) => call.startsWith('test.describe') && call !== 'test.describe.configure'));
+
+export default defineRule({
+  id: 'allowed-code',
+  description: 'Model-written code may use only listed imports, globals, fixtures, members and environment variables; nothing runs outside tests and hooks.',
+  fixable: false,
+  untrustedOnly: true,
+  options: Options,
+  check(model, options, env) {
+    return new Gate(model, options, env).findings();
+  },
+});
+
+class Gate {
+  private readonly found: Finding[] = [];
+  private readonly members: ReadonlySet<string>;
+  private readonly fixtures: ReadonlySet<string>;
+  private readonly env: ReadonlySet<string>;
+
+  constructor(
+    private readonly model: SpecModel,
+    private readonly options: Options,
+    private readonly environment: RuleEnvironment,
+  ) {
+    this.members = new Set(options.members);
+    this.fixtures = new Set([...options.fixtures, ...extendedFixtureNames(model)]);
+    this.env = new Set(options.env);
+  }
+
+  findings(): Finding[] {
+    this.imports();
+    this.structure(this.model.sourceFile.statements, 'at the top level of the file');
+    this.visit(this.model.sourceFile);
+    this.testUse();
+    // One finding per chain, its root: `process.getBuiltinModule('x').execSync` is one problem (`process`), not three.
+    return this.found.filter((outer) => {
+      const node = outer.node;
+      if (typeof node === 'number' || !(ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node))) return true;
+      const receiver = node.expression;
+      return !this.found.some((inner) => inner !== outer && typeof inner.node !== 'number' && inner.node.pos >= receiver.pos && inner.node.end <= receiver.end);
+    });
+  }
+
+  private report(node: ts.Node, message: string): void {
+    this.found.push({ node, message });
+  }
+
+  // --- imports -----------------------------------------------------------------------------------
+
+  private imports(): void {
+    const { model } = this;
+    for (const declaration of model.nodes<ts.ImportDeclaration>(ts.SyntaxKind.ImportDeclaration)) {
+      const specifier = declaration.moduleSpecifier;
+      if (!ts.isStringLiteralLike(specifier)) continue;
+      const module = specifier.text;
+      if (isRelative(module)) {
+        const problem = this.relativeImportProblem(module);
+        if (problem) this.report(specifier, problem);
+      } else if (!Object.hasOwn(this.options.imports, module)) {
+        this.report(specifier, `Import of "${module}" is not allowed in generated code: import only from ${Object.keys(this.options.imports).join(', ')}${this.options.relative_imports ? " or the project's own modules" : ''}.`);
+      }
+    }
+    for (const node of model.nodes(ts.SyntaxKind.ImportEqualsDeclaration)) this.report(node, '`import x = require(...)` loads a module at run time; generated code may only `import { test, expect } from \'@playwright/test\'`.');
+    for (const node of model.nodes<ts.ExportDeclaration>(ts.SyntaxKind.ExportDeclaration)) {
+      if (node.moduleSpecifier) this.report(node, 'A re-export loads another module; a generated spec exports nothing.');
+    }
+  }
+
+  private relativeImportProblem(module: string): string | undefined {
+    if (!this.options.relative_imports) return `Import of "${module}" is not allowed: generated code may not import the project's modules.`;
+    const extension = path.extname(module);
+    if (extension !== '' && !MODULE_EXTENSIONS.has(extension)) return `Import of "${module}" loads a ${extension} file; only the project's TypeScript, JavaScript and JSON modules may be imported (never native addons).`;
+    if (module.split(/[\\/]/).includes('node_modules')) return `Import of "${module}" reaches into node_modules by a relative path; a package may only be imported by name, and only ${Object.keys(this.options.imports).join(', ')}.`;
+    const root = this.environment.projectRoot;
+    if (root === undefined) return undefined;
+    const target = path.relative(root, path.resolve(path.dirname(this.model.fileName), module));
+    if (target.startsWith('..') || path.isAbsolute(target)) return `Import of "${module}" leaves the project (${root}); import only the project's own modules.`;
+    if (target.split(path.sep).includes('node_modules')) return `Import of "${module}" resolves into node_modules; a package may only be imported by name.`;
+    return undefined;
+  }
+
+  // --- what runs when the file is loaded ------------------------------------------------------------
+
+  /** Statements at the top level or in a describe block: declarations and the test structure only. */
+  private structure(statements: ts.NodeArray<ts.Statement>, where: string): void {
+    for (const statement of statements) {
+      if (ts.isImportDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) continue;
+      if (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEmptyStatement(statement)) continue;
+      if (ts.isImportEqualsDeclaration(statement) || ts.isExportDeclaration(statement)) continue; // reported by imports()
+      if (ts.isVariableStatement(statement)) {
+        for (const declaration of statement.declarationList.declarations) {
+          if (declaration.initializer && !this.isLoadTimeValue(declaration.initializer)) {
+            this.report(declaration.initializer, `This value is computed ${where}, when the file is loaded (even when tests are only listed); compute it inside a test or a hook, or write it as plain data.`);
+          }
+        }
+        continue;
+      }
+      if (ts.isForOfStatement(statement) && this.isLoadTimeValue(statement.expression)) {
+        // `for (const user of USERS) test(...)`: one test per row of the spec's data.
+        this.structure(ts.isBlock(statement.statement) ? statement.statement.statements : ts.factory.createNodeArray([statement.statement]), where);
+        continue;
+      }
+      if (ts.isExpressionStatement(statement)) {
+        const call = this.model.unwrap(statement.expression);
+        const path = ts.isCallExpression(call) ? this.model.playwrightPath(call.expression) : undefined;
+        if (path && STRUCTURE_CALLS.has(path)) {
+          if (DESCRIBE_CALLS.has(path)) this.describeBody(call as ts.CallExpression);
+          continue;
+        }
+      }
+      this.report(statement, `Code ${where} runs when the file is loaded, outside any test; generated code may only declare data, functions and classes there and call test, test.describe, hooks and test.use.`);
+    }
+  }
+
+  private describeBody(call: ts.CallExpression): void {
+    const body = call.arguments.find((a) => ts.isArrowFunction(a) || ts.isFunctionExpression(a)) as ts.ArrowFunction | ts.FunctionExpression | undefined;
+    if (body && ts.isBlock(body.body)) this.structure(body.body.statements, 'in a describe block');
+    else if (body) this.report(body.body, 'A describe block runs when the file is loaded; give it a block of tests and hooks.');
+  }
+
+  /** Values fine to compute at load time: data, functions, classes, `test.extend(...)`, `process.env.NAME`. */
+  private isLoadTimeValue(expr: ts.Expression): boolean {
+    const e = this.model.unwrap(expr);
+    if (ts.isStringLiteralLike(e) || ts.isNumericLiteral(e) || ts.isRegularExpressionLiteral(e) || ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isClassExpression(e)) return true;
+    if ([ts.SyntaxKind.TrueKeyword, ts.SyntaxKind.FalseKeyword, ts.SyntaxKind.NullKeyword].includes(e.kind)) return true;
+    if (ts.isIdentifier(e) || ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) return true; // reads are checked by visit()
+    if (ts.isTemplateExpression(e)) return e.templateSpans.every((span) => this.isLoadTimeValue(span.expression));
+    if (ts.isPrefixUnaryExpression(e)) return this.isLoadTimeValue(e.operand);
+    if (ts.isBinaryExpression(e)) return this.isLoadTimeValue(e.left) && this.isLoadTimeValue(e.right);
+    if (ts.isConditionalExpression(e)) return this.isLoadTimeValue(e.condition) && this.isLoadTimeValue(e.whenTrue) && this.isLoadTimeValue(e.whenFalse);
+    if (ts.isArrayLiteralExpression(e)) return e.elements.every((item) => this.isLoadTimeValue(ts.isSpreadElement(item) ? item.expression : item));
+    if (ts.isObjectLiteralExpression(e)) {
+      return e.properties.every((p) =>
+        ts.isPropertyAssignment(p) ? this.isLoadTimeValue(p.initializer) : ts.isSpreadAssignment(p) ? this.isLoadTimeValue(p.expression) : true,
+      );
+    }
+    if (ts.isCallExpression(e)) {
+      const path = this.model.playwrightPath(e.expression);
+      return path !== undefined && /^(test|expect)\.(extend|configure)$/.test(path);
+    }
+    return false;
+  }
+
+  // --- every identifier and member -----------------------------------------------------------------
+
+  private visit(node: ts.Node): void {
+    if (isTypeOnly(node)) return;
+    if (ts.isWithStatement(node)) this.report(node, '`with` changes what names mean at run time, so the code cannot be checked; write the names out.');
+    else if (ts.isMetaProperty(node) && node.keywordToken === ts.SyntaxKind.ImportKeyword) this.report(node, '`import.meta` exposes where the file lives on the host; generated code does not need it.');
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) this.report(node, '`import()` loads a module at run time; generated code may only import @playwright/test (statically, at the top).');
+    else if (node.kind === ts.SyntaxKind.ThisKeyword && !inClassMember(node)) this.report(node, '`this` outside a class method is not the spec\'s own object; use the fixtures and local variables instead.');
+    else if (ts.isIdentifier(node)) this.identifier(node);
+    else if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) this.member(node);
+    else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) this.binding(node);
+    else if (ts.isPropertyAssignment(node) && this.model.propertyName(node) === '__proto__' && !ts.isComputedPropertyName(node.name)) {
+      this.report(node, 'A `__proto__` key sets an object\'s prototype; write a plain object.');
+    } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isObjectLiteralExpression(node.left)) this.assignmentPattern(node.left, node.right);
+    else if (ts.isForOfStatement(node) && ts.isObjectLiteralExpression(node.initializer)) this.assignmentPattern(node.initializer, undefined);
+    else if (ts.isDecorator(node) || ts.isClassStaticBlockDeclaration(node)) this.report(node, 'Decorators and static blocks run when the file is loaded, outside any test; write plain classes.');
+    else if (ts.isPropertyDeclaration(node) && node.initializer && hasStatic(node) && !this.isLoadTimeValue(node.initializer)) {
+      this.report(node.initializer, 'A static property is computed when the file is loaded, outside any test; compute it inside a test or write plain data.');
+    } else if (ts.isCallExpression(node)) this.reflectiveCall(node);
+    if (ts.isCallExpression(node) && this.isPageFunctionCall(node)) {
+      // The function is serialised and runs in the browser page, where Node's globals do not exist; the other arguments run here.
+      ts.forEachChild(node, (child) => {
+        if (!(node.arguments.includes(child as ts.Expression) && (ts.isArrowFunction(child) || ts.isFunctionExpression(child)))) this.visit(child);
+      });
+      return;
+    }
+    ts.forEachChild(node, (child) => this.visit(child));
+  }
+
+  /** `({ constructor: make } = fn)` reads its keys from the value assigned, like destructuring. */
+  private assignmentPattern(pattern: ts.ObjectLiteralExpression, source: ts.Expression | undefined): void {
+    for (const property of pattern.properties) {
+      if (ts.isSpreadAssignment(property)) continue;
+      const name = this.model.propertyName(property);
+      if (name === undefined) {
+        this.report(property, 'A destructured key computed at run time cannot be checked; name the key literally.');
+        continue;
+      }
+      const problem = source ? this.memberProblem(this.model.unwrap(source), name) : this.members.has(name) ? undefined : `Destructuring \`${name}\` from a value the analysis cannot follow is not allowed.`;
+      if (problem) this.report(property, problem);
+    }
+  }
+
+  /** Object.keys/values/entries list a value's own members: only of plain data, never of Playwright's objects (their internals). */
+  private reflectiveCall(call: ts.CallExpression): void {
+    const callee = this.model.unwrap(call.expression);
+    if (!ts.isPropertyAccessExpression(callee) || !['keys', 'values', 'entries'].includes(callee.name.text)) return;
+    const owner = this.model.unwrap(callee.expression);
+    if (!ts.isIdentifier(owner) || owner.text !== 'Object' || this.model.declarationOf(owner)) return;
+    const argument = call.arguments[0];
+    if (argument && !isPlainData(this.model, argument) && !this.constObject(argument)) {
+      this.report(call, `Object.${callee.name.text}() may list only the spec's own data; on other values it reaches their internals.`);
+    }
+  }
+
+  private isPageFunctionCall(call: ts.CallExpression): boolean {
+    const callee = this.model.unwrap(call.expression);
+    if (!ts.isPropertyAccessExpression(callee) || !this.options.page_functions.includes(callee.name.text)) return false;
+    return isFixtureRooted(this.model, callee.expression);
+  }
+
+  private identifier(id: ts.Identifier): void {
+    if (!isValueReference(id) || isDeclarationName(id)) return;
+    const { model } = this;
+    const declaration = model.declarationOf(id);
+    if (declaration && !isAmbient(declaration)) {
+      const binding = ts.isImportSpecifier(declaration) || ts.isImportClause(declaration) || ts.isNamespaceImport(declaration) ? model.moduleBinding(id) : undefined;
+      if (binding && !isRelative(binding.module)) {
+        const allowed = this.options.imports[binding.module] ?? [];
+        if (!allowed.includes(binding.imported)) {
+          this.report(id, `\`${id.text}\` (${binding.imported === '*' ? 'the whole module' : binding.imported} from "${binding.module}") is not allowed in generated code; use only ${allowed.join(', ') || 'its types'}.`);
+        }
+      }
+      return;
+    }
+    if (id.text === 'process') {
+      if (!this.isProcessEnvRead(id)) this.report(id, `\`process\` gives a spec the runner's own process; generated code may only read process.env.NAME for ${this.envList()}.`);
+      return;
+    }
+    if (Object.hasOwn(this.options.globals, id.text)) return;
+    this.report(id, `\`${id.text}\` is not a global generated code may use (allowed: ${Object.keys(this.options.globals).join(', ')}); use Playwright's fixtures (page, request, …) and local values instead.`);
+  }
+
+  /** `process.env.NAME` or `const { NAME } = process.env`: the name itself is checked as a member. */
+  private isProcessEnvRead(id: ts.Identifier): boolean {
+    const access = id.parent;
+    if (!ts.isPropertyAccessExpression(access) || access.expression !== id || access.name.text !== 'env') return false;
+    const use = access.parent;
+    if ((ts.isPropertyAccessExpression(use) || ts.isElementAccessExpression(use)) && use.expression === access) return true;
+    return ts.isVariableDeclaration(use) && use.initializer === access && ts.isObjectBindingPattern(use.name);
+  }
+
+  private member(access: ts.PropertyAccessExpression | ts.ElementAccessExpression): void {
+    const { model } = this;
+    if (ts.isPropertyAccessExpression(access) && ts.isPrivateIdentifier(access.name)) return;
+    const name = model.memberName(access);
+    const receiver = model.unwrap(access.expression);
+    if (name === undefined) {
+      if (ts.isElementAccessExpression(access) && this.isIndex(access.argumentExpression)) return;
+      this.report(access, `\`${shorten(model.text(access))}\` reads a member whose name is computed at run time, which cannot be checked; use a literal property name (obj.name) or a numeric index into data.`);
+      return;
+    }
+    if (ts.isElementAccessExpression(access) && /^\d+$/.test(name)) return;
+    if (isAssignmentTarget(access) && !this.mayAssign(receiver, name)) {
+      this.report(access, `Generated code may not change \`${shorten(model.text(access))}\`: only its own objects (this.x in its classes, its object literals) may be written.`);
+      return;
+    }
+    const problem = this.memberProblem(receiver, name);
+    if (problem) this.report(access, problem);
+    else if (this.isDetachedMethod(access, receiver, name)) {
+      this.report(access, `\`${shorten(model.text(access))}\` hands on a method without its object, so \`this\` in it could become any value (a Playwright object, for one); pass an arrow function instead: () => ${shorten(model.text(access))}().`);
+    }
+  }
+
+  /** A method of the spec's own class read without calling it (`page.on('load', helper.run)`). */
+  private isDetachedMethod(access: ts.PropertyAccessExpression | ts.ElementAccessExpression, receiver: ts.Expression, name: string): boolean {
+    let node: ts.Node = access;
+    while (ts.isParenthesizedExpression(node.parent) || ts.isNonNullExpression(node.parent) || ts.isAsExpression(node.parent)) node = node.parent;
+    if ((ts.isCallExpression(node.parent) || ts.isTaggedTemplateExpression(node.parent)) && (node.parent as ts.CallExpression).expression === node) return false;
+    const cls = this.localClass(receiver);
+    return cls !== undefined && classMethodUsesThis(cls, name);
+  }
+
+  private isIndex(argument: ts.Expression): boolean {
+    const e = this.model.unwrap(argument);
+    return ts.isNumericLiteral(e) || (ts.isPrefixUnaryExpression(e) && ts.isNumericLiteral(e.operand));
+  }
+
+  /** Why `receiver.name` may not be read, or undefined when it may. */
+  private memberProblem(receiver: ts.Expression, name: string): string | undefined {
+    const { model } = this;
+    if (name.startsWith('_')) return `\`.${name}\`: names starting with _ are private internals (Playwright's reach its connection and the host); generated code may not use them.`;
+    if (ts.isIdentifier(receiver) && !model.declarationOf(receiver)) {
+      if (receiver.text === 'process') return name === 'env' ? undefined : `process.${name} is not available to generated code; only process.env.NAME for ${this.envList()}.`;
+      const allowed = this.options.globals[receiver.text];
+      if (allowed) return allowed.includes(name) ? undefined : `${receiver.text}.${name} is not allowed in generated code (${receiver.text}: ${allowed.join(', ') || 'no members'}).`;
+      return undefined; // the global itself is reported
+    }
+    if (this.isProcessEnv(receiver)) {
+      return this.env.has(name) ? undefined : `process.env.${name} is not a variable generated code may read (allowed: ${this.envList()}); secrets and the runner's settings stay out of specs.`;
+    }
+    if (this.ownMember(receiver, name)) return undefined;
+    if (this.members.has(name)) return undefined;
+    if (!INHERITED.has(name) && isPlainData(model, receiver)) return undefined;
+    if (INHERITED.has(name)) return `\`.${name}\` reaches an object's prototype or constructor (and from there Function); generated code may not use it.`;
+    return `\`.${name}\` is not a member generated code may use here: it is neither Playwright's API on the allow-list, a method of strings, arrays, numbers or promises, nor a member of the spec's own objects or data.`;
+  }
+
+  private isProcessEnv(expr: ts.Expression): boolean {
+    const e = this.model.unwrap(expr);
+    if (!ts.isPropertyAccessExpression(e) || e.name.text !== 'env') return false;
+    const root = this.model.unwrap(e.expression);
+    return ts.isIdentifier(root) && root.text === 'process' && !this.model.declarationOf(root);
+  }
+
+  /** A member the spec declares itself: of `this` in its class, a constant instance of its class, or its constant object literal. */
+  private ownMember(receiver: ts.Expression, name: string): boolean {
+    if (name === '__proto__') return false;
+    const cls = this.localClass(receiver);
+    if (cls) return classDeclares(cls, name, this.model);
+    const object = this.constObject(receiver);
+    return object !== undefined && object.properties.some((p) => !ts.isSpreadAssignment(p) && this.model.propertyName(p) === name);
+  }
+
+  /** The class of `this`, of `new C()`, or of a constant holding one; a variable that may be reassigned could hold anything. */
+  private localClass(receiver: ts.Expression, depth = 0): ts.ClassLikeDeclaration | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    let e = this.model.unwrap(receiver);
+    if (ts.isAwaitExpression(e)) e = this.model.unwrap(e.expression);
+    if (e.kind === ts.SyntaxKind.ThisKeyword) return enclosingClass(e);
+    if (ts.isNewExpression(e)) return this.localClass(e.expression, depth + 1);
+    if (ts.isClassExpression(e)) return e;
+    if (!ts.isIdentifier(e)) return undefined;
+    const declaration = this.model.declarationOf(e);
+    if (declaration && ts.isClassDeclaration(declaration)) return declaration;
+    if (declaration && ts.isBindingElement(declaration)) {
+      const given = extendedFixtureValue(this.model, declaration);
+      return given ? this.localClass(given, depth + 1) : undefined;
+    }
+    const value = declaration && constValue(declaration);
+    return value ? this.localClass(value, depth + 1) : undefined;
+  }
+
+  /** The object literal a constant (or a property of a constant object) holds. */
+  private constObject(receiver: ts.Expression, depth = 0): ts.ObjectLiteralExpression | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const e = this.model.unwrap(receiver);
+    if (ts.isObjectLiteralExpression(e)) return e;
+    if (ts.isIdentifier(e)) {
+      const declaration = this.model.declarationOf(e);
+      const value = declaration && constValue(declaration);
+      return value ? this.constObject(value, depth + 1) : undefined;
+    }
+    if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
+      const name = this.model.memberName(e);
+      const owner = this.constObject(e.expression, depth + 1);
+      const property = owner?.properties.find((p) => this.model.propertyName(p) === name);
+      return property && ts.isPropertyAssignment(property) ? this.constObject(property.initializer, depth + 1) : undefined;
+    }
+    return undefined;
+  }
+
+  /** Writing `x.name = …` is fine on the spec's own objects only, never on Playwright's or a global. */
+  private mayAssign(receiver: ts.Expression, name: string): boolean {
+    if (name === '__proto__' || INHERITED.has(name)) return false;
+    if (receiver.kind === ts.SyntaxKind.ThisKeyword) return enclosingClass(receiver) !== undefined;
+    return this.constObject(receiver) !== undefined;
+  }
+
+  /** `const { a, b: c } = source`: each key read is a member read of the source. */
+  private binding(element: ts.BindingElement): void {
+    const { model } = this;
+    const key = element.propertyName ?? element.name;
+    const name = ts.isIdentifier(key) || ts.isStringLiteralLike(key) || ts.isNumericLiteral(key) ? key.text : ts.isComputedPropertyName(key) ? model.stringValue(key.expression) : undefined;
+    if (name === undefined) {
+      this.report(element, 'A destructured key computed at run time cannot be checked; name the key literally.');
+      return;
+    }
+    const pattern = element.parent as ts.ObjectBindingPattern;
+    const owner = pattern.parent;
+    if (ts.isParameter(owner) && isFixtureCallback(model, owner.parent) && owner.parent.parameters[0] === owner) {
+      if (!this.fixtureAllowed(name)) this.report(element, `The fixture \`${name}\` is not one generated code may use (allowed: ${[...this.fixtures].join(', ')}).`);
+      return;
+    }
+    const source = ts.isVariableDeclaration(owner) ? owner.initializer : undefined;
+    if (source) {
+      const problem = this.memberProblem(model.unwrap(source), name);
+      if (problem) this.report(element, problem);
+      return;
+    }
+    if (ts.isVariableDeclaration(owner) && ts.isForOfStatement(owner.parent.parent) && isPlainData(model, owner.parent.parent.expression) && !INHERITED.has(name)) return;
+    if (!this.members.has(name)) this.report(element, `Destructuring \`${name}\` from a value the analysis cannot follow is not allowed; take the value as a plain parameter or read a listed member.`);
+  }
+
+  /** A fixture on the list, one the spec defines with test.extend, or one of the project's fixtures module (not a Playwright built-in). */
+  private fixtureAllowed(name: string): boolean {
+    if (this.fixtures.has(name)) return true;
+    if (PLAYWRIGHT_BUILTIN_FIXTURES.has(name) || name.startsWith('_')) return false;
+    return this.model.nodes<ts.ImportDeclaration>(ts.SyntaxKind.ImportDeclaration).some(
+      (d) => ts.isStringLiteralLike(d.moduleSpecifier) && isRelative(d.moduleSpecifier.text) && importsTest(d),
+    );
+  }
+
+  // --- test.use ------------------------------------------------------------------------------------
+
+  private testUse(): void {
+    const { model } = this;
+    for (const object of model.nodes<ts.ObjectLiteralExpression>(ts.SyntaxKind.ObjectLiteralExpression)) {
+      if (!isExtendArgument(model, object)) continue;
+      for (const property of object.properties) {
+        const name = model.propertyName(property);
+        if (name === undefined || PLAYWRIGHT_BUILTIN_FIXTURES.has(name) || name.startsWith('_')) {
+          this.report(property, `test.extend may not override \`${name ?? model.text(property)}\`: Playwright's own fixtures and options (page, browser, launchOptions, …) must stay Playwright's; define fixtures of your own names.`);
+        }
+      }
+    }
+    for (const call of model.calls) {
+      if (model.playwrightPath(call.expression) !== 'test.use') continue;
+      const argument = call.arguments[0];
+      const object = argument ? model.objectLiteral(argument) : undefined;
+      if (!object) {
+        this.report(argument ?? call, 'test.use needs its options written as an object literal, so they can be checked.');
+        continue;
+      }
+      this.useOptions(object);
+    }
+  }
+
+  private useOptions(object: ts.ObjectLiteralExpression): void {
+    const { model } = this;
+    for (const property of object.properties) {
+      if (ts.isSpreadAssignment(property)) {
+        const inner = model.objectLiteral(property.expression);
+        if (inner) this.useOptions(inner);
+        else if (!isPlainData(model, property.expression)) this.report(property, 'A spread in test.use must be of data (such as devices[\'iPhone 13\']) or an object literal.');
+        continue;
+      }
+      const name = model.propertyName(property);
+      if (name === undefined || !this.options.use_options.includes(name)) {
+        this.report(property, `test.use option \`${name ?? model.text(property)}\` is not allowed in generated code: it may set only ${this.options.use_options.join(', ')} (never the browser's executable, arguments or launch/connect options).`);
+      }
+    }
+  }
+
+  private envList(): string {
+    return [...this.env].join(', ');
+  }
+}
+
+function constValue(declaration: ts.Node): ts.Expression | undefined {
+  if (!ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || !declaration.initializer) return undefined;
+  return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0 ? declaration.initializer : undefined;
+}
+
+/** `declare const require: any` or a function without a body declares nothing at run time: the name is still the global. */
+function hasStatic(node: ts.Node): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
+}
+
+function isAmbient(declaration: ts.Node): boolean {
+  if (ts.isFunctionDeclaration(declaration)) return declaration.body === undefined || hasDeclare(declaration);
+  if (ts.isClassDeclaration(declaration)) return hasDeclare(declaration);
+  if (ts.isVariableDeclaration(declaration) && ts.isVariableDeclarationList(declaration.parent) && ts.isVariableStatement(declaration.parent.parent)) return hasDeclare(declaration.parent.parent);
+  return false;
+}
+
+function hasDeclare(node: ts.Node): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.DeclareKeyword);
+}
+
+function isRelative(module: string): boolean {
+  return module === '.' || module === '..' || module.startsWith('./') || module.startsWith('../');
+}
+
+function importsTest(declaration: ts.ImportDeclaration): boolean {
+  const bindings = declaration.importClause?.namedBindings;
+  return bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.some((e) => (e.propertyName ?? e.name).text === 'test');
+}
+
+/** Types, interfaces and `implements` clauses run nothing. */
+function isTypeOnly(node: ts.Node): boolean {
+  if (ts.isTypeNode(node) && !ts.isExpressionWithTypeArguments(node)) return true;
+  if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isImportDeclaration(node)) return true;
+  return ts.isHeritageClause(node) && node.token === ts.SyntaxKind.ImplementsKeyword;
+}
+
+/** Names that declare rather than read: functions, classes, parameters, variables, labels, enum members. */
+function isDeclarationName(id: ts.Identifier): boolean {
+  const parent = id.parent;
+  if ((ts.isFunctionDeclaration(parent) || ts.isFunctionExpression(parent) || ts.isClassDeclaration(parent) || ts.isClassExpression(parent) || ts.isEnumDeclaration(parent) || ts.isEnumMember(parent)) && parent.name === id) return true;
+  if ((ts.isVariableDeclaration(parent) || ts.isParameter(parent)) && parent.name === id) return true;
+  if (ts.isBindingElement(parent) && parent.name === id) return true;
+  return ts.isTypeParameterDeclaration(parent);
+}
+
+function inClassMember(node: ts.Node): boolean {
+  for (let n: ts.Node | undefined = node.parent; n; n = n.parent) {
+    if (ts.isArrowFunction(n)) continue;
+    if (ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isSourceFile(n)) return false;
+    if (ts.isClassLike(n.parent) && (ts.isMethodDeclaration(n) || ts.isConstructorDeclaration(n) || ts.isAccessor(n) || ts.isPropertyDeclaration(n) || ts.isClassStaticBlockDeclaration(n))) return true;
+  }
+  return false;
+}
+
+function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
+  for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (ts.isClassLike(n)) return n;
+  return undefined;
+}
+
+/** Members a class of the spec declares (also `this.x = …` in its methods and parameter properties), or one it extends. */
+function classDeclares(cls: ts.ClassLikeDeclaration, name: string, model: SpecModel, depth = 0): boolean {
+  if (depth > 8) return false;
+  return model.memo(`classDeclares:${name}`, cls, () => computeClassDeclares(cls, name, model, depth));
+}
+
+function computeClassDeclares(cls: ts.ClassLikeDeclaration, name: string, model: SpecModel, depth: number): boolean {
+  for (const member of cls.members) {
+    const memberName = member.name && (ts.isIdentifier(member.name) || ts.isStringLiteralLike(member.name) || ts.isPrivateIdentifier(member.name)) ? member.name.text : undefined;
+    if (memberName === name) return true;
+    if (ts.isConstructorDeclaration(member) && member.parameters.some((p) => ts.getModifiers(p)?.length && ts.isIdentifier(p.name) && p.name.text === name)) return true;
+  }
+  const assigned = model.nodes<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression).some(
+    (a) => a.name.text === name && a.expression.kind === ts.SyntaxKind.ThisKeyword && enclosingClass(a) === cls && isAssignmentTarget(a),
+  );
+  if (assigned) return true;
+  const base = cls.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
+  if (!base || !ts.isIdentifier(base)) return false;
+  const declaration = model.declarationOf(base);
+  return declaration !== undefined && ts.isClassDeclaration(declaration) && classDeclares(declaration, name, model, depth + 1);
+}
+
+/** Whether a class (or one it extends) has a method or accessor of this name whose body mentions `this`. */
+function classMethodUsesThis(cls: ts.ClassLikeDeclaration, name: string): boolean {
+  const usesThis = (node: ts.Node): boolean => node.kind === ts.SyntaxKind.ThisKeyword || (!ts.isFunctionDeclaration(node) && !ts.isFunctionExpression(node) && !ts.isClassLike(node) && ts.forEachChild(node, usesThis) === true);
+  return cls.members.some((member) => {
+    const memberName = member.name && (ts.isIdentifier(member.name) || ts.isStringLiteralLike(member.name) || ts.isPrivateIdentifier(member.name)) ? member.name.text : undefined;
+    return memberName === name && (ts.isMethodDeclaration(member) || ts.isAccessor(member)) && member.body !== undefined && ts.forEachChild(member.body, usesThis) === true;
+  });
+}
+
+/** Whether an expression is written to: `x.a = 1`, `x.a += 1`, `x.a++`, `delete x.a`, `[x.a] = list`, `for (x.a of …)`. */
+function isAssignmentTarget(node: ts.Expression): boolean {
+  let child: ts.Node = node;
+  for (let parent = node.parent; ; child = parent, parent = parent.parent) {
+    if (ts.isParenthesizedExpression(parent) || ts.isNonNullExpression(parent) || ts.isAsExpression(parent)) continue;
+    if (ts.isArrayLiteralExpression(parent) || ts.isSpreadElement(parent) || ts.isSpreadAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) continue;
+    if (ts.isPropertyAssignment(parent) && parent.initializer === child) continue;
+    if (ts.isObjectLiteralExpression(parent)) continue;
+    if (ts.isBinaryExpression(parent)) return parent.left === child && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
+    if (ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) return parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken;
+    if (ts.isDeleteExpression(parent)) return true;
+    if (ts.isForOfStatement(parent) || ts.isForInStatement(parent)) return parent.initializer === child;
+    return false;
+  }
+}
+
+function shorten(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > 60 ? `${flat.slice(0, 57)}…` : flat;
+}

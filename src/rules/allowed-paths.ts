@@ -1,0 +1,362 @@
+/**
+ * The allow-list gate's file and URL check for model-written code: every file a spec names (screenshots,
+ * storage state, uploads, downloads, attachments) stays inside the test's own output folder, and every
+ * page it opens is the app's (http, https or a path under baseURL), never file:, data: or chrome:.
+ */
+import { ts } from 'ts-morph';
+import { z } from 'zod';
+import { ruleOptions } from '../config/zod-helpers.ts';
+import type { SpecModel } from '../validate/model.ts';
+import { defineRule, type Finding } from './types.ts';
+import { isFixtureRooted, isTestInfo } from './untrusted-values.ts';
+
+const Options = ruleOptions({
+  /** Option keys that name a file or folder (`{ path }`, `recordVideo: { dir }`, `storageState`). */
+  path_properties: z.array(z.string().min(1)),
+  /** Methods whose arguments are file paths (`download.saveAs(path)`, `setInputFiles(files)`, `toHaveScreenshot(name)`). */
+  path_arguments: z.array(z.string().min(1)),
+  /** Methods taking an options object (at the given argument index) that may name files: it must be written out, so it can be checked. */
+  option_arguments: z.record(z.string().min(1), z.number().int().nonnegative()),
+  /** Methods that open a URL in the browser. */
+  navigation_methods: z.array(z.string().min(1)),
+  /** Methods of Playwright's API requests (request, page.request, route) whose first argument is a URL. */
+  request_methods: z.array(z.string().min(1)),
+  /** Option keys whose value holds further file or URL options (`recordHar: { path }`): it must be written out too. */
+  option_containers: z.array(z.string().min(1)),
+  /** Option keys that hold a URL (`route.fetch({ url })`). */
+  url_properties: z.array(z.string().min(1)),
+  /** Schemes of absolute URLs a spec may open or request; a path under baseURL is always fine. Empty: the app only. */
+  url_schemes: z.array(z.string().regex(/^[a-z][a-z0-9+.-]*:$/, 'a scheme such as https:')),
+});
+type Options = z.infer<typeof Options>;
+
+const MAX_DEPTH = 12;
+/** Globals whose `get`/`set`/`has` are not requests. */
+const LOCAL_COLLECTIONS = new Set(['Map', 'Set', 'URLSearchParams', 'WeakMap', 'Headers', 'FormData']);
+const PATH_ADVICE = "use a relative path without '..' (such as 'screenshots/home.png') or testInfo.outputPath('home.png')";
+
+export default defineRule({
+  id: 'allowed-paths',
+  description: "Model-written code may name files only inside the test's output folder and open or request only the app.",
+  fixable: false,
+  untrustedOnly: true,
+  options: Options,
+  check(model, options) {
+    const findings: Finding[] = [];
+    const paths = new PathCheck(model, options, findings);
+    for (const call of model.calls) {
+      const callee = model.unwrap(call.expression);
+      const name = ts.isPropertyAccessExpression(callee) ? callee.name.text : model.playwrightPath(call.expression) === 'test.use' ? 'use' : undefined;
+      if (name === undefined) continue;
+      if (options.path_arguments.includes(name)) call.arguments.forEach((argument) => paths.argument(argument, `${name}()`));
+      if (Object.hasOwn(options.option_arguments, name) || name === 'use') paths.optionsArgument(call, name === 'use' ? 0 : options.option_arguments[name]!, name);
+      if (options.navigation_methods.includes(name) && call.arguments[0]) paths.url(call.arguments[0], name);
+      if (options.request_methods.includes(name) && call.arguments[0] && paths.mayBeRequest(callee)) paths.url(call.arguments[0], name);
+    }
+    return findings;
+  },
+});
+
+class PathCheck {
+  constructor(
+    private readonly model: SpecModel,
+    private readonly options: Options,
+    private readonly findings: Finding[],
+  ) {}
+
+  /** A positional argument of a path-taking method: a path, a list of them, or a file payload object. */
+  argument(argument: ts.Expression, where: string): void {
+    const e = this.model.unwrap(argument);
+    if (ts.isArrayLiteralExpression(e)) {
+      for (const item of e.elements) this.argument(item, where);
+      return;
+    }
+    if (ts.isObjectLiteralExpression(e)) {
+      this.optionsObject(e, where);
+      return;
+    }
+    if (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) return;
+    const problem = this.pathProblem(e);
+    if (problem) this.findings.push({ node: argument, message: `${where}: ${problem}` });
+  }
+
+  /** The options object of screenshot(), storageState(), newContext(), attach(), test.use(): written out, its file keys checked. */
+  optionsArgument(call: ts.CallExpression, index: number, name: string): void {
+    const argument = call.arguments[index];
+    if (!argument) return;
+    const object = this.constObject(argument);
+    if (!object) {
+      if (!this.isPlainValue(argument)) {
+        this.findings.push({ node: argument, message: `${name}(): write its options as an object literal in the call (or a constant holding one), so the files it names can be checked.` });
+      }
+      return;
+    }
+    this.optionsObject(object, `${name}()`);
+  }
+
+  private isPlainValue(expr: ts.Expression): boolean {
+    const e = this.model.unwrap(expr);
+    return ts.isStringLiteralLike(e) || ts.isNumericLiteral(e) || ts.isTemplateExpression(e) || ts.isArrowFunction(e) || ts.isFunctionExpression(e);
+  }
+
+  private optionsObject(object: ts.ObjectLiteralExpression, where: string, depth = 0): void {
+    if (depth > MAX_DEPTH) return;
+    for (const property of object.properties) {
+      if (ts.isSpreadAssignment(property)) {
+        const inner = this.constObject(property.expression);
+        if (inner) this.optionsObject(inner, where, depth + 1);
+        else if (!this.isDevices(property.expression)) this.findings.push({ node: property, message: `${where}: a spread of options the analysis cannot see may name any file; write the options out.` });
+        continue;
+      }
+      const name = this.model.propertyName(property);
+      const value = ts.isPropertyAssignment(property) ? property.initializer : ts.isShorthandPropertyAssignment(property) ? property.name : undefined;
+      if (name === undefined || value === undefined) {
+        this.findings.push({ node: property, message: `${where}: options may only be plain \`key: value\` pairs with literal keys (no getters, methods or keys computed at run time), so the files they name can be checked.` });
+        continue;
+      }
+      const inner = this.constObject(value);
+      if (inner) {
+        this.optionsObject(inner, where, depth + 1);
+        continue;
+      }
+      const list = this.model.unwrap(value);
+      if (ts.isArrayLiteralExpression(list)) {
+        for (const item of list.elements) {
+          const element = this.constObject(item);
+          if (element) this.optionsObject(element, where, depth + 1);
+          else if (this.options.option_containers.includes(name)) this.findings.push({ node: item, message: `${where} option \`${name}\`: write each entry out as an object literal, so the files and URLs it names can be checked.` });
+        }
+        continue;
+      }
+      if (this.options.option_containers.includes(name)) {
+        this.findings.push({ node: property, message: `${where} option \`${name}\`: write it out as an object literal (or a constant holding one), so the files and URLs it names can be checked.` });
+        continue;
+      }
+      if (this.options.url_properties.includes(name)) {
+        const problem = this.urlProblem(value);
+        if (problem) this.findings.push({ node: property, message: `${where} option \`${name}\`: ${problem} Reach the app with a path under baseURL, such as '/api/items'.` });
+        continue;
+      }
+      if (!this.options.path_properties.includes(name)) continue;
+      const problem = this.pathProblem(value);
+      if (problem) this.findings.push({ node: property, message: `${where} option \`${name}\`: ${problem}` });
+    }
+  }
+
+  /** `devices['Pixel 7']`: Playwright's device descriptors, data without files. */
+  private isDevices(expr: ts.Expression): boolean {
+    const e = this.model.unwrap(expr);
+    if (!ts.isElementAccessExpression(e) || !ts.isIdentifier(e.expression)) return false;
+    const binding = this.model.moduleBinding(e.expression);
+    return binding?.module === '@playwright/test' && binding.imported === 'devices';
+  }
+
+  /** Why a value is not a path inside the output folder, or undefined when it is. */
+  private pathProblem(expr: ts.Expression, depth = 0): string | undefined {
+    if (depth > MAX_DEPTH) return `this path cannot be followed; ${PATH_ADVICE}.`;
+    const e = this.model.unwrap(expr);
+    if (ts.isConditionalExpression(e)) return this.pathProblem(e.whenTrue, depth + 1) ?? this.pathProblem(e.whenFalse, depth + 1);
+    if (ts.isCallExpression(e)) {
+      const callee = this.model.unwrap(e.expression);
+      // Playwright's own outputPath refuses any path outside the test's output folder, whatever its segments.
+      if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'outputPath' && isTestInfo(this.model, callee.expression)) return undefined;
+    }
+    if (ts.isIdentifier(e)) {
+      const value = constInitializer(this.model, e);
+      if (value && !ts.isStringLiteralLike(value)) return this.pathProblem(value, depth + 1);
+    }
+    const texts = constStrings(this.model, e);
+    if (texts === undefined) return `the path is computed at run time and could point anywhere on the host; ${PATH_ADVICE}.`;
+    for (const text of texts) {
+      const problem = literalPathProblem(text);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+
+  /** The URL of a navigation|| /^([\\/]|[a-zA-Z]:|~)/.test(text)) return `"${text}" is an absolute path, outside the test's output folder; ${PATH_ADVICE}.`;
+    if (text.split(/[\\/]/).includes('..')) return `"${text}" climbs out of the test's output folder with '..'; ${PATH_ADVICE}.`;
+: a path under baseURL, or an absolute URL of an allowed scheme. */
+  url(argument: ts.Expression, method: string): void {
+    const problem = this.urlProblem(argument);
+    if (problem) this.findings.push({ node: argument, message: `${method}(): ${problem} Reach the app with a path under baseURL, such as page.goto('/login') or request.get('/api/items').` });
+  }
+
+  /** `get`, `post`, `fetch` … on anything but the spec's own maps, URL parameters and objects. */
+  mayBeRequest(callee: ts.Expression): boolean {
+    if (!ts.isPropertyAccessExpression(callee)) return false;
+    const receiver = this.model.unwrap(callee.expression);
+    if (ts.isPropertyAccessExpression(receiver) && receiver.name.text === 'searchParams') return false;
+    if (ts.isIdentifier(receiver)) {
+      const value = constInitializer(this.model, receiver);
+      const made = value && this.model.unwrap(value);
+      if (made && (ts.isObjectLiteralExpression(made) || (ts.isPropertyAccessExpression(made) && made.name.text === 'searchParams'))) return false;
+      if (made && ts.isNewExpression(made) && ts.isIdentifier(made.expression) && LOCAL_COLLECTIONS.has(made.expression.text) && !this.model.declarationOf(made.expression)) return false;
+    }
+    return true;
+  }
+
+  private urlProblem(expr: ts.Expression, depth = 0): string | undefined {
+    if (depth > MAX_DEPTH) return 'the URL cannot be followed.';
+    const e = this.model.unwrap(expr);
+    if (this.isBaseUrl(e)) return undefined;
+    const full = constString(this.model, e);
+    if (full !== undefined) return this.literalUrlProblem(full, true);
+    if (ts.isIdentifier(e)) {
+      if (this.isBaseUrl(e)) return undefined;
+      const value = constInitializer(this.model, e);
+      return value ? this.urlProblem(value, depth + 1) : 'the URL comes from a value the analysis cannot follow and could be a file: URL.';
+    }
+    const first = firstPart(e);
+    if (first === undefined) return 'the URL is computed at run time and could be a file: URL.';
+    if (this.isBaseUrl(first)) return undefined;
+    const prefix = constString(this.model, first);
+    if (prefix === undefined) return 'the URL starts with a value computed at run time and could be a file: URL.';
+    return this.literalUrlProblem(prefix, false);
+  }
+
+  private literalUrlProblem(text: string, complete: boolean): string | undefined {
+    const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*:)/.exec(text.trim())?.[1]?.toLowerCase();
+    if (scheme) {
+      if (this.options.url_schemes.includes(scheme)) return undefined;
+      const allowed = this.options.url_schemes.length > 0 ? `only the app and ${this.options.url_schemes.join(', ')} URLs` : 'only the app';
+      return `an absolute "${scheme}" URL leaves the app; generated code reaches ${allowed}.`;
+    }
+    if (complete || /^[/?#.]/.test(text)) return undefined;
+    return 'the URL is assembled at run time from a start that could still become a scheme such as file:.';
+  }
+
+  /** `process.env.BASE_URL` or the `baseURL` fixture, or a constant holding one. */
+  private isBaseUrl(expr: ts.Expression, depth = 0): boolean {
+    if (depth > MAX_DEPTH) return false;
+    const e = this.model.unwrap(expr);
+    if (ts.isBinaryExpression(e) && (e.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || e.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
+      const fallback = constString(this.model, e.right);
+      return this.isBaseUrl(e.left, depth + 1) && (this.isBaseUrl(e.right, depth + 1) || (fallback !== undefined && this.literalUrlProblem(fallback, true) === undefined));
+    }
+    if (ts.isNonNullExpression(e)) return this.isBaseUrl(e.expression, depth + 1);
+    if (ts.isPropertyAccessExpression(e) && e.name.text === 'BASE_URL') {
+      const env = this.model.unwrap(e.expression);
+      return ts.isPropertyAccessExpression(env) && env.name.text === 'env' && ts.isIdentifier(env.expression) && env.expression.text === 'process' && !this.model.declarationOf(env.expression);
+    }
+    if (!ts.isIdentifier(e)) return false;
+    const declaration = this.model.declarationOf(e);
+    if (declaration && ts.isBindingElement(declaration) && this.model.text(declaration.propertyName ?? declaration.name) === 'baseURL') return isFixtureRooted(this.model, e);
+    const value = constInitializer(this.model, e);
+    return value !== undefined && this.isBaseUrl(value, depth + 1);
+  }
+
+  /** The object literal a constant holds (or the literal itself); never a reassignable variable. */
+  private constObject(expr: ts.Expression, depth = 0): ts.ObjectLiteralExpression | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const e = this.model.unwrap(expr);
+    if (ts.isObjectLiteralExpression(e)) return e;
+    if (!ts.isIdentifier(e)) return undefined;
+    const value = constInitializer(this.model, e);
+    return value ? this.constObject(value, depth + 1) : undefined;
+  }
+}
+
+function literalPathProblem(text: string): string | undefined {
+  if (text === '' || /^([\\/]|[a-zA-Z]:|~)/.test(text)) return `"${text}" is an absolute path, outside the test's output folder; ${PATH_ADVICE}.`;
+  if (text.split(/[\\/]/).includes('..')) return `"${text}" climbs out of the test's output folder with '..'; ${PATH_ADVICE}.`;
+  if (text.includes('\0')) return `"${text}" holds a NUL character; ${PATH_ADVICE}.`;
+  return undefined;
+}
+
+const MAX_VALUES = 64;
+
+/**
+ * Every string an expression can evaluate to, when the spec fixes them all: constString, plus the rows
+ * of a constant table a `for (const { name } of TABLE)` loop walks. Undefined when any is unknown.
+ */
+function constStrings(model: SpecModel, expr: ts.Expression, depth = 0): string[] | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const e = model.unwrap(expr);
+  const single = constString(model, e);
+  if (single !== undefined) return [single];
+  if (ts.isTemplateExpression(e)) {
+    let out = [e.head.text];
+    for (const span of e.templateSpans) {
+      const parts = constStrings(model, span.expression, depth + 1);
+      if (parts === undefined) return undefined;
+      out = out.flatMap((before) => parts.map((part) => before + part + span.literal.text));
+      if (out.length > MAX_VALUES) return undefined;
+    }
+    return out;
+  }
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const left = constStrings(model, e.left, depth + 1);
+    const right = left && constStrings(model, e.right, depth + 1);
+    const out = left && right ? left.flatMap((l) => right.map((r) => l + r)) : undefined;
+    return out && out.length <= MAX_VALUES ? out : undefined;
+  }
+  return ts.isIdentifier(e) ? loopValues(model, e, depth) : undefined;
+}
+
+/** `for (const name of ['a', 'b'])` or `for (const { name } of [{ name: 'a' }])` over a constant array literal. */
+function loopValues(model: SpecModel, id: ts.Identifier, depth: number): string[] | undefined {
+  const declaration = model.declarationOf(id);
+  if (!declaration) return undefined;
+  const key = ts.isBindingElement(declaration) && ts.isObjectBindingPattern(declaration.parent) ? declaration.propertyName ?? declaration.name : undefined;
+  const variable = ts.isBindingElement(declaration) ? declaration.parent.parent : declaration;
+  if (!ts.isVariableDeclaration(variable) || variable.initializer || !ts.isForOfStatement(variable.parent.parent)) return undefined;
+  if ((variable.parent.flags & ts.NodeFlags.Const) === 0) return undefined; // `for (let p of …)` may be reassigned in the loop
+  if (ts.isBindingElement(declaration) && (!key || !ts.isIdentifier(key) || variable.name !== declaration.parent)) return undefined;
+  let rows: ts.Expression = model.unwrap(variable.parent.parent.expression);
+  if (ts.isIdentifier(rows)) rows = constInitializer(model, rows) ?? rows;
+  rows = model.unwrap(rows);
+  if (!ts.isArrayLiteralExpression(rows)) return undefined;
+  const values: string[] = [];
+  for (const row of rows.elements) {
+    let value: ts.Expression | undefined = row;
+    if (key) {
+      const object = model.unwrap(row);
+      const property = ts.isObjectLiteralExpression(object) ? object.properties.find((p) => model.propertyName(p) === (key as ts.Identifier).text) : undefined;
+      value = property && ts.isPropertyAssignment(property) ? property.initializer : undefined;
+    }
+    const strings = value && constStrings(model, value, depth + 1);
+    if (!strings) return undefined;
+    values.push(...strings);
+  }
+  return values;
+}
+
+function constInitializer(model: SpecModel, id: ts.Identifier): ts.Expression | undefined {
+  const declaration = model.declarationOf(id);
+  if (!declaration || !ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || !declaration.initializer) return undefined;
+  return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0 ? declaration.initializer : undefined;
+}
+
+/** The string an expression always evaluates to: literals, templates and `+` of constants only. */
+function constString(model: SpecModel, expr: ts.Expression, depth = 0): string | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const e = model.unwrap(expr);
+  if (ts.isStringLiteralLike(e) || ts.isNumericLiteral(e)) return e.text;
+  if (ts.isTemplateExpression(e)) {
+    let out = e.head.text;
+    for (const span of e.templateSpans) {
+      const part = constString(model, span.expression, depth + 1);
+      if (part === undefined) return undefined;
+      out += part + span.literal.text;
+    }
+    return out;
+  }
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const left = constString(model, e.left, depth + 1);
+    const right = left === undefined ? undefined : constString(model, e.right, depth + 1);
+    return right === undefined ? undefined : left! + right;
+  }
+  if (ts.isIdentifier(e)) {
+    const value = constInitializer(model, e);
+    return value ? constString(model, value, depth + 1) : undefined;
+  }
+  return undefined;
+}
+
+/** The leftmost operand of a concatenation or the head of a template: what decides a URL's scheme. */
+function firstPart(e: ts.Expression): ts.Expression | undefined {
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) return ts.isBinaryExpression(e.left) ? firstPart(e.left) : e.left;
+  if (ts.isTemplateExpression(e)) return e.head.text === '' ? e.templateSpans[0]!.expression : ts.factory.createStringLiteral(e.head.text);
+  return undefined;
+}

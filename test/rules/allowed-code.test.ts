@@ -1,0 +1,344 @@
+import { describe, expect, it } from 'vitest';
+import { loadCriticConfig } from '../../src/config/critic.ts';
+import { loadOfflineVocabulary } from '../../src/config/offline.ts';
+import { Validator } from '../../src/validate/validator.ts';
+import { inTest, lint, SPEC_FILE } from './harness.ts';
+
+const RULE = 'allowed-code';
+const issues = (code: string) => lint(RULE, code);
+const lines = (code: string) => [...new Set(issues(code).map((i) => i.line))];
+const header = "import { test, expect } from '@playwright/test';";
+
+describe('allowed-code: what a good generated spec writes passes', () => {
+  it('accepts test, expect, fixtures and their methods, steps, web-first assertions and declared env variables', () => {
+    const code = [
+      header,
+      "test('logs in', async ({ page, context, baseURL }, testInfo) => {",
+      "  await test.step('open', async () => { await page.goto('/login'); });",
+      "  await page.getByTestId('username-input').fill(process.env.E2E_USERNAME ?? '');",
+      "  const { E2E_PASSWORD } = process.env;",
+      "  await page.getByTestId('password-input').fill(E2E_PASSWORD ?? '');",
+      "  await page.getByRole('button', { name: 'Log in' }).click();",
+      "  await expect(page).toHaveURL(/dashboard/);",
+      "  await expect.soft(page.getByTestId('items')).toHaveCount(3);",
+      "  await expect(page.getByTestId('title')).not.toHaveText('Error');",
+      "  const popupPromise = page.waitForEvent('popup');",
+      "  const [popup] = await Promise.all([popupPromise, page.getByTestId('help').click()]);",
+      "  await expect(popup.getByTestId('help-title')).toBeVisible();",
+      "  page.on('dialog', (dialog) => dialog.accept());",
+      "  await page.screenshot({ path: testInfo.outputPath('dashboard.png') });",
+      "  expect(context.pages().length + String(baseURL).length).toBeGreaterThan(0);",
+      "  console.log(testInfo.title, Math.round(Date.now() / 1000), new URL('/x', 'http://a').pathname, JSON.stringify({ a: [1, 2].map((n) => n * 2) }));",
+      '});',
+    ].join('\n');
+    expect(issues(code)).toEqual([]);
+  });
+
+  it('accepts page objects as local classes, helper functions, data tables and test.extend fixtures', () => {
+    const code = [
+      "import { test as base, expect, type Page, type Locator } from '@playwright/test';",
+      'class LoginPage {',
+      '  readonly submit: Locator;',
+      '  constructor(private readonly page: Page) {',
+      "    this.submit = page.getByTestId('login-button');",
+      '  }',
+      '  async open() { await this.page.goto(\'/login\'); }',
+      '  async login(user: string, password: string) {',
+      "    await this.page.getByTestId('username-input').fill(user);",
+      "    await this.page.getByTestId('password-input').fill(password);",
+      '    await this.submit.click();',
+      '  }',
+      '}',
+      'async function expectWelcome(page: Page, name: string) {',
+      "  await expect(page.getByTestId('welcome-message')).toContainText(name);",
+      '}',
+      "const USERS = [{ name: 'ada', role: 'admin' }, { name: 'bob', role: 'viewer' }] as const;",
+      "const settings = { timeouts: { short: 500 }, labels: ['a', 'b'] };",
+      'const test = base.extend<{ loginPage: LoginPage }>({',
+      '  loginPage: async ({ page }, use) => { await use(new LoginPage(page)); },',
+      '});',
+      "test.describe('login', () => {",
+      "  test.describe.configure({ mode: 'serial' });",
+      '  let shared: Page;',
+      '  test.beforeEach(async ({ loginPage }) => { await loginPage.open(); });',
+      '  for (const user of USERS) {',
+      '    test(`logs in as ${user.name}`, async ({ page, loginPage }) => {',
+      "      await loginPage.login(user.name, process.env.E2E_PASSWORD ?? '');",
+      '      await expectWelcome(page, user.name + user.role + settings.labels[0] + settings.timeouts.short);',
+      '      shared = page;',
+      '      expect(shared).toBeTruthy();',
+      '    });',
+      '  }',
+      '});',
+    ].join('\n');
+    expect(issues(code)).toEqual([]);
+  });
+
+  it('accepts JSON read from responses, the project fixtures module, devices and browser-side functions', () => {
+    const code = [
+      "import { test, expect, devices } from '@playwright/test';",
+      "import { test as authed } from './fixtures';",
+      "test.use({ ...devices['Pixel 7'], locale: 'en-GB' });",
+      "test('api', async ({ request, page }) => {",
+      "  const response = await request.get('/api/items');",
+      '  await expect(response).toBeOK();',
+      '  const body = await response.json();',
+      '  expect(body.items[0].title).toBe(body.first.title);',
+      '  const { total, items } = await response.json();',
+      '  expect(items.map((item: { id: string }) => item.id)).toHaveLength(total);',
+      '  const title = await page.evaluate(() => document.title + window.location.href);',
+      "  const rows = JSON.parse('[{\"id\":1}]');",
+      '  for (const row of rows) expect(row.id).toBe(1);',
+      '  expect(title).toBeTruthy();',
+      '});',
+      "authed('uses a project fixture', async ({ adminPage }) => {",
+      "  await expect(adminPage.getByTestId('dashboard')).toBeVisible();",
+      '});',
+    ].join('\n');
+    expect(issues(code)).toEqual([]);
+  });
+});
+
+describe('allowed-code: globals, process and modules', () => {
+  it('refuses globals off the list, wherever they are read', () => {
+    const code = inTest(
+      [
+        "  await fetch('http://127.0.0.1:9/');",
+        "  require('fs');",
+        '  globalThis.process;',
+        "  Reflect.get(page, 'x');",
+        "  eval('1');",
+        "  new Function('return 1');",
+        '  setTimeout(() => 0, 10);',
+        '  const g = { f: fetch };',
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(issues(code)[0]!.message).toMatch(/^`fetch` is not a global generated code may use \(allowed: Math, JSON/);
+  });
+
+  it('lets process be read only as process.env.NAME of a declared variable', () => {
+    const code = inTest(
+      [
+        '  process.env.BASE_URL;',
+        '  process.env.OPENAI_API_KEY;',
+        "  process.env['SCRIBE_API_' + 'TOKEN'];",
+        '  const { OPENAI_API_KEY } = process.env;',
+        '  const env = process.env;',
+        "  process.getBuiltinModule('fs');",
+        '  const { getBuiltinModule } = process;',
+        '  const name = String(Date.now());',
+        '  process.env[name];',
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([5, 6, 7, 8, 9, 10, 12]);
+    expect(issues(code)[0]!.message).toBe(
+      "process.env.OPENAI_API_KEY is not a variable generated code may read (allowed: BASE_URL, E2E_USERNAME, E2E_PASSWORD); secrets and the runner's settings stay out of specs.",
+    );
+  });
+
+  it('allows only listed imports from packages, and project modules that stay in the project and out of node_modules', () => {
+    const code = [
+      "import { test, expect, chromium, type Page } from '@playwright/test';",
+      "import * as pw from '@playwright/test';",
+      "import spawn from '../node_modules/cross-spawn';",
+      "import { LoginPage } from './pages/login';",
+      "import { secrets } from '../../etc/secrets';",
+      "import lodash from 'lodash';",
+      "test('x', async ({ page }) => { await chromium.launch(); pw.test; expect(page as Page).toBeTruthy(); new LoginPage(); secrets; lodash; });",
+    ].join('\n');
+    const found = issues(code).map((i) => `${i.line}:${i.message.slice(0, 30)}`);
+    expect(found).toEqual([
+      '3:Import of "../node_modules/cro',
+      '5:Import of "../../etc/secrets" ',
+      '6:Import of "lodash" is not allo',
+      '7:`chromium` (chromium from "@pl',
+      '7:`pw` (the whole module from "@',
+      '7:`lodash` (default from "lodash',
+    ]);
+  });
+
+  it('refuses dynamic import(), import.meta, import = require, re-exports, with and `this` outside a class', () => {
+    const code = [
+      header,
+      "import cp = require('child_process');",
+      "export * from './other';",
+      'const self = this;',
+      "test('x', async ({ page }) => {",
+      "  await import('node:fs');",
+      '  import.meta.url;',
+      '  with (page) { title(); }',
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([2, 3, 4, 6, 7, 8]);
+  });
+});
+
+describe('allowed-code: members', () => {
+  it('refuses constructor, prototypes and private members, however they are written', () => {
+    const code = inTest(
+      [
+        '  (() => 0).constructor;',
+        "  page['constructor'];",
+        "  const key = 'con' + 'structor';",
+        '  [][key];',
+        '  ({}).__proto__;',
+        '  Array.prototype.map;',
+        '  const { constructor } = () => 0;',
+        '  (page as any)._platform;',
+        "  const o = { __proto__: page };",
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([4, 5, 7, 8, 9, 10, 11, 12]);
+    expect(issues(code)[0]!.message).toBe('`.constructor` reaches an object\'s prototype or constructor (and from there Function); generated code may not use it.');
+  });
+
+  it('refuses member names computed at run time, but not numeric indexes or keys of its own constant data', () => {
+    const code = inTest(
+      [
+        "  const parts = ['e', 'v', 'a', 'l'];",
+        "  (globalThis as any)[parts.join('')];",
+        '  parts[0];',
+        "  const labels = { 'sign in': 'Sign in' };",
+        "  labels['sign in'];",
+        '  const i = parts.length - 1;',
+        '  parts[i];',
+      ].join('\n'),
+    );
+    expect(issues(code).map((i) => i.line)).toEqual([5, 10]);
+  });
+
+  it('refuses Playwright members off the list (browserType, CDP sessions, bind) and invented ones', () => {
+    const code = [
+      header,
+      "test('x', async ({ page, browser }) => {",
+      '  await browser.browserType().launch();',
+      '  await page.context().newCDPSession(page);',
+      "  await browser.bind('x');",
+      '  await page.clickOn();',
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([3, 4, 5, 6]);
+  });
+
+  it('follows values, not names: an object literal does not make its keys safe on other values, and reassignable variables are not trusted', () => {
+    const code = inTest(
+      [
+        '  const holder = { browserType: 1, page };',
+        '  holder.browserType;',
+        '  holder.page.context().browser()!.browserType();',
+        '  let swap = { launch: 1 };',
+        '  swap.launch;',
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([6, 8]);
+  });
+
+  it('refuses writing to Playwright objects and globals, not to its own objects', () => {
+    const code = inTest(
+      [
+        '  (page as any).evaluate = (fn: () => unknown) => fn();',
+        '  Object.assign(page, {});',
+        "  Object.defineProperty(page, 'title', { get: () => 1 });",
+        '  const mine = { count: 0 };',
+        '  mine.count += 1;',
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([4, 5, 6]);
+  });
+
+  it('walks functions handed to evaluate on a fake page, and skips only those that run in the browser', () => {
+    const code = inTest(
+      [
+        '  await page.evaluate(() => document.title);',
+        '  const fake = { evaluate: (fn: () => unknown) => fn() };',
+        "  await fake.evaluate(() => require('fs'));",
+        '  await page.evaluate((k) => k, process.env.OPENAI_API_KEY);',
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([6, 7]);
+  });
+});
+
+describe('allowed-code: fixtures, structure and test.use', () => {
+  it('refuses fixtures off the list, such as playwright', () => {
+    const code = [header, "test('x', async ({ page, playwright }) => { await page.goto('/'); playwright; });"].join('\n');
+    expect(issues(code).map((i) => i.message)).toEqual([expect.stringMatching(/^The fixture `playwright` is not one generated code may use/)]);
+  });
+
+  it('lets only declarations and the test structure stand at the top level and in describe blocks', () => {
+    const code = [
+      header,
+      "const data = { user: 'ada', list: [1, 2], when: `${1 + 1}` };",
+      'const helper = async () => 1;',
+      "console.log('loaded');",
+      'const computed = helper();',
+      'if (data.user) {}',
+      "test.describe('group', () => {",
+      '  const inner = [data.user];',
+      "  console.log('also loaded');",
+      "  test('x', async ({ page }) => { await page.goto('/'); expect(inner).toHaveLength(1); });",
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([4, 5, 6, 9]);
+    expect(issues(code)[0]!.message).toMatch(/^Code at the top level of the file runs when the file is loaded, outside any test/);
+  });
+
+  it('lets test.use set only the listed options, written out', () => {
+    const code = [
+      header,
+      "test.use({ viewport: { width: 800, height: 600 }, locale: 'fr-FR' });",
+      "test.use({ launchOptions: { executablePath: '/bin/sh', args: ['-c', 'id'] } });",
+      "test.use({ channel: 'chrome' });",
+      "test.use({ connectOptions: { wsEndpoint: 'ws://127.0.0.1:9' } });",
+      'const options = JSON.parse(\'{}\');',
+      'test.use(options);',
+    ].join('\n');
+    expect(lines(code)).toEqual([3, 4, 5, 6, 7]);
+  });
+});
+
+describe('allowed-code: only for model-written code', () => {
+  it('does not run when the validator is not told the code is untrusted', () => {
+    const critic = loadCriticConfig();
+    const code = inTest('  await fetch(\'http://127.0.0.1:9/\');');
+    const trusted = new Validator(critic, { typeCheck: false });
+    expect(trusted.validateText(SPEC_FILE, code).issues.map((i) => i.rule)).not.toContain(RULE);
+    expect(trusted.forUntrustedCode('/virtual').validateText(SPEC_FILE, code).issues.map((i) => i.rule)).toContain(RULE);
+  });
+
+  it('lets specs read the credential variables the offline generator declares (agents/offline.yaml)', () => {
+    const options = loadCriticConfig().criteria.find((c) => c.id === RULE)!.options as { env: string[] };
+    const { username_env, password_env } = loadOfflineVocabulary().credentials;
+    expect(options.env).toEqual(expect.arrayContaining(['BASE_URL', username_env, password_env]));
+  });
+
+  it('keeps its member list free of what reaches prototypes, Function or private internals', () => {
+    const options = loadCriticConfig().criteria.find((c) => c.id === RULE)!.options as { members: string[]; globals: Record<string, string[]> };
+    const forbidden = ['constructor', '__proto__', 'prototype', 'call', 'apply', 'bind', 'caller', 'callee', 'arguments', '__defineGetter__', '__lookupGetter__', 'browserType', 'launch', 'connect', 'newCDPSession', 'newBrowserCDPSession', 'exposeBinding', 'addInitScript'];
+    expect(options.members.filter((m) => forbidden.includes(m) || m.startsWith('_'))).toEqual([]);
+    expect(Object.keys(options.globals).filter((g) => ['process', 'require', 'module', 'globalThis', 'Reflect', 'Function', 'eval', 'fetch', 'Symbol', 'Proxy'].includes(g))).toEqual([]);
+    expect(options.globals.Object).not.toContain('defineProperty');
+  });
+});
+
+describe('allowed-code: data Playwright hands back', () => {
+  it('lets any own key be read from responses, headers, boxes and evaluate results, also after Promise.all', () => {
+    const code = inTest(
+      [
+        "  const [response] = await Promise.all([page.waitForResponse('**/api/items'), page.getByTestId('load').click()]);",
+        '  const body = await response.json();',
+        "  expect(body.items.length + response.headers()['content-type'].length).toBeGreaterThan(0);",
+        "  const box = await page.getByTestId('logo').boundingBox();",
+        '  expect(box!.width * box!.height).toBeGreaterThan(0);',
+        '  const info = await page.evaluate(() => ({ path: location.pathname }));',
+        "  expect(info.path).toBe('/');",
+        "  expect({ id: crypto.randomUUID() }).toEqual({ id: expect.any(String) });",
+        '  const fake = { json: () => page };',
+        '  fake.json().context;',
+        '  (await Promise.all([fake]))[0].json().browserType;',
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([14]);
+  });
+});

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { inTest, lint } from './harness.ts';
+
+const RULE = 'allowed-paths';
+const issues = (code: string) => lint(RULE, code);
+const lines = (code: string) => issues(code).map((i) => i.line);
+const header = "import { test, expect } from '@playwright/test';";
+
+describe('allowed-paths: files', () => {
+  it("accepts relative paths without '..' and testInfo.outputPath, directly or through constants", () => {
+    const code = [
+      header,
+      "const SHOTS = 'screenshots';",
+      "test('x', async ({ page, browser }, testInfo) => {",
+      "  await page.screenshot({ path: 'screenshots/home.png', fullPage: true });",
+      '  await page.screenshot({ path: `${SHOTS}/login.png` });',
+      "  await page.screenshot({ path: testInfo.outputPath('dashboard.png') });",
+      "  await page.screenshot({ path: test.info().outputPath('shots', 'b.png') });",
+      "  const options = { path: 'screenshots/c.png' };",
+      '  await page.screenshot(options);',
+      '  await page.screenshot();',
+      "  await page.getByTestId('avatar').setInputFiles('fixtures/avatar.png');",
+      "  await page.getByTestId('avatar').setInputFiles({ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('a') });",
+      "  const download = await page.waitForEvent('download');",
+      "  await download.saveAs(testInfo.outputPath(download.suggestedFilename()));",
+      "  await expect(page).toHaveScreenshot('home.png');",
+      "  await testInfo.attach('note', { body: 'text', contentType: 'text/plain' });",
+      "  const other = await browser.newContext({ recordVideo: { dir: 'videos' }, storageState: { cookies: [], origins: [] } });",
+      "  await page.context().storageState({ path: 'state/auth.json' });",
+      '  await other.close();',
+      '});',
+    ].join('\n');
+    expect(issues(code)).toEqual([]);
+  });
+
+  it("refuses absolute paths, '..', and paths computed at run time, wherever the options come from", () => {
+    const code = inTest(
+      [
+        "  await page.screenshot({ path: '/tmp/x.png' });",
+        "  await page.screenshot({ path: '../../../../tmp/x.png' });",
+        "  await page.screenshot({ path: 'C:\\\\x.png' });",
+        "  const shot = { path: '/tmp/y.png' };",
+        '  await page.screenshot(shot);',
+        "  const name = ['', 'tmp', 'z.png'].join('/');",
+        '  await page.screenshot({ path: name });',
+        "  let later = 'a.png';",
+        '  await page.screenshot({ path: later });',
+        "  await page.context().storageState({ path: '/tmp/state.json' });",
+        "  await page.getByTestId('upload').setInputFiles(['ok.txt', '/etc/passwd']);",
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([4, 5, 6, 7, 10, 12, 13, 14]);
+    expect(issues(code)[0]!.message).toBe(
+      "screenshot() option `path`: \"/tmp/x.png\" is an absolute path, outside the test's output folder; use a relative path without '..' (such as 'screenshots/home.png') or testInfo.outputPath('home.png').",
+    );
+  });
+
+  it('refuses options it cannot see: a parameter, a spread of unknown data, getters and computed keys', () => {
+    const code = [
+      header,
+      'async function shoot(page: any, options: any) { await page.screenshot(options); }',
+      "test('x', async ({ page }, testInfo) => {",
+      "  await page.screenshot({ ...JSON.parse('{}') });",
+      "  await page.screenshot({ get path() { return '/tmp/x'; } });",
+      "  const key = ['pa', 'th'].join('');",
+      "  await page.screenshot({ [key]: '/tmp/x' });",
+      "  await testInfo.attach('host', { path: '/etc/hostname' });",
+      "  const fake = { outputPath: (name: string) => '/etc/' + name };",
+      "  await page.screenshot({ path: fake.outputPath('x') });",
+      "  await shoot(page, {});",
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([2, 4, 5, 7, 8, 10]);
+  });
+
+  it('checks storageState, recordHar and recordVideo in test.use and newContext, and snapshot names', () => {
+    const code = [
+      header,
+      "test.use({ storageState: '/root/auth.json' });",
+      "test('x', async ({ page, browser }) => {",
+      "  await browser.newContext({ recordHar: { path: '/tmp/h.har' } });",
+      "  await browser.newContext({ recordVideo: { dir: '../../tmp' } });",
+      "  await expect(page).toHaveScreenshot('../../x.png');",
+      "  await page.route('**/a', (route) => route.fulfill({ path: '/etc/hostname' }));",
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([2, 4, 5, 6, 7]);
+  });
+});
+
+describe('allowed-paths: options that hold files or URLs', () => {
+  it('checks baseURL, proxy servers and client certificates, and wants their containers written out', () => {
+    const code = [
+      header,
+      "test.use({ baseURL: 'file:///' });",
+      "test('x', async ({ browser }) => {",
+      "  await browser.newContext({ proxy: { server: 'http://127.0.0.1:9' } });",
+      "  await browser.newContext({ clientCertificates: [{ origin: 'https://x', certPath: '/etc/key.pem' }] });",
+      "  const certificates = JSON.parse('[]');",
+      '  await browser.newContext({ clientCertificates: certificates });',
+      "  await browser.newContext({ clientCertificates: [{ origin: 'https://x', certPath: 'certs/client.pem' }], baseURL: process.env.BASE_URL });",
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([2, 4, 5, 7]);
+  });
+});
+
+describe('allowed-paths: navigation', () => {
+  it('accepts paths under baseURL and BASE_URL, for pages and API requests', () => {
+    const code = [
+      header,
+      "const HOME = '/home';",
+      "test('x', async ({ page, baseURL, request }) => {",
+      "  await page.goto('/login');",
+      "  await page.goto('login?next=%2F');",
+      '  await page.goto(HOME);',
+      "  await page.goto(`/items/${String(1)}`);",
+      "  const response = await request.get('/api/items?page=1');",
+      "  await page.goto(process.env.BASE_URL ?? '/');",
+      "  await page.goto(`${process.env.BASE_URL}/login`);",
+      "  await page.goto(baseURL + '/x');",
+      "  const base = process.env.BASE_URL!;",
+      "  await page.goto(base + '/y');",
+      "  await page.request.post(`${base}/api/items`, { data: { title: 'x' } });",
+      "  const params = new URL(page.url()).searchParams;",
+      "  const cache = new Map<string, string>();",
+      "  expect(params.get(String(response.status())) ?? cache.get(String(1))).toBeNull();",
+      '});',
+    ].join('\n');
+    expect(issues(code)).toEqual([]);
+  });
+
+  it('refuses absolute URLs (file:, data:, chrome:, another host) and URLs whose start is computed at run time', () => {
+    const code = inTest(
+      [
+        "  await page.goto('file:///etc/hostname');",
+        "  await page.goto(['file:', '', '', 'etc', 'hostname'].join('/'));",
+        "  await page.goto('data:text/html,hi');",
+        "  await page.goto('CHROME://version');",
+        "  await page.goto('fi' + 'le:///etc/hostname');",
+        "  let scheme = 'https:';",
+        '  await page.goto(`${scheme}//x`);',
+        "  const where = String(process.env.E2E_USERNAME);",
+        '  await page.goto(where);',
+        "  await page.goto('https://example.com/');",
+        "  await page.request.get('http://127.0.0.1:9/?p=' + process.env.E2E_PASSWORD);",
+        "  await page.route('**/x', (route) => route.fetch({ url: 'http://127.0.0.1:9/' }));",
+        '  async function send(api: any, url: string) { await api.post(url); }',
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([4, 5, 6, 7, 8, 10, 12, 13, 14, 15, 16]);
+    expect(issues(code)[0]!.message).toBe(
+      "goto(): an absolute \"file:\" URL leaves the app; generated code reaches only the app. Reach the app with a path under baseURL, such as page.goto('/login') or request.get('/api/items').",
+    );
+  });
+});
