@@ -79,10 +79,9 @@ function testIdOfNamedElement(model: SpecModel, call: ts.CallExpression, factory
   switch (factory) {
     case 'getByRole': {
       const options = call.arguments[1] ? model.resolve(call.arguments[1]) : undefined;
-      const nameProperty = options && ts.isObjectLiteralExpression(options)
-        ? options.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && p.name.getText() === 'name')
-        : undefined;
-      const name = nameProperty ? model.stringValue(nameProperty.initializer) : undefined;
+      const nameProperty = options && ts.isObjectLiteralExpression(options) ? options.properties.find((p) => p.name?.getText() === 'name') : undefined;
+      const nameValue = nameProperty && ts.isPropertyAssignment(nameProperty) ? nameProperty.initializer : nameProperty && ts.isShorthandPropertyAssignment(nameProperty) ? nameProperty.name : undefined;
+      const name = nameValue ? model.stringValue(nameValue) : undefined;
       if (name === undefined) return undefined;
       return ids.find((entry) => entry.role === text && (same(entry.label, name) || same(entry.text, name)))?.testId;
     }
