@@ -131,8 +131,11 @@ describe('a shop behind a login', () => {
   it('never lets a declared secret reach the model, though the page echoes it into the evidence', async () => {
     const secret = 'Tr0ub4dor-and-3';
     // With this password the login fails and the page prints it; every heal runs into the same wall.
-    const heal = (n: number) => CORRECT.replace("await page.goto('/');", `await page.goto('/');\n    await expect(page.getByTestId('login-button')).toHaveText('Sign in'); // heal ${n}`);
-    fake.reply({ text: fenced(CORRECT) }, { text: fenced(heal(1)) }, { text: fenced(heal(2)) }, { text: fenced(heal(3)) });
+    // One heal round is enough to show the evidence the Medic is sent.
+    project.remove();
+    project = makeScribeProject({ 'medic.max_debug_attempts': 1 });
+    const heal = CORRECT.replace("await page.goto('/');", "await page.goto('/');\n    await expect(page.getByTestId('login-button')).toHaveText('Sign in');");
+    fake.reply({ text: fenced(CORRECT) }, { text: fenced(heal) });
     const { exitCode } = await generate({}, { E2E_USERNAME: 'shopper', E2E_PASSWORD: secret });
     expect(exitCode).toBe(1);
     expect(fake.requests.length).toBeGreaterThanOrEqual(2);
