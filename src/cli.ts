@@ -11,6 +11,7 @@ import { registerRun } from './commands/run.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerDemo } from './commands/demo.ts';
 import { registerInit } from './commands/init.ts';
+import { registerMcp } from './commands/mcp.ts';
 
 export async function main(argv: string[], io: Partial<CliContext> = {}): Promise<number> {
   const ctx: CliContext = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), exitCode: 0, ...io };
@@ -27,6 +28,7 @@ export async function main(argv: string[], io: Partial<CliContext> = {}): Promis
   registerServe(program, ctx);
   registerDemo(program, ctx);
   registerInit(program, ctx);
+  registerMcp(program, ctx);
 
   try {
     await program.parseAsync(argv);

@@ -104,6 +104,13 @@ export const GenerateResult = z.object({
 });
 export type GenerateResult = z.infer<typeof GenerateResult>;
 
+/** `generate_test`'s result under `scribe mcp`: the `generate --json` document, and which model wrote the spec and why. */
+export const GenerateToolResult = GenerateResult.extend({
+  provider: z.string().describe('the model that wrote the spec: mcp (the host, through sampling), openai or offline'),
+  provider_note: z.string().describe('why that model was used'),
+});
+export type GenerateToolResult = z.infer<typeof GenerateToolResult>;
+
 /** A compact inventory of a live page (src/explore), carried into prompts and the grounding rule. */
 const OnePageInventory = z.object({
   url: z.string(),

@@ -82,7 +82,8 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     removeWorkspace(dir);
   });
   try {
-    const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config });
+    const userConfig = options.playwrightConfigFile ? { file: path.resolve(cwd, options.playwrightConfigFile), ...(options.project ? { project: options.project } : {}) } : undefined;
+    const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config, userConfig });
     running = startPlaywright({
       cli: playwright.cli,
       args: ['test', '--config', workspace.configFile],

@@ -1,6 +1,6 @@
 /**
  * agents/server.yaml: the HTTP API's limits — job concurrency and queue size, body size, timeouts,
- * how long finished jobs stay readable, and the shutdown grace period.
+ * how long finished jobs stay readable, the shutdown grace period, result callbacks, and `scribe mcp`.
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -34,6 +34,16 @@ export const ServerFile = z
     shutdown: z.strictObject({
       grace_ms: nonnegativeInt,
       abort_ms: nonnegativeInt,
+    }),
+    callbacks: z.strictObject({
+      allowed_hosts: z.array(z.string().min(1)),
+      attempts: positiveInt,
+      backoff_base_ms: nonnegativeInt,
+      backoff_cap_ms: nonnegativeInt,
+      timeout_ms: positiveInt,
+    }),
+    mcp: z.strictObject({
+      sampling_max_tokens: positiveInt,
     }),
   })
   .superRefine((file, ctx) => {

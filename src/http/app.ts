@@ -3,8 +3,12 @@
  *
  *   GET  /healthz          200 { status: 'ok' } (503 while shutting down); no token needed
  *   POST /v1/generate      { description, feature?, url?, complexity?, outputPath?, run?, force?, provider? }
- *                          → 202 { id, status } and Location; 400 naming the field, 413, 429 + Retry-After
+ *                          → 202 { id, status } and Location; 400 naming the field, 413, 429 + Retry-After;
+ *                          `callback_url` (an allowed host) receives the finished job, signed (callback.ts)
  *   GET  /v1/jobs/:id      200 the job: status, stages so far, result (the `generate --json` document)
+ *   GET  /v1/jobs/:id/events  text/event-stream: every stage (`event: stage`, id = its number), then
+ *                          `event: result` with the finished job, then the stream ends. Last-Event-ID
+ *                          resumes after that stage.
  *   GET  /v1/stats         200 the `stats --json` document
  *
  * Every route but /healthz needs `Authorization: Bearer $SCRIBE_API_TOKEN` when a token is set.
@@ -15,8 +19,10 @@ import { performance } from 'node:perf_hooks';
 import type { ServerConfig } from '../config/server.ts';
 import { readStats } from '../stats/index.ts';
 import { checkBearer } from './auth.ts';
+import { callbackSecret, checkCallbackUrl, deliverCallback } from './callback.ts';
 import { readJsonBody } from './body.ts';
 import { HttpError } from './errors.ts';
+import { JobEvents } from './job-events.ts';
 import { JobQueue, type DrainSummary, type JobView } from './jobs.ts';
 import type { LogSink } from './log.ts';
 import { checkedSpecTarget } from './paths.ts';
@@ -37,30 +43,46 @@ export interface AppOptions {
 export interface ScribeApp {
   handle(req: IncomingMessage, res: ServerResponse): void;
   jobs: JobQueue;
+  /** Live stage streams (GET /v1/jobs/:id/events). */
+  events: JobEvents;
   /** Refuses new jobs from now on, settles every job (see JobQueue.drain), and stops the worker threads. */
   shutdown(graceMs: number): Promise<DrainSummary>;
 }
 
-interface Answer {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+type Answer = { status: number; body: unknown; headers?: Record<string, string> } | { stream: (res: ServerResponse) => void };
 
 /** What a request's log line says beyond method, path and status. */
 interface RequestNotes {
   job?: string;
 }
 
-const JOB_PATH = /^\/v1\/jobs\/([0-9a-f-]{36})$/;
+const JOB_PATH = /^\/v1\/jobs\/([0-9a-f-]{36})(\/events)?$/;
 
 export function createApp(options: AppOptions): ScribeApp {
   const { config, log } = options;
   // Checked before a job is queued; named relative to the project in messages.
   const outputDir = path.relative(options.cwd, options.outputDir) || '.';
+  const events = new JobEvents();
+  /** Callback URLs of jobs not finished yet, by job id. */
+  const callbacks = new Map<string, URL>();
+  const deliveries = new Set<Promise<boolean>>();
+  const stopDeliveries = new AbortController();
+  const secret = callbackSecret(options.env);
+  const onFinished = (job: JobView) => {
+    events.end(job);
+    const url = callbacks.get(job.id);
+    if (!url) return;
+    callbacks.delete(job.id);
+    const delivery = deliverCallback({ url, body: JSON.stringify(job), secret: secret!, settings: config.callbacks, log, job: job.id, signal: stopDeliveries.signal });
+    deliveries.add(delivery);
+    void delivery.finally(() => deliveries.delete(delivery));
+  };
   const jobs = new JobQueue(
     { concurrency: config.jobs.concurrency, maxQueued: config.jobs.max_queued, retentionMs: config.jobs.retention_ms, maxRetained: config.jobs.max_retained },
-    (job) => logJob(job, log),
+    (job) => {
+      logJob(job, log);
+      if (job.status === 'done' || job.status === 'failed') onFinished(job);
+    },
   );
   const threads = new JobThreads(options.env);
   let closing = false;
@@ -68,13 +90,27 @@ export function createApp(options: AppOptions): ScribeApp {
   const generate = async (req: IncomingMessage, notes: RequestNotes): Promise<Answer> => {
     if (closing) throw unavailable(config);
     const body = await readJsonBody(req, config.http.max_body_bytes);
-    const request = parseGenerateBody(body, { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars });
+    const { callback_url: callbackUrl, ...request } = parseGenerateBody(body, { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars });
     const outputPath = checkedSpecTarget(options.cwd, outputDir, request);
-    const outcome = jobs.submit((onEvent, signal) => threads.run({ request: { ...request, outputPath }, cwd: options.cwd }, onEvent, signal));
+    const callback = callbackUrl === undefined ? undefined : checkCallbackUrl(callbackUrl, config.callbacks, secret);
+    // The job's id is known once submit returns; its first stage comes later, from its worker thread.
+    let id = '';
+    const outcome = jobs.submit((onEvent, signal) =>
+      threads.run(
+        { request: { ...request, outputPath }, cwd: options.cwd },
+        (event) => {
+          onEvent(event);
+          events.stage(id, event);
+        },
+        signal,
+      ),
+    );
     if (!outcome.accepted) {
       if (outcome.reason === 'closed') throw unavailable(config);
       throw new HttpError(429, 'queue_full', `${config.jobs.max_queued} jobs are already waiting; try again later`, { headers: { 'retry-after': String(config.jobs.retry_after_s) } });
     }
+    id = outcome.job.id;
+    if (callback) callbacks.set(id, callback);
     notes.job = outcome.job.id;
     return { status: 202, body: { id: outcome.job.id, status: outcome.job.status }, headers: { location: `/v1/jobs/${outcome.job.id}` } };
   };
@@ -99,6 +135,7 @@ export function createApp(options: AppOptions): ScribeApp {
       notes.job = jobPath[1]!;
       const job = jobs.get(jobPath[1]!);
       if (!job) throw new HttpError(404, 'job_not_found', `no job ${jobPath[1]} (finished jobs are kept for ${config.jobs.retention_ms} ms)`);
+      if (jobPath[2]) return { stream: (res) => streamJob(job, events, req, res) };
       return { status: 200, body: job };
     }
     throw new HttpError(404, 'not_found', `no route ${path}`);
@@ -106,6 +143,7 @@ export function createApp(options: AppOptions): ScribeApp {
 
   return {
     jobs,
+    events,
     handle(req, res) {
       const started = performance.now();
       const path = pathOf(req.url);
@@ -119,12 +157,15 @@ export function createApp(options: AppOptions): ScribeApp {
           log({ level: 'error', msg: 'request failed', method: req.method, path, error: error instanceof Error ? error.message : String(error) });
           return { status: 500, body: { error: 'internal_error', message: 'the server failed to answer; see its log' } };
         })
-        .then((answer) => send(res, answer, req.method === 'HEAD'));
+        .then((answer) => ('stream' in answer ? answer.stream(res) : send(res, answer, req.method === 'HEAD')));
     },
     async shutdown(graceMs) {
       closing = true;
       const summary = await jobs.drain(graceMs);
       await threads.close(config.shutdown.abort_ms);
+      // Callbacks of the last jobs get the abort wait too, then stop trying.
+      await settleWithin([...deliveries], config.shutdown.abort_ms);
+      stopDeliveries.abort();
       return summary;
     },
   };
@@ -157,7 +198,42 @@ function pathOf(url: string | undefined): string {
   return end < 0 ? raw : raw.slice(0, end);
 }
 
-function send(res: ServerResponse, answer: Answer, headOnly: boolean): void {
+/**
+ * Server-Sent Events of one job: the stages so far (after Last-Event-ID, when a client resumes), each
+ * new one as it comes, then the finished job as `result`, and the end of the stream. A client that goes
+ * away is simply unsubscribed; the job goes on.
+ */
+function streamJob(job: JobView, events: JobEvents, req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  const resumeAfter = Number(req.headers['last-event-id']);
+  let sent = Number.isInteger(resumeAfter) && resumeAfter > 0 ? Math.min(resumeAfter, job.stages.length) : 0;
+  const write = (event: string, data: unknown, id?: number) => res.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const finish = (finished: JobView) => {
+    write('result', finished);
+    res.end();
+  };
+  job.stages.slice(sent).forEach((stage, index) => write('stage', stage, sent + index + 1));
+  sent = job.stages.length;
+  if (job.status === 'done' || job.status === 'failed') return finish(job);
+  const unsubscribe = events.subscribe(job.id, (signal) => {
+    if (signal.type === 'end') return finish(signal.job);
+    sent += 1;
+    write('stage', signal.event, sent);
+  });
+  res.on('close', unsubscribe);
+}
+
+/** Waits for every promise to settle, or for `ms`, whichever comes first. */
+async function settleWithin(promises: ReadonlyArray<Promise<unknown>>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([Promise.allSettled(promises), deadline]);
+  clearTimeout(timer);
+}
+
+function send(res: ServerResponse, answer: { status: number; body: unknown; headers?: Record<string, string> }, headOnly: boolean): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(answer.body);
   res.writeHead(answer.status, {

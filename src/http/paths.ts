@@ -4,7 +4,7 @@
  * followed). A caller's outputPath is taken relative to that folder; a leading `generated-tests/` is
  * accepted too, so the testPath of an earlier result can be sent back as is.
  */
-import { lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { provenancePath, specPath } from '../agents/scribe-files.ts';
 import { HttpError, type FieldProblem } from './errors.ts';
@@ -40,6 +40,25 @@ export function checkedSpecTarget(cwd: string, outputDir: string, request: Targe
       throw HttpError.invalid([{ field, message: `leads outside ${outputDir}/ through a symbolic link` }]);
     }
   }
+  return file;
+}
+
+/**
+ * A file or folder a caller asks Scribe to read (validate, run): inside the project folder, by its
+ * letters and by where symbolic links lead, and existing; else a 400 naming `field`.
+ */
+export function checkedProjectPath(cwd: string, value: string, field: string): string {
+  const characters = characterProblems(field, value);
+  if (characters.length > 0) throw HttpError.invalid(characters);
+  const root = path.resolve(cwd);
+  const file = path.resolve(root, value);
+  if (file !== root && !isInside(root, file)) throw HttpError.invalid([{ field, message: 'must stay inside the project folder' }]);
+  const real = realLocation(file);
+  const realRoot = realLocation(root);
+  if (real === null || realRoot === null || (real !== realRoot && !isInside(realRoot, real))) {
+    throw HttpError.invalid([{ field, message: 'leads outside the project folder through a symbolic link' }]);
+  }
+  if (!existsSync(file)) throw HttpError.invalid([{ field, message: `${value}: no such file or folder` }]);
   return file;
 }
 

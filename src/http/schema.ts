@@ -35,13 +35,18 @@ export function generateBodySchema({ maxDescriptionChars, maxFieldChars }: BodyL
       run: z.boolean(expecting('true or false')).optional(),
       force: z.boolean(expecting('true or false')).optional(),
       provider: z.enum(PROVIDER_NAMES).optional(),
+      /** Where the finished job is POSTed (checked against the allow-list by the app, not here). */
+      callback_url: field().optional(),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
   );
 }
 
+/** A POST /v1/generate body: the pipeline's request, and where to send the result. */
+export type GenerateBody = GenerateRequest & { callback_url?: string };
+
 /** The request as the pipeline takes it, or a 400 naming every field at fault. */
-export function parseGenerateBody(body: unknown, limits: BodyLimits): GenerateRequest {
+export function parseGenerateBody(body: unknown, limits: BodyLimits): GenerateBody {
   const parsed = generateBodySchema(limits).safeParse(body);
   if (parsed.success) return parsed.data;
   throw HttpError.invalid(parsed.error.issues.flatMap(fieldProblems));

@@ -1,13 +1,14 @@
 /**
  * Chooses the model provider: an OpenAI-compatible server when one is configured, else the offline
- * generator, so every command works on a fresh machine with no account.
+ * generator, so every command works on a fresh machine with no account. `mcp` (the model of the MCP
+ * host, through sampling) exists only inside `scribe mcp`, which hands it in ready-made.
  */
 import type { OfflineVocabulary } from '../config/offline.ts';
 import type { ProviderSettings } from '../config/scribe.ts';
 import { OpenAIProvider, type RetryNotice } from './client.ts';
 import type { ModelProvider } from './types.ts';
 
-export const PROVIDER_NAMES = ['openai', 'offline'] as const;
+export const PROVIDER_NAMES = ['openai', 'offline', 'mcp'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /** The provider cannot be set up as asked (a usage or configuration error, not a failed generation). */
@@ -35,6 +36,9 @@ export function chooseProviderName(env: NodeJS.ProcessEnv, explicit?: ProviderNa
 
 export async function createProvider(request: ProviderRequest): Promise<ModelProvider> {
   const name = chooseProviderName(request.env, request.explicit);
+  if (name === 'mcp') {
+    throw new ProviderSetupError('--provider mcp asks the model of an MCP host through sampling: it works under `scribe mcp`, with a client that supports sampling');
+  }
   if (name === 'offline') {
     // Loaded on demand: the offline generator brings the page explorer, which `openai` runs never need.
     const { OfflineProvider } = await import('./offline.ts');

@@ -13,6 +13,7 @@ import type { ScribeConfig } from '../config/scribe.ts';
 import { workflowFrom } from '../config/workflow.ts';
 import { GenerateResult, ScribeTask, type Complexity, type PageInventory } from '../contracts.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
+import type { ModelProvider } from '../llm/types.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
 import { StatsLog } from '../stats/log.ts';
 import { Validator } from '../validate/validator.ts';
@@ -43,6 +44,8 @@ export interface PipelineOptions {
   onEvent?: (event: PipelineEvent) => void;
   signal?: AbortSignal;
   stats?: StatsLog | false;
+  /** A model provider made by the caller (the MCP host's model, through sampling); wins over `request.provider`. */
+  provider?: ModelProvider;
   /**
    * A validator kept across generations (a server's job thread): its compiler project makes every
    * type-check after the first fast. It must have been built from the project's agents/critic.yaml.
@@ -93,6 +96,7 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
     config,
     offline: project.agents.offline,
     providerName,
+    provider: options.provider,
     force: request.force === true,
     selfValidation: request.selfValidation !== false,
     onProgress: (event) => {
@@ -213,11 +217,16 @@ export function displayPath(file: string, cwd: string): string {
   return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
 }
 
+function modelWords(provider: string, model: string): string {
+  if (provider === 'openai') return model;
+  return provider === 'mcp' ? "the MCP host's model" : `the ${provider} generator`;
+}
+
 /** Scribe's progress as pipeline events, in words a person reads on a terminal or in a job's stages. */
 function describeProgress(event: ScribeProgress, cwd: string): Omit<PipelineEvent, 'at'> | undefined {
   switch (event.type) {
     case 'attempt':
-      return { stage: 'scribe', status: 'started', message: `attempt ${event.attempt}/${event.maxAttempts}: asking ${event.provider === 'openai' ? event.model : `the ${event.provider} generator`}` };
+      return { stage: 'scribe', status: 'started', message: `attempt ${event.attempt}/${event.maxAttempts}: asking ${modelWords(event.provider, event.model)}` };
     case 'model-retry':
       return { stage: 'scribe', status: 'info', message: `model call failed (${event.notice.reason}); trying again in ${(event.notice.delayMs / 1000).toFixed(1)} s (${event.notice.attempt + 1}/${event.notice.maxAttempts})` };
     case 'validating':

@@ -1,0 +1,98 @@
+/**
+ * A candidate run under the user's own Playwright config: their projects (a setup project the spec's
+ * project depends on, its storageState), fixtures, `use` options and webServer stay theirs; Scribe adds
+ * its reporter and output folder, narrows the spec's project to the one candidate file, and fills in
+ * time limits and a browser only where the user set none.
+ *
+ * The run's wrapper config (playwright.config.ts in the run folder) imports the user's config and applies
+ * OVERLAY_SOURCE to it. It is source text because the wrapper runs in Playwright's process, wherever the
+ * run folder is, with nothing of Scribe's importable; so it uses nothing but its parameters.
+ */
+
+export interface RunOverlay {
+  /** The folder of the user's config: their relative paths are relative to it. */
+  configDir: string;
+  /** The project the spec belongs to; undefined for a config without projects (or the first project). */
+  project?: string;
+  specDir: string;
+  specName: string;
+  outputDir: string;
+  reportFile: string;
+  snapshotDir: string;
+  baseURL: string;
+  timeouts: { test_ms: number; expect_ms: number; action_ms: number; navigation_ms: number };
+  launchOptions: Record<string, unknown>;
+  failureScreenshot: boolean;
+  /** Scribe's own reporters after the JSON report (the line reporter). */
+  reporters: unknown[][];
+}
+
+/** `overlayUserConfig(user, run: RunOverlay, deps: { resolve })`: the user's config as this run needs it. */
+export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
+  const absolute = (value) => (typeof value === 'string' ? deps.resolve(run.configDir, value) : value);
+  const absoluteScripts = (value) => (Array.isArray(value) ? value.map(absolute) : absolute(value));
+  const projects = user.projects && user.projects.length > 0 ? user.projects : [{}];
+  const target = projects.find((p) => p.name === run.project) ?? projects.find((p) => !projects.some((other) => other.dependencies?.includes(p.name ?? ''))) ?? projects[0];
+
+  // The spec's project and everything it needs (dependencies and their teardowns), nothing else.
+  const needed = new Set();
+  const visit = (project) => {
+    if (!project || needed.has(project)) return;
+    needed.add(project);
+    for (const name of project.dependencies ?? []) visit(projects.find((p) => p.name === name));
+    if (project.teardown) visit(projects.find((p) => p.name === project.teardown));
+  };
+  visit(target);
+
+  const testDirOf = (project) => absolute(project.testDir ?? user.testDir ?? '.');
+  // A state file a setup project writes this run is found where it writes it (the run folder is the
+  // working directory); one the project keeps on disk is found beside the user's config.
+  const storageStateOf = (use) => {
+    const state = use.storageState ?? user.use?.storageState;
+    return typeof state === 'string' && (target.dependencies ?? []).length === 0 ? absolute(state) : state;
+  };
+  const candidateUse = (use = {}) => ({
+    ...use,
+    storageState: storageStateOf(use),
+    baseURL: run.baseURL,
+    actionTimeout: use.actionTimeout ?? user.use?.actionTimeout ?? run.timeouts.action_ms,
+    navigationTimeout: use.navigationTimeout ?? user.use?.navigationTimeout ?? run.timeouts.navigation_ms,
+    launchOptions: use.launchOptions ?? user.use?.launchOptions ?? run.launchOptions,
+    screenshot: use.screenshot ?? user.use?.screenshot ?? (run.failureScreenshot ? 'only-on-failure' : 'off'),
+  });
+  const helperUse = (use) => ({
+    ...use,
+    launchOptions: use?.launchOptions ?? user.use?.launchOptions ?? run.launchOptions,
+  });
+
+  const kept = projects
+    .filter((project) => needed.has(project))
+    .map((project) => {
+      const base = { ...project, outputDir: deps.resolve(run.outputDir, project.name || 'default'), snapshotDir: absolute(project.snapshotDir) };
+      if (project !== target) return { ...base, testDir: testDirOf(project), use: helperUse(project.use) };
+      return { ...base, testDir: run.specDir, testMatch: run.specName, testIgnore: [], snapshotDir: run.snapshotDir, use: candidateUse(project.use) };
+    });
+
+  const webServers = user.webServer === undefined ? undefined : (Array.isArray(user.webServer) ? user.webServer : [user.webServer]);
+  return {
+    ...user,
+    testDir: run.specDir,
+    outputDir: run.outputDir,
+    snapshotDir: run.snapshotDir,
+    globalSetup: absoluteScripts(user.globalSetup),
+    globalTeardown: absoluteScripts(user.globalTeardown),
+    // Scribe may already have started the app the way this config does: use it rather than refuse.
+    webServer: webServers?.map((server) => ({ ...server, cwd: absolute(server.cwd ?? '.'), reuseExistingServer: true })),
+    timeout: user.timeout ?? run.timeouts.test_ms,
+    expect: { ...user.expect, timeout: user.expect?.timeout ?? run.timeouts.expect_ms },
+    workers: 1,
+    retries: 0,
+    fullyParallel: false,
+    forbidOnly: false,
+    updateSnapshots: 'none',
+    reporter: [['json', { outputFile: run.reportFile }], ...run.reporters],
+    use: { ...user.use, baseURL: run.baseURL },
+    projects: kept,
+  };
+}
+`;

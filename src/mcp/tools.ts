@@ -1,0 +1,231 @@
+/**
+ * Scribe's library calls as MCP tools, with zod-described inputs and structured outputs:
+ *
+ *   generate_test      → the `generate --json` document (+ which model wrote it), progress stage by stage
+ *   validate_spec      → the `validate --json` document
+ *   run_spec           → the Runner report
+ *   validation_stats   → the `stats --json` document
+ *
+ * The HTTP API's rules hold: requests are checked with its schema and limits (agents/server.yaml),
+ * nothing is written outside the output folder, nothing is read outside the project folder.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { z } from 'zod';
+import { runSpec } from '../agents/runner.ts';
+import { ConfigError } from '../config/load.ts';
+import type { ServerConfig } from '../config/server.ts';
+import { Complexity, GenerateToolResult, RunnerReport, ValidateReport } from '../contracts.ts';
+import { HttpError } from '../http/errors.ts';
+import { checkedProjectPath, checkedSpecTarget } from '../http/paths.ts';
+import { parseGenerateBody } from '../http/schema.ts';
+import type { ProviderName } from '../llm/provider.ts';
+import { SamplingProvider } from '../llm/sampling.ts';
+import { runTarget, type ProjectContext } from '../project/context.ts';
+import { readStats, StatsDocument } from '../stats/index.ts';
+import { collectSpecFiles } from '../validate/files.ts';
+import { validateReport } from '../validate/report.ts';
+import { Validator } from '../validate/validator.ts';
+import { generateSpec, type PipelineEvent } from '../workflow/pipeline.ts';
+import { chooseModel } from './model-choice.ts';
+import { JobSlots, SlotsFullError } from './slots.ts';
+
+/** What every session of one `scribe mcp` process shares. */
+export interface McpContext {
+  /** The project, read once when the server starts. */
+  project: ProjectContext;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  config: ServerConfig;
+  /** `--provider`; undefined: the configured model, else the host's (sampling), else offline. */
+  provider?: ProviderName;
+  slots: JobSlots;
+  /** One validator for every call: its compiler project makes each type-check after the first fast. */
+  validator: () => Validator;
+}
+
+export function createMcpContext(options: { project: ProjectContext; provider?: ProviderName }): McpContext {
+  const { project } = options;
+  const config = project.agents.server;
+  let validator: Validator | undefined;
+  return {
+    project,
+    cwd: project.cwd,
+    env: project.env,
+    config,
+    provider: options.provider,
+    slots: new JobSlots({ concurrency: config.jobs.concurrency, maxQueued: config.jobs.max_queued }),
+    validator: () => (validator ??= new Validator(project.agents.critic, { typeCheck: true })),
+  };
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export function registerTools(server: McpServer, context: McpContext): void {
+  const { cwd, env, config } = context;
+  const outputDir = path.relative(cwd, context.project.outputDir) || '.';
+
+  server.registerTool(
+    'generate_test',
+    {
+      title: 'Generate a Playwright test',
+      description:
+        `Writes a Playwright e2e spec from a plain-language request, checks it (rules, type check, Critic) and, with an app URL, runs it; ` +
+        `the accepted spec is written under ${outputDir}/. Reports progress stage by stage; cancellable.`,
+      inputSchema: {
+        description: z.string().describe('what the test should do, in plain language'),
+        feature: z.string().optional().describe(`feature name: the folder under ${outputDir}/ (a name, not a path)`),
+        url: z.string().optional().describe('the app under test (http/https); default BASE_URL'),
+        complexity: Complexity.optional().describe('picks the model tier'),
+        run: z.boolean().optional().describe('run the spec against the app (default true; needs a URL)'),
+      },
+      outputSchema: GenerateToolResult.shape,
+    },
+    (args, extra) =>
+      guarded(async () => {
+        const request = parseGenerateBody(args, { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars });
+        const outputPath = checkedSpecTarget(cwd, outputDir, request);
+        const clientSamples = server.server.getClientCapabilities()?.sampling !== undefined;
+        const choice = chooseModel(env, context.provider, clientSamples);
+        const provider = choice.provider === 'mcp' ? new SamplingProvider({ server: server.server, maxTokens: config.mcp.sampling_max_tokens }) : undefined;
+        const release = await context.slots.acquire(extra.signal);
+        try {
+          const result = await generateSpec(
+            { ...request, outputPath, provider: choice.provider === 'mcp' ? undefined : choice.provider },
+            { cwd, env, project: context.project, signal: extra.signal, provider, validator: context.validator(), onEvent: progressReporter(extra) },
+          );
+          const document = GenerateToolResult.parse({ ...result.document, provider: choice.provider, provider_note: choice.note });
+          return structured(document, result.exitCode === 2);
+        } finally {
+          release();
+        }
+      }),
+  );
+
+  server.registerTool(
+    'validate_spec',
+    {
+      title: 'Validate Playwright specs',
+      description: 'Checks specs against the critic rules (agents/critic.yaml) and the Playwright types. Give a path (file or folder in the project) or the code itself.',
+      inputSchema: {
+        path: z.string().optional().describe('a spec file or a folder of specs, relative to the project'),
+        code: z.string().optional().describe('the spec source itself, instead of a path'),
+      },
+      outputSchema: ValidateReport.shape,
+    },
+    (args) =>
+      guarded(async () => {
+        if ((args.path === undefined) === (args.code === undefined)) throw HttpError.invalid([{ field: 'path', message: 'give either path or code (one of them)' }]);
+        const specs = args.code !== undefined ? [inlineSpec(args.code, cwd, outputDir, config.http.max_body_bytes)] : specsAt(cwd, args.path!);
+        return structured(validateReport(context.validator().validateMany(specs), cwd), false);
+      }),
+  );
+
+  server.registerTool(
+    'run_spec',
+    {
+      title: 'Run a Playwright spec',
+      description: 'Runs one spec with Playwright against the app and classifies the outcome: pass, test_bug, app_bug, environment, timeout. Cancellable.',
+      inputSchema: {
+        path: z.string().describe('the spec file, relative to the project'),
+        url: z.string().optional().describe('the app under test (http/https); default BASE_URL'),
+      },
+      outputSchema: RunnerReport.shape,
+    },
+    (args, extra) =>
+      guarded(async () => {
+        const file = checkedSpecFile(cwd, args.path);
+        // The caller is a model: what runs is gated as the pipeline gates a candidate, by every rule.
+        const [validation] = context.validator().validateMany([{ file, text: readFileSync(file, 'utf8') }]);
+        const errors = validation!.issues.filter((issue) => issue.severity === 'error');
+        if (errors.length > 0) {
+          return toolError(`refused to run ${args.path}: it breaks ${[...new Set(errors.map((i) => i.rule))].join(', ')} (validate_spec shows where)`);
+        }
+        const baseURL = args.url ?? context.project.baseURL;
+        if (!baseURL || !isHttpUrl(baseURL)) throw HttpError.invalid([{ field: 'url', message: baseURL ? 'must be an http:// or https:// URL' : 'is required when BASE_URL is not set' }]);
+        const release = await context.slots.acquire(extra.signal);
+        try {
+          const report = await runSpec({ specPath: file, baseURL, cwd, env, ...runTarget(context.project), signal: extra.signal });
+          const { segment: _segment, ...document } = report;
+          return structured(document, false);
+        } finally {
+          release();
+        }
+      }),
+  );
+
+  server.registerTool(
+    'validation_stats',
+    {
+      title: 'Generation statistics',
+      description: "Scribe's generation statistics (the `stats --json` document): success rate, retries, Critic rejections, runner pass rate, issues by rule, model calls.",
+      outputSchema: StatsDocument.shape,
+    },
+    () => guarded(async () => structured(readStats(env, cwd), false)),
+  );
+}
+
+/** Each pipeline stage as an MCP progress notification, numbered in order, when the caller asked for progress. */
+function progressReporter(extra: Extra): (event: PipelineEvent) => void {
+  const token = extra._meta?.progressToken;
+  let step = 0;
+  return (event) => {
+    if (token === undefined) return;
+    step += 1;
+    void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message: `${event.stage} ${event.status}: ${event.message}` } }).catch(() => undefined);
+  };
+}
+
+function structured(document: object, isError: boolean): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(document, null, 2) }], structuredContent: document as Record<string, unknown>, isError };
+}
+
+/** A request at fault (field named) or a configuration error: a tool error the model can read; anything else propagates. */
+async function guarded(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof HttpError) return toolError(`invalid request: ${error.message}`);
+    if (error instanceof SlotsFullError || error instanceof ConfigError) return toolError(error.message);
+    throw error;
+  }
+}
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+const SPEC_FILE = /\.(spec|test)\.(c|m)?[jt]sx?$/;
+
+/** A spec file inside the project: nothing else is read as one. */
+function checkedSpecFile(cwd: string, value: string): string {
+  const file = checkedProjectPath(cwd, value, 'path');
+  if (!SPEC_FILE.test(file) || !statSync(file).isFile()) throw HttpError.invalid([{ field: 'path', message: 'must name a spec file (*.spec.ts, *.test.ts)' }]);
+  return file;
+}
+
+function specsAt(cwd: string, value: string): Array<{ file: string; text: string }> {
+  const found = checkedProjectPath(cwd, value, 'path');
+  const target = statSync(found).isDirectory() ? found : checkedSpecFile(cwd, value);
+  const files = collectSpecFiles([target], cwd);
+  if (files.length === 0) throw HttpError.invalid([{ field: 'path', message: `no spec files (*.spec.ts, *.test.ts) under ${value}` }]);
+  return files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+}
+
+/** Code sent inline is checked as if it were a spec in the output folder (its relative imports resolve from there); nothing is written. */
+function inlineSpec(code: string, cwd: string, outputDir: string, maxBytes: number): { file: string; text: string } {
+  if (Buffer.byteLength(code) > maxBytes) throw HttpError.invalid([{ field: 'code', message: `must be at most ${maxBytes} bytes` }]);
+  return { file: path.resolve(cwd, outputDir, 'inline.spec.ts'), text: code };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

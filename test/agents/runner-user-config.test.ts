@@ -1,0 +1,146 @@
+/**
+ * The Runner under the user's own Playwright config: a project with a TypeScript config (testDir,
+ * testIdAttribute 'data-test', a setup project that signs in and saves a storageState the spec's project
+ * uses), an app behind a login on 127.0.0.1. The candidate needs the signed-in state; the result must be
+ * the one the user's own `npx playwright test` gives.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSpec } from '../../src/agents/runner.ts';
+import { CHROMIUM_ARGS, findBrowser } from '../../src/explore/browser.ts';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Signed in with a session cookie: the page greets the user; signed out, a guest. */
+function startApp(): Promise<{ url: string; close(): Promise<void> }> {
+  const page = (body: string) => `<!doctype html><html><head><title>Shop</title><link rel="icon" href="data:,"></head><body>${body}</body></html>`;
+  const server: Server = createServer((req, res) => {
+    const signedIn = /(^|;\s*)session=ada/.test(req.headers.cookie ?? '');
+    if (req.method === 'POST' && req.url === '/login') {
+      res.writeHead(303, { location: '/', 'set-cookie': 'session=ada; Path=/; HttpOnly' }).end();
+      return;
+    }
+    res.setHeader('content-type', 'text/html');
+    if (req.url === '/login') {
+      res.end(page('<form method="post" action="/login"><button data-test="sign-in">Sign in</button></form>'));
+      return;
+    }
+    res.end(page(`<h1 data-test="greeting">Hello, ${signedIn ? 'ada' : 'guest'}</h1>`));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) });
+    }),
+  );
+}
+
+const SETUP = `import { test as setup, expect } from '@playwright/test';
+
+setup('sign in', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByTestId('sign-in').click();
+  await expect(page.getByTestId('greeting')).toHaveText('Hello, ada');
+  await page.context().storageState({ path: '.auth/user.json' });
+});
+`;
+
+const SIGNED_IN = `import { test, expect } from '@playwright/test';
+
+test('greets the signed-in user', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('greeting')).toHaveText('Hello, ada');
+});
+`;
+
+function userConfig(baseURL: string): string {
+  return `import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: './e2e',
+  reporter: 'list',
+  use: {
+    baseURL: ${JSON.stringify(baseURL)},
+    testIdAttribute: 'data-test',
+    launchOptions: { executablePath: ${JSON.stringify(findBrowser(process.env).executablePath)}, args: ${JSON.stringify(CHROMIUM_ARGS)} },
+  },
+  projects: [
+    { name: 'setup', testMatch: /.*\\.setup\\.ts/ },
+    { name: 'shop', use: { storageState: '.auth/user.json' }, dependencies: ['setup'] },
+    { name: 'other', testMatch: /never-matches/ },
+  ],
+});
+`;
+}
+
+let app: { url: string; close(): Promise<void> };
+let project: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  project = mkdtempSync(path.join(tmpdir(), 'scribe-user-project-'));
+  mkdirSync(path.join(project, 'e2e', 'generated'), { recursive: true });
+  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(project, 'node_modules'), 'junction');
+  writeFileSync(path.join(project, 'package.json'), '{ "name": "shop", "private": true }\n');
+  writeFileSync(path.join(project, 'playwright.config.ts'), userConfig(app.url));
+  writeFileSync(path.join(project, 'e2e', 'auth.setup.ts'), SETUP);
+});
+afterAll(async () => {
+  await app.close();
+  rmSync(project, { recursive: true, force: true });
+});
+
+const run = (specText: string) =>
+  runSpec({
+    specText,
+    fileName: 'greeting.spec.ts',
+    sourceDir: path.join(project, 'e2e', 'generated'),
+    baseURL: app.url,
+    cwd: project,
+    env: process.env,
+    playwrightConfigFile: path.join(project, 'playwright.config.ts'),
+    project: 'shop',
+  });
+
+describe('a run under the user’s Playwright config', () => {
+  it('runs the setup project the spec’s project depends on, so the candidate is signed in, and passes', async () => {
+    const report = await run(SIGNED_IN);
+    expect(report.error_message).toBeNull();
+    expect(report).toMatchObject({ status: 'pass', classification: 'pass' });
+    // The config's testIdAttribute was used: getByTestId found data-test elements.
+    expect(report.segment?.content).toMatch(/2 passed/);
+  });
+
+  it('is signed in: a spec that expects a guest fails, showing the signed-in greeting', async () => {
+    const guest = SIGNED_IN.replace("toHaveText('Hello, ada')", "toHaveText('Hello, guest')");
+    const report = await run(guest);
+    expect(report.status).toBe('fail');
+    expect(report.error_message).toContain('Hello, ada');
+  });
+
+  it('gives the result the user’s own `npx playwright test` gives, and leaves nothing in the project', async () => {
+    writeFileSync(path.join(project, 'e2e', 'generated', 'greeting.spec.ts'), SIGNED_IN);
+    const own = await new Promise<{ code: number; out: string }>((resolve) =>
+      execFile(process.execPath, [path.join(repoRoot, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--project', 'shop'], { cwd: project }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, out: `${stdout}${stderr}` }),
+      ),
+    );
+    expect(own.code, own.out).toBe(0);
+    expect(own.out).toMatch(/2 passed/);
+    rmSync(path.join(project, 'e2e', 'generated', 'greeting.spec.ts'));
+    rmSync(path.join(project, '.auth'), { recursive: true, force: true });
+    rmSync(path.join(project, 'test-results'), { recursive: true, force: true });
+
+    const report = await run(SIGNED_IN);
+    expect(report.status).toBe('pass');
+    // Scribe's run wrote its state and results in its own run folder, none in the user's project.
+    expect(readdirSync(project).sort()).toEqual(['.scribe', 'e2e', 'node_modules', 'package.json', 'playwright.config.ts']);
+    expect(readdirSync(path.join(project, 'e2e', 'generated'))).toEqual([]);
+  });
+});
