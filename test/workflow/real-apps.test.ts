@@ -74,7 +74,8 @@ function generate(request: Partial<GenerateRequest>, env: NodeJS.ProcessEnv = AC
 const stages = () => events.filter((e) => e.status === 'done' || e.status === 'failed').map((e) => `${e.stage}:${e.status}`);
 const requestText = (n: number) => fake.requests[n]!.body.messages!.map((m) => m.content).join('\n');
 
-describe('a shop behind a login', () => {
+// Each case drives a browser through several runs; on a busy machine that can pass the default 60 s.
+describe('a shop behind a login', { timeout: 240_000 }, () => {
   it('accepts on the first answer a correct spec whose ids live on later pages, and it runs green with the declared credentials', async () => {
     fake.reply({ text: fenced(CORRECT) });
     const { document, exitCode } = await generate({});
@@ -145,7 +146,7 @@ describe('a shop behind a login', () => {
   });
 });
 
-describe('an app with no test ids', () => {
+describe('an app with no test ids', { timeout: 240_000 }, () => {
   it('accepts a role-based spec on the first answer, and it runs green', async () => {
     const roleBased = `import { test, expect } from '@playwright/test';
 
