@@ -50,6 +50,14 @@ export interface RunSpecOptions {
   /** The user's Playwright config and the project of it the spec belongs to (a ProjectContext's). */
   playwrightConfigFile?: string;
   project?: string;
+  /**
+   * Model-written code: the run is contained. Playwright gets a scrubbed environment (allowedEnv, the
+   * app's BASE_URL and what Node needs to start; HOME is the run folder), never the model key, the API
+   * token or anything else of the caller's.
+   */
+  untrusted?: boolean;
+  /** The variables an untrusted spec may read (the gate's allowed-code `env`). */
+  allowedEnv?: readonly string[];
   /** Aborting stops Playwright and its browser at once (the report then says the run was stopped). */
   signal?: AbortSignal;
 }
@@ -88,7 +96,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
       cli: playwright.cli,
       args: ['test', '--config', workspace.configFile],
       cwd: workspace.dir,
-      env: playwrightEnv(env, options.baseURL),
+      env: options.untrusted ? containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace.dir) : playwrightEnv(env, options.baseURL),
       limitMs: config.timeouts.run_ms,
       killGraceMs: config.timeouts.kill_grace_ms,
       maxOutputChars: config.report.max_output_chars,
@@ -117,6 +125,18 @@ function specSource(options: RunSpecOptions, cwd: string): SpecSource {
 function playwrightEnv(env: NodeJS.ProcessEnv, baseURL: string): NodeJS.ProcessEnv {
   const kept = Object.fromEntries(Object.entries(env).filter(([key]) => !/^(PW_TEST_|PLAYWRIGHT_JSON_|PLAYWRIGHT_FORCE_TTY)/.test(key)));
   return { ...kept, BASE_URL: baseURL, FORCE_COLOR: '0' };
+}
+
+/** What Node and Playwright need to start, whatever the spec: nothing that names or unlocks anything. */
+const CONTAINED_BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
+
+/**
+ * An untrusted run's environment: only what it must have, with its HOME in the run folder. TMPDIR stays
+ * the system's: Chromium's socket paths below a deep run folder exceed the length a socket may have.
+ */
+export function containedEnv(env: NodeJS.ProcessEnv, baseURL: string, allowed: readonly string[], runDir: string): NodeJS.ProcessEnv {
+  const kept = Object.fromEntries([...CONTAINED_BASE_ENV, ...allowed].filter((key) => env[key] !== undefined).map((key) => [key, env[key]]));
+  return { ...kept, BASE_URL: baseURL, HOME: runDir, FORCE_COLOR: '0' };
 }
 
 /** How the spec is named in messages: its path as given, or where a candidate is meant to go. */

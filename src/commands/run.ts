@@ -43,7 +43,7 @@ async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promi
   const progress = createProgress(ctx, flags.json === true);
   progress.start(`Running ${spec} against ${url}`);
   // `untrusted` asks the Runner for the contained run (scrubbed environment, permission model, sandbox).
-  const options: RunSpecOptions & { untrusted?: boolean } = { specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project), untrusted: flags.untrusted === true };
+  const options: RunSpecOptions = { specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project), untrusted: flags.untrusted === true };
   const report = await withWebServer(project, (note) => progress.info(note), () => runSpec(options));
   const summary = `${spec}: ${report.status === 'pass' ? 'passed' : `${report.status} (${report.classification})`} in ${seconds(report.duration_ms)}`;
   if (report.status === 'pass') progress.succeed(summary);

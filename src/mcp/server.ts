@@ -8,17 +8,19 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { PACKAGE_ROOT } from '../config/paths.ts';
 import { apiToken, checkBearer, isLoopbackHost } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
 import { HttpError } from '../http/errors.ts';
 import type { LogSink } from '../http/log.ts';
 import { registerTools, type McpContext } from './tools.ts';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 export function createMcpServer(context: McpContext): McpServer {
   const server = new McpServer(

@@ -148,7 +148,7 @@ export function registerTools(server: McpServer, context: McpContext): void {
         if (!baseURL || !isHttpUrl(baseURL)) throw HttpError.invalid([{ field: 'url', message: baseURL ? 'must be an http:// or https:// URL' : 'is required when BASE_URL is not set' }]);
         const release = await context.slots.acquire(extra.signal);
         try {
-          const report = await runSpec({ specPath: file, baseURL, cwd, env, ...runTarget(context.project), signal: extra.signal });
+          const report = await runSpec({ specPath: file, baseURL, cwd, env, ...runTarget(context.project), untrusted: true, signal: extra.signal });
           const { segment: _segment, ...document } = report;
           return structured(document, false);
         } finally {

