@@ -4,6 +4,7 @@ import { ConfigError } from './config/load.ts';
 import { WebServerError } from './project/web-server.ts';
 import { INTERNAL_ERROR_EXIT, UsageError, type CliContext } from './commands/context.ts';
 import { registerValidate } from './commands/validate.ts';
+import { registerEval } from './commands/eval.ts';
 import { registerGenerate } from './commands/generate.ts';
 import { registerStats } from './commands/stats.ts';
 import { registerRun } from './commands/run.ts';
@@ -21,6 +22,7 @@ export async function main(argv: string[], io: Partial<CliContext> = {}): Promis
     .showHelpAfterError('(run scribe --help for usage)');
   registerValidate(program, ctx);
   registerGenerate(program, ctx);
+  registerEval(program, ctx);
   registerStats(program, ctx);
   registerRun(program, ctx);
   registerServe(program, ctx);

@@ -75,6 +75,8 @@ export const RunnerReport = z.object({
   console_errors: z.array(z.string()),
   /** Playwright's error context (the page snapshot at failure), kept for the Medic. */
   error_context: z.string().nullable().optional(),
+  /** Run-time grounding: the test ids and named elements of the page the test ended on (where a failing step failed). */
+  final_page: z.object({ url: z.string(), testIds: z.array(z.string()), roles: z.array(z.string()) }).nullable().optional(),
   segment: TestResultSegment.optional(),
 });
 export type RunnerReport = z.infer<typeof RunnerReport>;
@@ -110,7 +112,7 @@ export const GenerateToolResult = GenerateResult.extend({
 export type GenerateToolResult = z.infer<typeof GenerateToolResult>;
 
 /** A compact inventory of a live page (src/explore), carried into prompts and the grounding rule. */
-export const PageInventory = z.object({
+const OnePageInventory = z.object({
   url: z.string(),
   title: z.string(),
   testIdAttribute: z.string(),
@@ -141,5 +143,15 @@ export const PageInventory = z.object({
   /** What the size cap left out, in words ("42 links", "310 test ids"). */
   truncated: z.array(z.string()),
   estimatedTokens: z.number().int().nonnegative(),
+});
+/**
+ * The start page's inventory; after a site exploration it also holds the other same-origin pages
+ * explored from it (`pages`) and the same-origin paths seen in links but left unexplored by the bounds.
+ */
+export const PageInventory = OnePageInventory.extend({
+  pages: z.array(OnePageInventory).optional(),
+  unexplored: z.array(z.string()).optional(),
+  /** How many of `pages` the prompt carries (the rest were cut for size, and the prompt names them). */
+  promptPages: z.number().int().nonnegative().optional(),
 });
 export type PageInventory = z.infer<typeof PageInventory>;

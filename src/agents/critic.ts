@@ -18,6 +18,7 @@ import type { NewStatsEvent } from '../stats/events.ts';
 import { StatsLog } from '../stats/log.ts';
 import { SpecModel } from '../validate/model.ts';
 import { Validator } from '../validate/validator.ts';
+import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';
 import { describeErrors } from './scribe-prompt.ts';
 import { errorRuleIds, errorsOf } from './spec-check.ts';
@@ -135,6 +136,7 @@ export class Critic {
       { messages: [{ role: 'user', content: prompt.trim() }], model: reviewer.model, temperature: this.critic.review.temperature!, stream: reviewer.scribe.provider.stream },
       generation,
       (event) => this.record(event),
+      secretsOf(this.critic.credentials, this.env),
     );
     if (isFailedCall(answer)) return rejected(`the model review could not run: ${answer.error}`);
     const parsed = parseReviewAnswer(answer.text);

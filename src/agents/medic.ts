@@ -7,7 +7,7 @@
  * The caller loops up to `medic.max_debug_attempts` and runs each healed spec (after the Critic).
  */
 import { randomUUID } from 'node:crypto';
-import type { CriticConfig } from '../config/critic.ts';
+import { distance, type CriticConfig } from '../config/critic.ts';
 import { modelFor, renderTemplate, type ScribeConfig } from '../config/scribe.ts';
 import type { PageInventory, RunnerReport } from '../contracts.ts';
 import { extractCode } from '../llm/extract.ts';
@@ -16,8 +16,9 @@ import type { NewStatsEvent } from '../stats/events.ts';
 import { StatsLog } from '../stats/log.ts';
 import { Validator } from '../validate/validator.ts';
 import { findWeakening } from './assertions.ts';
+import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';
-import { describeErrors, renderCriteria } from './scribe-prompt.ts';
+import { describeErrors, renderCredentials, renderCriteria } from './scribe-prompt.ts';
 import { checkSpec, errorsOf, noCodeIssue } from './spec-check.ts';
 
 /** Failures a spec can be healed of; app bugs and environment failures are reported instead. */
@@ -96,6 +97,7 @@ export class Medic {
       },
       generation,
       (event) => this.record(event),
+      secretsOf(this.critic.credentials, this.env),
     );
     if (isFailedCall(answer)) return this.outcome(generation, 'failed', { status: 'failed', error: `the Medic could not reach the model: ${answer.error}` });
 
@@ -119,8 +121,9 @@ export class Medic {
     const failingText = report.error_line !== null ? input.code.split(/\r?\n/)[report.error_line - 1]?.trim() : undefined;
     const failingLine = failingText ? renderTemplate(prompts.failing_line, { line: String(report.error_line), text: failingText }) : '';
     const snapshot = report.error_context?.trim() ? renderTemplate(prompts.snapshot, { snapshot: report.error_context.trim() }) : '';
+    const pageElements = report.final_page && prompts.page_elements ? renderPageElements(prompts.page_elements, report.final_page, report.error_message ?? '') : '';
     const refusal = input.previousRefusal?.trim() ? renderTemplate(prompts.refusal, { reasons: input.previousRefusal.trim() }) : '';
-    const system = renderTemplate(prompts.system, { criteria: renderCriteria(this.critic), test_id_attribute: this.critic.testIdAttribute });
+    const system = renderTemplate(prompts.system, { criteria: renderCriteria(this.critic), test_id_attribute: this.critic.testIdAttribute, credentials: renderCredentials(this.critic) });
     const fix = renderTemplate(prompts.fix, {
       request: input.request.description,
       feature: input.request.feature,
@@ -129,6 +132,7 @@ export class Medic {
       error: report.error_message?.trim() || `(no error message; the run ended with status ${report.status})`,
       failing_line: failingLine,
       snapshot,
+      page_elements: pageElements,
       refusal,
       attempt: String(input.attempt),
       max_attempts: String(input.maxAttempts),
@@ -161,4 +165,21 @@ function notHealable(report: RunnerReport): string {
 function sameCode(a: string, b: string): boolean {
   const normalize = (text: string) => text.replace(/\r\n/g, '\n').replace(/[ \t]+$/gm, '').trimEnd();
   return normalize(a) === normalize(b);
+}
+
+/**
+ * Run-time grounding in the fix request: the real test ids of the page the run ended on, and the ones
+ * nearest to a test id the error names (`getByTestId('x')`, `[data-testid="x"]`), nearest first.
+ */
+function renderPageElements(template: string, page: NonNullable<RunnerReport['final_page']>, error: string): string {
+  const named = /getByTestId\((['"`])(.+?)\1\)/.exec(error)?.[2] ?? /\[data-test(?:-?id)?=["']?([^"'\]]+)["']?\]/.exec(error)?.[1];
+  const nearest = named && page.testIds.length > 0
+    ? `Nearest to "${named}": ${[...page.testIds].sort((a, b) => distance(named, a) - distance(named, b)).slice(0, 3).map((id) => `"${id}"`).join(', ')}\n`
+    : '';
+  return renderTemplate(template, {
+    url: page.url,
+    test_ids: page.testIds.length > 0 ? page.testIds.map((id) => `"${id}"`).join(', ') : '(none: select by role, label, placeholder or text)',
+    nearest,
+    roles: page.roles.join(', ') || '(none)',
+  });
 }

@@ -4,6 +4,7 @@
  * a model that is down ends an agent's work with a reason instead of a crash.
  */
 import { ModelCallError } from '../llm/client.ts';
+import { redactMessages, type Secret } from '../llm/redact.ts';
 import type { Completion, CompletionRequest, ModelProvider } from '../llm/types.ts';
 import type { NewStatsEvent } from '../stats/events.ts';
 
@@ -20,9 +21,11 @@ export async function completeRecorded(
   request: CompletionRequest,
   generation: string,
   record: (event: NewStatsEvent) => void,
+  secrets: readonly Secret[],
 ): Promise<Completion | FailedCall> {
   try {
-    const completion = await provider.complete(request);
+    // The declared credentials' values are redacted from whatever a prompt quotes, before it leaves.
+    const completion = await provider.complete({ ...request, messages: redactMessages(request.messages, secrets) });
     record({ type: 'model_call', generation, provider: provider.name, model: completion.model, attempts: completion.attempts, tokens: completion.usage, error: null });
     return completion;
   } catch (error) {

@@ -182,6 +182,7 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
     screenshots: keepScreenshots(evidence.screenshots, workspace.dir, artifactsRoot, workspace.id, config.artifacts.keep_runs),
     console_errors: evidence.consoleErrors,
     error_context: evidence.errorContext,
+    final_page: evidence.pages.at(-1) ?? null,
     segment: { type: 'TEST_RESULT', content: output, outcome: verdict.status === 'pass' ? 'PASS' : 'FAIL' },
   });
 }

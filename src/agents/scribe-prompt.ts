@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { CriticConfig } from '../config/critic.ts';
 import { renderTemplate, type ScribeConfig } from '../config/scribe.ts';
 import type { Complexity, Issue, PageInventory } from '../contracts.ts';
-import { renderInventory } from '../explore/render.ts';
+import { renderSite } from '../explore/render.ts';
 import type { ChatMessage } from '../llm/types.ts';
 
 export interface PromptInput {
@@ -19,9 +19,9 @@ export interface PromptInput {
 
 /** The first two messages of every attempt: what to write and the criteria it must meet. */
 export function initialMessages(config: ScribeConfig, critic: CriticConfig, input: PromptInput): ChatMessage[] {
-  const system = renderTemplate(config.prompts.system, { criteria: renderCriteria(critic), test_id_attribute: critic.testIdAttribute });
+  const system = renderTemplate(config.prompts.system, { criteria: renderCriteria(critic), test_id_attribute: critic.testIdAttribute, credentials: renderCredentials(critic) });
   const inventory = input.inventory
-    ? renderTemplate(config.prompts.inventory, { url: input.inventory.url, title: input.inventory.title, elements: renderInventory(input.inventory) })
+    ? renderTemplate(config.prompts.inventory, { url: input.inventory.url, title: input.inventory.title, elements: renderSite(input.inventory) })
     : '';
   const user = renderTemplate(config.prompts.user, { request: input.description, feature: input.feature, complexity: input.complexity, inventory });
   return [
@@ -67,6 +67,12 @@ export function describeErrors(issues: readonly Issue[], code: string | undefine
 }
 
 /** One line per criterion the spec is checked against; rules switched off are left out. */
+/** The credentials contract in words: the declared variables, by what they hold. */
+export function renderCredentials(critic: CriticConfig): string {
+  const declared = Object.entries(critic.credentials).map(([role, variable]) => `process.env.${variable} (${role})`);
+  return declared.length > 0 ? declared.join(', ') : 'none are declared (ask the user to declare them under settings.credentials in agents/critic.yaml)';
+}
+
 export function renderCriteria(critic: CriticConfig): string {
   return critic.criteria
     .filter((c) => c.severity !== 'off')

@@ -20,6 +20,7 @@ import type { NewStatsEvent } from '../stats/events.ts';
 import { Validator, type AppliedFix } from '../validate/validator.ts';
 import { assertWritable, specPath, SpecExistsError, writeSpec, type Provenance } from './scribe-files.ts';
 import { feedbackMessages, initialMessages, promptHash } from './scribe-prompt.ts';
+import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded } from './model-call.ts';
 import { checkSpec, errorRuleIds, noCodeIssue } from './spec-check.ts';
 
@@ -56,6 +57,11 @@ export interface ScribeOptions {
   stats?: StatsLog | false;
   /** Overwrite an existing spec. */
   force?: boolean;
+  /**
+   * Validate and retry before handing a spec on (default on). Off (`scribe eval --no-self-validation`),
+   * the first answer holding code goes straight to the Critic and the Runner, so the gain is measured.
+   */
+  selfValidation?: boolean;
   onProgress?: (event: ScribeProgress) => void;
 }
 
@@ -87,6 +93,8 @@ export interface Candidate {
   model: string;
   promptHash: string;
   failure?: GenerationFailure;
+  /** Why the spec does not test the request (a stand-in such as the offline smoke test); never accepted as the requested test. */
+  substitute?: string;
   error?: string;
 }
 
@@ -199,8 +207,8 @@ export class Scribe {
       const assessed = this.assess(answer.text, request.file, validator, attempt);
       const errors = assessed.issues.filter((i) => i.severity === 'error');
       this.record({ type: 'validation', generation, attempt, passed: errors.length === 0, errors: errors.map((i) => i.rule), autofixed: assessed.autofixed.map((f) => f.rule) });
-      last = { ...last, model: answer.model, code: assessed.code, attempts: attempt, issues: assessed.issues, autofixed: assessed.autofixed };
-      if (errors.length === 0) {
+      last = { ...last, model: answer.model, substitute: answer.substitute, code: assessed.code, attempts: attempt, issues: assessed.issues, autofixed: assessed.autofixed };
+      if (errors.length === 0 || (this.options.selfValidation === false && assessed.code !== null)) {
         this.record({ type: 'success', generation, attempts: attempt });
         this.progress({ type: 'accepted', attempt, warnings: assessed.issues.length });
         return { ...last, success: true };
@@ -270,9 +278,9 @@ export class Scribe {
       model,
       temperature: this.config.provider.temperature,
       stream: this.options.stream ?? this.config.provider.stream,
-      task: { description: request.description, feature: request.feature, url: request.url, inventory: request.inventory },
+      task: { description: request.description, feature: request.feature, url: request.url, inventory: request.inventory, credentials: this.critic.credentials },
     };
-    return completeRecorded(provider, completion, generation, (event) => this.record(event));
+    return completeRecorded(provider, completion, generation, (event) => this.record(event), secretsOf(this.critic.credentials, this.env));
   }
 
   /** What an answer holds: its code after autofix and the issues left, or the no-code issue. */

@@ -20,8 +20,16 @@ export const DEFAULT_CRITIC_PATH = path.join(BUNDLED_AGENTS_DIR, 'critic.yaml');
  */
 export const SAFETY_RULES: readonly string[] = ['no-forbidden-imports', 'no-dangerous-apis', 'no-eval', 'syntax', 'type-check'];
 
+/** An environment variable name, as a shell would accept it. */
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits, _)');
+
+/** The credentials contract: what each credential is (username, password, admin_password, …) → the variable holding it. */
+export const DEFAULT_CREDENTIALS = { username: 'E2E_USERNAME', password: 'E2E_PASSWORD' } as const;
+
 const CriticSettings = z.strictObject({
   test_id_attribute: z.string().min(1),
+  /** The environment variables that hold credentials; specs read only these, and their values never reach a model. */
+  credentials: z.record(z.string().min(1), EnvName).default({ ...DEFAULT_CREDENTIALS }),
 });
 
 const ConfiguredSeverity = z.enum(['error', 'warning', 'off']);
@@ -78,6 +86,8 @@ export interface ActiveRule {
 export interface CriticConfig {
   file: string;
   testIdAttribute: string;
+  /** The declared credential variables, by what they hold (settings.credentials). */
+  credentials: Record<string, string>;
   /** Enabled rules, built-in then custom, in the file's order. */
   rules: ActiveRule[];
   /** Every rule id the file names with its setting, for prompts and docs (disabled ones included). */
@@ -131,6 +141,7 @@ export function criticConfigFrom(source: YamlSource): CriticConfig {
   return {
     file: source.file,
     testIdAttribute: parsed.settings.test_id_attribute,
+    credentials: parsed.settings.credentials,
     rules,
     criteria,
     review: parsed.review ?? { enabled: false },

@@ -52,7 +52,7 @@ export const ScribeFile = z.strictObject({
   }),
   explore: ExploreSettings,
   prompts: z.strictObject({
-    system: template(['criteria', 'test_id_attribute'], ['criteria']),
+    system: template(['criteria', 'test_id_attribute', 'credentials'], ['criteria']),
     user: template(['request', 'feature', 'complexity', 'inventory'], ['request', 'inventory']),
     inventory: template(['url', 'title', 'elements'], ['elements']),
     feedback: template(['attempt', 'max_attempts', 'issues', 'autofixed'], ['issues']),
@@ -60,13 +60,15 @@ export const ScribeFile = z.strictObject({
   medic: z.strictObject({
     max_debug_attempts: z.number().int().min(1).max(10),
     prompts: z.strictObject({
-      system: template(['criteria', 'test_id_attribute'], ['criteria']),
+      system: template(['criteria', 'test_id_attribute', 'credentials'], ['criteria']),
       fix: template(
-        ['request', 'feature', 'spec', 'classification', 'error', 'failing_line', 'snapshot', 'refusal', 'attempt', 'max_attempts'],
+        ['request', 'feature', 'spec', 'classification', 'error', 'failing_line', 'snapshot', 'page_elements', 'refusal', 'attempt', 'max_attempts'],
         ['spec', 'error', 'failing_line', 'snapshot', 'refusal'],
       ),
       failing_line: template(['line', 'text'], ['text']),
       snapshot: template(['snapshot'], ['snapshot']),
+      /** Run-time grounding: the real test ids of the page where the run ended (optional in older files). */
+      page_elements: template(['url', 'test_ids', 'nearest', 'roles'], ['test_ids']).optional(),
       refusal: template(['reasons'], ['reasons']),
     }),
   }),

@@ -39,7 +39,7 @@ export const INVENTORY_SECTIONS: readonly InventorySection[] = [
   {
     key: 'roles',
     noun: { one: 'role', many: 'roles' },
-    title: () => 'Roles with accessible names:',
+    title: () => 'Roles with accessible names (an element in the test id list above must be selected by its test id; the others by getByRole with the name):',
     lines: (inventory) => inventory.roles.map((entry) => `- ${entry.role} ${JSON.stringify(entry.name)}${times(entry.count)}`),
   },
   {
@@ -99,4 +99,64 @@ export function wasCut(inventory: PageInventory, key: InventoryListKey): boolean
   const section = INVENTORY_SECTIONS.find((s) => s.key === key);
   const nouns = section ? [section.noun.one, section.noun.many] : [];
   return inventory.truncated.some((entry) => nouns.includes(entry.replace(/^\d+ /, '')));
+}
+
+// --- the site: the start page in full, the other explored pages compactly -----------------------------
+
+/** The roles with names on a page whose element carries no test id (what Playwright's locator ladder is for). */
+export function rolesWithoutTestId(inventory: PageInventory): PageInventory['roles'] {
+  const withId = new Set(inventory.testIds.flatMap((entry) => (entry.role ? [`${entry.role} ${entry.label ?? entry.text ?? ''}`] : [])));
+  return inventory.roles.filter((entry) => !withId.has(`${entry.role} ${entry.name}`));
+}
+
+/** One explored page beyond the start page, in a few lines: its path, title, test ids and the named elements without one. */
+export function compactPageLines(inventory: PageInventory): string[] {
+  const path = URL.canParse(inventory.url) ? `${new URL(inventory.url).pathname}${new URL(inventory.url).search}` : inventory.url;
+  const ids = inventory.testIds.map((entry) => {
+    const name = entry.label ?? entry.text;
+    const what = [entry.role ?? entry.tag, name ? JSON.stringify(name) : null].filter(Boolean).join(' ');
+    return `${entry.testId}${times(entry.count)} (${what})`;
+  });
+  const fields = inventory.fields.filter((field) => !field.testId).map((field) => `${field.type} ${JSON.stringify(field.label ?? field.placeholder ?? field.name ?? '')}`);
+  const others = rolesWithoutTestId(inventory).map((entry) => `${entry.role} ${JSON.stringify(entry.name)}${times(entry.count)}`);
+  const lines = [`Page ${JSON.stringify(inventory.title)} at ${path}`];
+  if (ids.length > 0) lines.push(`  test ids: ${ids.join(', ')}`);
+  if (fields.length > 0) lines.push(`  fields without test id: ${fields.join(', ')}`);
+  if (others.length > 0) lines.push(`  named elements without test id (use getByRole/getByLabel/getByText): ${others.join(', ')}`);
+  if (inventory.truncated.length > 0) lines.push(`  cut for size: ${inventory.truncated.join(', ')}`);
+  return lines;
+}
+
+/** What the prompt says about the site beyond the start page: the pages kept, and the ones cut or not explored. */
+export function renderSitePages(inventory: PageInventory, keptPages: number): string[] {
+  const pages = inventory.pages ?? [];
+  if (pages.length === 0 && (inventory.unexplored ?? []).length === 0) return [];
+  const out = ['', 'Other pages of the site (explored from the start page):'];
+  for (const page of pages.slice(0, keptPages)) out.push(...compactPageLines(page));
+  const cut = pages.slice(keptPages).map((page) => new URL(page.url).pathname);
+  if (cut.length > 0) out.push(`Pages explored but cut for size: ${cut.join(', ')}`);
+  const unexplored = inventory.unexplored ?? [];
+  if (unexplored.length > 0) out.push(`Pages linked but not explored (the run checks ids used there): ${unexplored.join(', ')}`);
+  return out;
+}
+
+/** The whole site as prompt text. */
+export function renderSite(inventory: PageInventory): string {
+  return [renderInventory(inventory), ...renderSitePages(inventory, inventory.promptPages ?? inventory.pages?.length ?? 0)].join('\n');
+}
+
+/**
+ * Fits a site inventory into the one token budget: the start page (already capped on its own) first,
+ * then whole pages in the order explored; the pages that do not fit are dropped from the prompt and named.
+ */
+export function capSite(inventory: PageInventory, settings: { max_tokens: number; chars_per_token: number }): PageInventory {
+  const budget = settings.max_tokens * settings.chars_per_token;
+  const pages = inventory.pages ?? [];
+  let kept = pages.length;
+  let text = [renderInventory(inventory), ...renderSitePages(inventory, kept)].join('\n');
+  while (kept > 0 && text.length > budget) {
+    kept--;
+    text = [renderInventory(inventory), ...renderSitePages(inventory, kept)].join('\n');
+  }
+  return { ...inventory, promptPages: kept, estimatedTokens: Math.ceil(text.length / settings.chars_per_token) };
 }

@@ -19,14 +19,16 @@ export class OfflineProvider implements ModelProvider {
   /** Ignores the chat text: without a language model, the structured task is what it can read. */
   async complete(request: CompletionRequest): Promise<Completion> {
     if (!request.task) throw new Error('The offline generator needs the structured request (CompletionRequest.task); the chat text alone is not enough.');
-    const { note, spec } = writeSpec(request.task, this.vocabulary);
-    return { text: `${note}\n\n\`\`\`ts\n${spec}\`\`\`\n`, model: this.name, usage: { prompt: 0, completion: 0, total: 0 }, attempts: 1 };
+    const { note, spec, substitute } = writeSpec(request.task, this.vocabulary);
+    return { text: `${note}\n\n\`\`\`ts\n${spec}\`\`\`\n`, model: this.name, usage: { prompt: 0, completion: 0, total: 0 }, attempts: 1, ...(substitute ? { substitute } : {}) };
   }
 }
 
 export interface OfflineSpec {
   /** One paragraph for the user: what was mapped, or why a smoke test was written instead. */
   note: string;
+  /** Why the spec does not test the request, when it is a smoke test standing in for it. */
+  substitute?: string;
   spec: string;
 }
 
@@ -36,7 +38,9 @@ export function writeSpec(task: GenerationTask, vocabulary: OfflineVocabulary): 
 }
 
 function mappedSpec(task: GenerationTask, plan: MappedPlan, vocabulary: OfflineVocabulary): OfflineSpec {
-  const { username_env: userVariable, password_env: passwordVariable } = vocabulary.credentials;
+  // The project's declared credential variables win over the vocabulary's defaults.
+  const userVariable = task.credentials?.username ?? vocabulary.credentials.username_env;
+  const passwordVariable = task.credentials?.password ?? vocabulary.credentials.password_env;
   const kinds = new Set(plan.fills.map((f) => f.value.kind));
   const preamble: string[] = [];
   if (kinds.has('username') || kinds.has('password') || kinds.has('wrong-password')) {
@@ -95,6 +99,7 @@ function smokeSpec(task: GenerationTask, plan: SmokePlan): OfflineSpec {
   ];
   return {
     note: `Could not map the request to the page: ${plan.reason}. Wrote a smoke test of ${plan.path} instead (the page loads and ${seen} is visible).`,
+    substitute: `a smoke test of ${plan.path}, not the requested test: the offline generator could not map the request to the page (${oneLine(plan.reason)})`,
     spec: specFile(header, task.feature, `smoke test (request not mapped): ${plan.path} loads`, [`open ${plan.path}`, `see ${seen}`], [
       [`await page.goto(${literal(plan.path)});`],
       [...check, SCREENSHOT],

@@ -25,6 +25,8 @@ export interface GenerationTask {
   feature: string;
   url?: string;
   inventory?: PageInventory;
+  /** The declared credential variables by what they hold (critic.yaml settings.credentials). */
+  credentials?: Readonly<Record<string, string>>;
 }
 
 export interface TokenUsage {
@@ -39,6 +41,8 @@ export interface Completion {
   usage: TokenUsage;
   /** How many HTTP attempts the call took (retries on 429/5xx/timeouts included). */
   attempts: number;
+  /** Set when the spec is a stand-in that does not test the request (the offline smoke test): why. */
+  substitute?: string;
 }
 
 export interface ModelProvider {

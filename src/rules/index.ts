@@ -5,6 +5,7 @@ import noGeneratedCssClass from './no-generated-css-class.ts';
 import requireTestidSelectors from './require-testid-selectors.ts';
 import noUnknownTestid from './no-unknown-testid.ts';
 import noWaitForTimeout from './no-wait-for-timeout.ts';
+import noUndeclaredEnv from './no-undeclared-env.ts';
 import noHardcodedCredentials from './no-hardcoded-credentials.ts';
 import noHardcodedBaseUrl from './no-hardcoded-base-url.ts';
 import expectExpect from './expect-expect.ts';
@@ -36,6 +37,7 @@ export const RULES: ReadonlyArray<Rule<any>> = [
   noUnknownTestid,
   noWaitForTimeout,
   noHardcodedCredentials,
+  noUndeclaredEnv,
   noHardcodedBaseUrl,
   expectExpect,
   requireScreenshot,

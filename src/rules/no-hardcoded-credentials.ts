@@ -24,7 +24,8 @@ export default defineRule({
   description: 'Disallows string literals typed into password-like fields or assigned to secret-like names.',
   fixable: false,
   options: Options,
-  check(model, options) {
+  check(model, options, env) {
+    const credentials = { username: 'E2E_USERNAME', password: 'E2E_PASSWORD', ...env.credentials };
     const fieldPatterns = options.field_patterns.map((p) => new RegExp(p, 'i'));
     const secretNames = options.secret_names.map(normalize);
     const reported = new Set<ts.Node>();
@@ -45,14 +46,14 @@ export default defineRule({
         if (text === undefined) continue;
         report(
           literalsOf(model, value, 0),
-          `A string literal is typed into the secret field "${short(text)}"; read it from the environment instead (process.env.TEST_PASSWORD), so no credential lives in the spec.`,
+          `A string literal is typed into the secret field "${short(text)}"; read it from the declared environment variable instead (process.env.${credentialFor(text, credentials)}), so no credential lives in the spec.`,
         );
       }
     }
 
     for (const { name, value } of [...namedValues(model), ...secretArguments(model, secretNames)]) {
       if (!isSecretName(name, secretNames)) continue;
-      report(literalsOf(model, value, 0), `"${name}" is given a hard-coded secret; read it from the environment instead (process.env.${envName(name)}).`);
+      report(literalsOf(model, value, 0), `"${name}" is given a hard-coded secret; read it from the declared environment variable instead (process.env.${credentialFor(name, credentials)}).`);
     }
     return findings;
   },
@@ -246,8 +247,15 @@ function normalize(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-function envName(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
+/**
+ * The declared variable (critic.yaml settings.credentials) for a field or name: the role whose words it
+ * shares most (`adminPassword` → admin_password), else the password's.
+ */
+function credentialFor(name: string, credentials: Readonly<Record<string, string>>): string {
+  const words = new Set(name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));
+  const scored = Object.entries(credentials).map(([role, variable]) => ({ variable, score: role.toLowerCase().split(/[^a-z0-9]+/).filter((w) => words.has(w)).length }));
+  const best = scored.sort((a, b) => b.score - a.score)[0];
+  return best && best.score > 0 ? best.variable : (credentials.password ?? best?.variable ?? 'E2E_PASSWORD');
 }
 
 function short(text: string): string {

@@ -42,39 +42,121 @@ interface TestIdUse {
 
 export default defineRule({
   id: 'no-unknown-testid',
-  description: 'Every test id a spec uses exists on the explored page, and one several elements carry is narrowed.',
+  description: 'Every test id a spec uses exists on the explored page it is used on, and one several elements carry is narrowed.',
   fixable: false,
   options: Options,
   check(model, options, env) {
     const inventory = env.inventory;
     // An inventory read with another attribute says nothing about these ids.
     if (!inventory || inventory.testIdAttribute !== env.testIdAttribute) return [];
-    const known = new Map(inventory.testIds.map((entry) => [entry.testId, entry]));
-    const incomplete = wasCut(inventory, 'testIds');
-    const findings: Finding[] = [];
-
-    for (const use of testIdUses(model, env.testIdAttribute)) {
-      if (use.receiver && inFrame(model, use.receiver, 0)) continue;
-      const found = use.exact !== undefined ? known.get(use.exact) : inventory.testIds.find((entry) => use.matches(entry.testId));
-      if (!found) {
-        findings.push(unknownFinding(use, inventory, options.suggestions, incomplete));
-        continue;
-      }
-      if (found.count > 1 && use.direct && !scopedByLocator(model, use.receiver) && usedStrictly(model, use.call, 0)) {
-        findings.push(ambiguousFinding(use, found, options.ambiguous_severity));
-      }
-    }
-    return findings;
+    if (inventory.pages !== undefined) return checkAlongTheFlow(model, inventory, options, env.testIdAttribute);
+    return checkOnePage(model, inventory, options, testIdUses(model, env.testIdAttribute));
   },
 });
 
-function unknownFinding(use: TestIdUse, inventory: PageInventory, limit: number, incomplete: boolean): Finding {
+type RuleOptions = z.infer<typeof Options>;
+
+function checkOnePage(model: SpecModel, inventory: PageInventory, options: RuleOptions, uses: readonly TestIdUse[]): Finding[] {
+  const known = new Map(inventory.testIds.map((entry) => [entry.testId, entry]));
+  const incomplete = wasCut(inventory, 'testIds');
+  const findings: Finding[] = [];
+
+  for (const use of uses) {
+    if (use.receiver && inFrame(model, use.receiver, 0)) continue;
+    const found = use.exact !== undefined ? known.get(use.exact) : inventory.testIds.find((entry) => use.matches(entry.testId));
+    if (!found) {
+      findings.push(unknownFinding(use, inventory, options.suggestions, incomplete));
+      continue;
+    }
+    if (found.count > 1 && use.direct && !scopedByLocator(model, use.receiver) && usedStrictly(model, use.call, 0)) {
+      findings.push(ambiguousFinding(use, found, options.ambiguous_severity));
+    }
+  }
+  return findings;
+}
+
+// --- along the flow: which explored page the spec is on at each use --------------------------------
+
+/** Calls after which the page may be another one (a click can submit a form or follow a link). */
+const MAY_NAVIGATE = new Set(['click', 'dblclick', 'tap', 'press', 'check', 'uncheck', 'setChecked', 'selectOption', 'dispatchEvent', 'goBack', 'goForward', 'submit']);
+/** Calls that name the page the spec is on now: `page.goto(path)`, `page.waitForURL(path)`, `expect(page).toHaveURL(path)`. */
+const NAMES_THE_PAGE = new Set(['goto', 'waitForURL', 'toHaveURL']);
+
+/** Where the spec is at a point: an explored page, a page nobody explored, or somewhere an action led. */
+type Whereabouts = { kind: 'page'; page: PageInventory } | { kind: 'unexplored'; path: string } | { kind: 'after-action'; before: PageInventory | undefined };
+
+/**
+ * A site inventory: each id is judged against the page the spec is on at that point. Known pages
+ * (the start page, a path the spec goes to or waits for that was explored) give errors with suggestions;
+ * after an action that may have led elsewhere, an id on no explored page is unverified (a warning):
+ * the run decides, and the Medic sees the real page if it fails.
+ */
+function checkAlongTheFlow(model: SpecModel, inventory: PageInventory, options: RuleOptions, attribute: string): Finding[] {
+  const site = [inventory, ...(inventory.pages ?? [])];
+  const byPath = new Map(site.map((page) => [pathOf(page.url), page]));
+  const moves = model.calls
+    .flatMap((call) => {
+      const name = model.callee(call).name;
+      if (name && NAMES_THE_PAGE.has(name) && call.arguments[0]) {
+        const value = model.stringValue(call.arguments[0], UNKNOWN_PART);
+        if (value === undefined || value.includes(UNKNOWN_PART)) return [{ at: call.getEnd(), to: undefined as string | undefined, action: true }];
+        return [{ at: call.getEnd(), to: pathOf(new URL(value, inventory.url).href), action: false }];
+      }
+      if (name && MAY_NAVIGATE.has(name)) return [{ at: call.getEnd(), to: undefined, action: true }];
+      return [];
+    })
+    .sort((a, b) => a.at - b.at);
+  const whereaboutsAt = (position: number): Whereabouts => {
+    let where: Whereabouts = { kind: 'page', page: inventory };
+    for (const move of moves) {
+      if (move.at > position) break;
+      if (move.to !== undefined) {
+        const page = byPath.get(move.to);
+        where = page ? { kind: 'page', page } : { kind: 'unexplored', path: move.to };
+      } else if (move.action) {
+        where = { kind: 'after-action', before: where.kind === 'page' ? where.page : where.kind === 'after-action' ? where.before : undefined };
+      }
+    }
+    return where;
+  };
+
+  const findings: Finding[] = [];
+  for (const use of testIdUses(model, attribute)) {
+    const where = whereaboutsAt(use.call.getStart());
+    if (where.kind === 'page') {
+      findings.push(...checkOnePage(model, where.page, options, [use]));
+      continue;
+    }
+    if (use.receiver && inFrame(model, use.receiver, 0)) continue;
+    if (site.some((page) => page.testIds.some((entry) => use.matches(entry.testId)))) continue;
+    const nearest = nearestIds(use, site.flatMap((page) => page.testIds), options.suggestions);
+    const place = where.kind === 'unexplored' ? `on ${where.path}, a page that was not explored` : 'after an action that may lead to a page that was not explored';
+    findings.push({
+      node: use.argument,
+      severity: 'warning',
+      message: `Test id "${use.shown}" is unverified: it is used ${place} and is on no explored page; the run decides${nearest.length > 0 ? ` (nearest explored: ${nearest.join(', ')})` : ''}.`,
+    });
+  }
+  return findings;
+}
+
+function pathOf(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+function nearestIds(use: TestIdUse, entries: readonly TestIdEntry[], limit: number): string[] {
   const stem = use.shown.replace(/\*/g, '');
-  const nearest = inventory.testIds
-    .map((entry, index) => ({ id: entry.testId, index, cost: distance(stem, entry.testId) }))
+  return [...new Set(entries.map((entry) => entry.testId))]
+    .map((id, index) => ({ id, index, cost: distance(stem, id) }))
     .sort((a, b) => a.cost - b.cost || a.index - b.index)
     .slice(0, limit)
     .map((c) => `"${c.id}"`);
+}
+
+function unknownFinding(use: TestIdUse, inventory: PageInventory, limit: number, incomplete: boolean): Finding {
+  const nearest = nearestIds(use, inventory.testIds, limit);
   const what = use.exact !== undefined ? `Test id "${use.shown}" is not on the explored page` : `No test id on the explored page matches "${use.shown}"`;
   const hint = nearest.length > 0 ? `; did you mean ${nearest.join(', ')}?` : '.';
   if (incomplete) {

@@ -1,6 +1,7 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
 import { ruleOptions } from '../config/zod-helpers.ts';
+import type { PageInventory } from '../contracts.ts';
 import type { SpecModel } from '../validate/model.ts';
 import { UNKNOWN_PART, calleeText, selectorUses, type SelectorUse } from './helpers.ts';
 import { defineRule, type Finding, type TextEdit } from './types.ts';
@@ -8,6 +9,11 @@ import { defineRule, type Finding, type TextEdit } from './types.ts';
 const Options = ruleOptions({
   /** Locator factories accepted besides getByTestId (getByRole, getByLabel, … or locator for any selector string). */
   allowed_locators: z.array(z.string().min(1)),
+  /**
+   * With an explored site: accept Playwright's locator ladder (getByRole with a name, getByLabel,
+   * getByPlaceholder, getByText) for an element the site gives no test id; one that has an id must use it.
+   */
+  locator_ladder: z.boolean(),
 });
 
 const TEST_ID_FACTORY = 'getByTestId';
@@ -30,6 +36,12 @@ export default defineRule({
       const { name, receiver } = model.callee(call);
       if (!name || !receiver || !OTHER_FACTORIES.has(name) || allowed.has(name)) continue;
       if (!FACTORY_RECEIVERS.has(model.kindOf(receiver))) continue;
+      if (options.locator_ladder && env.inventory) {
+        const testId = testIdOfNamedElement(model, call, name, env.inventory);
+        if (testId === undefined) continue;
+        findings.push({ node: call.expression, message: `${calleeText(model, call)}() names an element that carries the test id "${testId}" on the explored site; select it with getByTestId('${testId}').` });
+        continue;
+      }
       findings.push({ node: call.expression, message: `${calleeText(model, call)}() selects by ${name.slice('getBy'.length).toLowerCase()}, which changes with copy and markup; ${suggestion}.` });
     }
 
@@ -52,6 +64,37 @@ export default defineRule({
     return findings;
   },
 });
+
+/**
+ * The test id the explored site gives the element a ladder locator names (exact text, case-insensitive),
+ * or undefined when no explored element with a test id matches (none has one, or it was not seen).
+ */
+function testIdOfNamedElement(model: SpecModel, call: ts.CallExpression, factory: string, inventory: PageInventory): string | undefined {
+  const first = call.arguments[0];
+  const same = (a: string | null | undefined, b: string | undefined) => a !== null && a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
+  const text = first ? model.stringValue(first) : undefined;
+  const pages = [inventory, ...(inventory.pages ?? [])];
+  const ids = pages.flatMap((page) => page.testIds);
+  const fields = pages.flatMap((page) => page.fields);
+  switch (factory) {
+    case 'getByRole': {
+      const options = call.arguments[1] ? model.resolve(call.arguments[1]) : undefined;
+      const nameProperty = options && ts.isObjectLiteralExpression(options) ? options.properties.find((p) => p.name?.getText() === 'name') : undefined;
+      const nameValue = nameProperty && ts.isPropertyAssignment(nameProperty) ? nameProperty.initializer : nameProperty && ts.isShorthandPropertyAssignment(nameProperty) ? nameProperty.name : undefined;
+      const name = nameValue ? model.stringValue(nameValue) : undefined;
+      if (name === undefined) return undefined;
+      return ids.find((entry) => entry.role === text && (same(entry.label, name) || same(entry.text, name)))?.testId;
+    }
+    case 'getByLabel':
+      return fields.find((field) => field.testId && same(field.label, text))?.testId ?? ids.find((entry) => same(entry.label, text))?.testId;
+    case 'getByPlaceholder':
+      return fields.find((field) => field.testId && same(field.placeholder, text))?.testId ?? undefined;
+    case 'getByText':
+      return ids.find((entry) => same(entry.text, text))?.testId;
+    default:
+      return undefined;
+  }
+}
 
 interface TestIdGrammar {
   /** A selector made only of test-id attributes (CSS attribute selectors, `data-testid=x`, `>>` chains). */

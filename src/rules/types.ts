@@ -26,6 +26,10 @@ export interface RuleEnvironment {
   testIdAttribute: string;
   /** The explored page, when a URL was given; rules that need it do nothing without it. */
   inventory?: PageInventory;
+  /** The declared credential variables by what they hold (critic.yaml settings.credentials). */
+  credentials?: Readonly<Record<string, string>>;
+  /** The environment the spec will run in (which variables are set), when a generation knows it. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** The project the spec belongs to: the gate's relative imports must resolve inside it. */
   projectRoot?: string;
 }

@@ -16,6 +16,8 @@ export interface ValidatorOptions {
   /** Run the `type-check` rule (when critic.yaml enables it). Off makes validation several times faster. */
   typeCheck?: boolean;
   inventory?: PageInventory;
+  /** The environment specs will run in (which variables are set); without it no variable is known to be unset. */
+  env?: Readonly<Record<string, string | undefined>>;
   /**
    * The code is model-written (untrusted): the allow-list gate's rules apply too, and the project root
    * bounds its relative imports. Off for people's own specs, unless they ask (`validate --untrusted`).
@@ -75,6 +77,14 @@ export class Validator {
   constructor(config: CriticConfig, options: ValidatorOptions = {}) {
     this.config = config;
     this.options = options;
+  }
+
+  /** The same rules knowing the environment specs will run in (which variables are set), sharing the compiler project. */
+  withEnv(env: Readonly<Record<string, string | undefined>> | undefined): Validator {
+    if (env === this.options.env) return this;
+    const other = new Validator(this.config, { ...this.options, env });
+    if (this.typeChecking) other.project = this.compilerProject();
+    return other;
   }
 
   /** The same rules with another page inventory, sharing this validator's compiler project (and its cache). */
@@ -220,7 +230,7 @@ export class Validator {
   }
 
   private run(model: SpecModel): RawFinding[] {
-    const env: RuleEnvironment = { testIdAttribute: this.config.testIdAttribute, inventory: this.options.inventory, projectRoot: this.options.untrusted?.projectRoot };
+    const env: RuleEnvironment = { testIdAttribute: this.config.testIdAttribute, inventory: this.options.inventory, projectRoot: this.options.untrusted?.projectRoot, credentials: this.config.credentials, env: this.options.env };
     const found: RawFinding[] = [];
     for (const active of this.config.rules) {
       if (active.rule.id === TYPE_CHECK_RULE && !this.typeChecking) continue;

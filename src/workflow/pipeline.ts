@@ -3,6 +3,7 @@
  * `generate --json` document out, with every stage reported as it happens.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
@@ -31,6 +32,8 @@ export interface GenerateRequest {
   /** Run the spec against the app (default true; needs a URL or BASE_URL). */
   run?: boolean;
   force?: boolean;
+  /** Scribe validates and retries before the Critic (default true); false measures what that buys (`scribe eval`). */
+  selfValidation?: boolean;
 }
 
 export interface PipelineOptions {
@@ -77,7 +80,7 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   let inventory: PageInventory | undefined;
   if (task.value.url) {
     try {
-      inventory = await explore(task.value.url, critic.testIdAttribute, config.explore, emit);
+      inventory = await explore(task.value.url, critic.testIdAttribute, config.explore, signedInState(project), emit);
     } catch (error) {
       emit('explore', 'failed', `could not explore ${task.value.url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -85,7 +88,7 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   // One validator for Scribe, the Critic and the Medic: one compiler project (type-checking after the
   // first spec is fast), and a text already validated is not validated again. Everything it sees is
   // model-written, so the allow-list gate applies.
-  const validator = (options.validator ?? new Validator(critic, { typeCheck: true })).forUntrustedCode(options.cwd).withInventory(inventory);
+  const validator = (options.validator ?? new Validator(critic, { typeCheck: true })).forUntrustedCode(options.cwd).withInventory(inventory).withEnv(options.env);
   const providerName = request.provider ?? project.provider;
   const shared = { critic, validator, inventory, stats: stats ?? (false as const), cwd: options.cwd, env: options.env };
   const scribe = new Scribe({
@@ -95,6 +98,7 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
     providerName,
     provider: options.provider,
     force: request.force === true,
+    selfValidation: request.selfValidation !== false,
     onProgress: (event) => {
       const reported = describeProgress(event, options.cwd);
       if (reported) emit(reported.stage, reported.status, reported.message);
@@ -158,12 +162,25 @@ function resolveTask(request: GenerateRequest, project: ProjectContext): Resolve
   };
 }
 
-async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit): Promise<PageInventory> {
+/**
+ * The storage state to explore with, so pages behind a login are seen: agents/scribe.yaml
+ * explore.storage_state, else the Playwright config's use.storageState; only a file that exists
+ * (a setup project may not have written it yet).
+ */
+function signedInState(project: ProjectContext): string | undefined {
+  const configured = project.agents.scribe.explore.storage_state;
+  const file = configured ? path.resolve(project.cwd, configured) : (project.playwright?.project.use.storageState ?? undefined);
+  return file && existsSync(file) ? file : undefined;
+}
+
+async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], storageState: string | undefined, emit: Emit): Promise<PageInventory> {
   emit('explore', 'started', `exploring ${url}`);
   // Loaded on demand: exploring starts a browser, which a run without a URL never needs.
-  const { exploreUrl } = await import('../explore/inventory.ts');
-  const inventory = await exploreUrl(url, { testIdAttribute, settings });
-  emit('explore', 'done', `found ${inventory.testIds.length} test ids on ${url}`);
+  const { exploreSite } = await import('../explore/site.ts');
+  const inventory = await exploreSite(url, { testIdAttribute, settings, storageState });
+  const pages = 1 + (inventory.pages?.length ?? 0);
+  const ids = inventory.testIds.length + (inventory.pages ?? []).reduce((sum, page) => sum + page.testIds.length, 0);
+  emit('explore', 'done', `found ${ids} test ids on ${pages} page${pages === 1 ? '' : 's'} from ${url}`);
   return inventory;
 }
 

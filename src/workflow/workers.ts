@@ -172,6 +172,8 @@ function acceptWorker(deps: WorkerDeps, state: RunState): WorkerOutput {
   const task = state.task();
   const { candidate } = state.candidate();
   const ran = state.lastRun();
+  // A stand-in that does not test the request is never reported as the requested test, even when green.
+  if (candidate.substitute) return { ...keepWorker(deps, state, 'needs_review', `kept for review: ${candidate.substitute}`), signal: 'FAILED' };
   const record: SpecRecord = { ...evidence(state), status: ran ? 'accepted' : 'not_run', ...(ran ? {} : { note: 'not run: no app URL or --no-run' }) };
   try {
     const testPath = deps.scribe.write(candidate, specTask(task), record);

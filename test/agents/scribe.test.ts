@@ -235,7 +235,8 @@ describe('Scribe prompts', () => {
     expect(result.success).toBe(true);
     expect(explored).toEqual(['http://127.0.0.1:4000/search']);
     const user = fake.requests[0]!.body.messages![1]!.content;
-    expect(user).toContain(`The page was explored. Use only the test ids listed here; an invented test id is rejected.\n${renderInventory(INVENTORY)}`);
+    expect(user).toContain(`The site was explored from its start page. Use the test ids listed for the page the test is on;`);
+    expect(user).toContain(`locator ladder: getByRole with its accessible name, then getByLabel, getByPlaceholder, getByText.\n${renderInventory(INVENTORY)}`);
     for (const testId of INVENTORY.testIds) expect(user).toContain(testId.testId);
     expect(user).toContain('Milk, eggs…');
   });

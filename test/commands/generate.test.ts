@@ -171,12 +171,13 @@ describe('scribe generate: grounding and the provider', () => {
     }
   });
 
-  it('without a key or a base URL, the offline generator writes the spec and no server is asked', async () => {
+  it('without a key or a base URL, the offline generator answers and no server is asked; its smoke test is kept for review, not reported as the request (exit 1)', async () => {
     const run = await cli(['generate', DESCRIPTION, '--feature', 'Search'], { PATH: process.env.PATH, SCRIBE_HOME: project.home });
-    expect(run.code).toBe(0);
-    const provenance = JSON.parse(readFileSync(path.join(project.dir, 'generated-tests', 'search', 'search-for-milk-and-see-it-in-the-results.provenance.json'), 'utf8'));
-    expect(provenance).toMatchObject({ provider: 'offline', attempts: 1 });
+    // No page was explored, so the offline generator can only write a smoke test: never the requested test.
+    expect(run.code).toBe(1);
     expect(run.stderr).toContain('asking the offline generator');
+    expect(run.stderr).toContain('not the requested test');
+    expect(existsSync(path.join(project.dir, 'generated-tests', 'search', 'search-for-milk-and-see-it-in-the-results.spec.ts'))).toBe(false);
     expect(fake.requests).toHaveLength(0);
   });
 });

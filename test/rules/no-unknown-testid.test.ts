@@ -156,3 +156,58 @@ describe('no-unknown-testid: ids several elements carry', () => {
     expect(issues.map((i) => i.severity)).toEqual(['error']);
   });
 });
+
+describe('no-unknown-testid: a site, judged along the flow', () => {
+  const page = (url: string, ids: string[]): PageInventory => ({ ...inventory, url, title: url, testIds: ids.map((id) => entry(id)) });
+  const site: PageInventory = {
+    ...page('http://127.0.0.1:4000/', ['username', 'password', 'login-button']),
+    pages: [page('http://127.0.0.1:4000/products', ['product-card', 'add-to-cart']), page('http://127.0.0.1:4000/cart', ['cart-item', 'checkout-button'])],
+    unexplored: [],
+  };
+  const checkSite = (body: string) => check(body, site);
+
+  it('accepts ids of a later page after the spec goes there', () => {
+    expect(checkSite("await page.goto('/cart');\nawait page.getByTestId('checkout-button').click();")).toEqual([]);
+  });
+
+  it('rejects, with that page\'s suggestions, an id missing from an explored page the spec went to', () => {
+    const issues = checkSite("await page.goto('/cart');\nawait page.getByTestId('checkout-btn').click();");
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ severity: 'error' });
+    expect(issues[0]!.message).toContain('(http://127.0.0.1:4000/cart); did you mean "checkout-button"');
+  });
+
+  it('still rejects an invented id on the start page before any action', () => {
+    const issues = checkSite("await page.goto('/');\nawait page.getByTestId('user-name').fill('x');");
+    expect(issues[0]).toMatchObject({ severity: 'error' });
+    expect(issues[0]!.message).toContain('did you mean "username"');
+  });
+
+  it('rejects a later page\'s id used on the start page before anything navigates', () => {
+    expect(checkSite("await page.goto('/');\nawait page.getByTestId('add-to-cart').click();")[0]).toMatchObject({ severity: 'error' });
+  });
+
+  it('accepts, after an action, an id some explored page carries', () => {
+    expect(checkSite("await page.goto('/');\nawait page.getByTestId('login-button').click();\nawait page.getByTestId('add-to-cart').click();")).toEqual([]);
+  });
+
+  it('marks unverified (a warning, the run decides) an id on no explored page used after an action', () => {
+    const issues = checkSite("await page.goto('/');\nawait page.getByTestId('login-button').click();\nawait page.getByTestId('add-to-basket').click();");
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ severity: 'warning' });
+    expect(issues[0]!.message).toContain('unverified');
+    expect(issues[0]!.message).toContain('"add-to-cart"');
+  });
+
+  it('marks unverified an id on a page the spec goes to that was not explored', () => {
+    const issues = checkSite("await page.goto('/orders');\nawait expect(page.getByTestId('order-row')).toBeVisible();");
+    expect(issues[0]).toMatchObject({ severity: 'warning' });
+    expect(issues[0]!.message).toContain('on /orders, a page that was not explored');
+  });
+
+  it('knows the page again from toHaveURL, through a variable holding the path', () => {
+    const issues = checkSite("const cart = '/cart';\nawait page.getByTestId('login-button').click();\nawait expect(page).toHaveURL(cart);\nawait page.getByTestId('add-to-cart').click();");
+    expect(issues[0]).toMatchObject({ severity: 'error' });
+    expect(issues[0]!.message).toContain('(http://127.0.0.1:4000/cart)');
+  });
+});

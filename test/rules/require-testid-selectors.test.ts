@@ -132,3 +132,34 @@ test('evasions', async ({ page }) => {
     expect(validator.fix('/virtual/a.spec.ts', code).text).toContain(`page.getByTestId('buy').click();\n  await page.locator('[data-testid="buy"]')`);
   });
 });
+
+describe('require-testid-selectors: the locator ladder on an explored site', () => {
+  const site: import('../../src/contracts.ts').PageInventory = {
+    url: 'http://127.0.0.1:4000/',
+    title: 'Newsletter',
+    testIdAttribute: 'data-testid',
+    testIds: [{ testId: 'login-button', tag: 'button', role: 'button', text: 'Sign in', label: null, count: 1, visible: true }],
+    roles: [{ role: 'button', name: 'Sign in', count: 1 }, { role: 'button', name: 'Subscribe', count: 1 }],
+    fields: [{ type: 'email', label: 'Email address', placeholder: 'you@example.com', name: null, testId: null }],
+    headings: [],
+    links: [],
+    truncated: [],
+    estimatedTokens: 50,
+    pages: [],
+  };
+  const ladder = (body: string) => lint('require-testid-selectors', inTest(body), { inventory: site });
+
+  it('accepts role, label and placeholder locators for elements without a test id', () => {
+    expect(ladder("await page.getByLabel('Email address').fill('a@b.c');\nawait page.getByPlaceholder('you@example.com').fill('a@b.c');\nawait page.getByRole('button', { name: 'Subscribe' }).click();")).toEqual([]);
+  });
+
+  it('sends an element that has a test id back to it, even through a variable', () => {
+    const issues = ladder("const name = 'Sign in';\nawait page.getByRole('button', { name }).click();\nawait page.getByText('sign in').click();");
+    expect(issues).toHaveLength(2);
+    expect(issues[0]!.message).toContain(`carries the test id "login-button" on the explored site; select it with getByTestId('login-button')`);
+  });
+
+  it('keeps today’s behaviour without an explored page (scribe validate)', () => {
+    expect(lint('require-testid-selectors', inTest("await page.getByLabel('Email address').fill('a@b.c');"))).toHaveLength(1);
+  });
+});

@@ -11,7 +11,8 @@ import { EVIDENCE_ATTACHMENT, isRunId } from './workspace.ts';
 
 const IMAGE = /\.(png|jpe?g)$/i;
 
-const FixtureEvidence = z.object({ consoleErrors: z.array(z.string()), screenshots: z.array(z.string()) });
+const PageElements = z.object({ url: z.string(), testIds: z.array(z.string()), roles: z.array(z.string()) });
+const FixtureEvidence = z.object({ consoleErrors: z.array(z.string()), screenshots: z.array(z.string()), pages: z.array(PageElements).default([]) });
 
 export interface Evidence {
   consoleErrors: string[];
@@ -20,6 +21,8 @@ export interface Evidence {
   /** Files the run says it wrote (screenshots, attachments) that are not there. */
   missing: string[];
   errorContext: string | null;
+  /** The test ids and named elements of each page the test reached, in order; the last is where it ended. */
+  pages: Array<z.infer<typeof PageElements>>;
 }
 
 export function gatherEvidence(report: PlaywrightReport | undefined, runDir: string, maxErrorContextChars: number): Evidence {
@@ -32,6 +35,7 @@ export function gatherEvidence(report: PlaywrightReport | undefined, runDir: str
     screenshots: unique([...images, ...imagesUnder(runDir)]),
     missing: declared.filter((file) => !existsSync(file)),
     errorContext: errorContext(attachments, maxErrorContextChars),
+    pages: recorded.flatMap((r) => r.pages),
   };
 }
 

@@ -34,6 +34,20 @@ const RUN_ID = /^\d{8}T\d{6}-(\d+)-[0-9a-f]{8}$/;
 const RUN_DIR_PREFIX = 'run-';
 
 /**
+ * Run-time grounding, read in the page: its test ids and named elements (role "name"), deduplicated and
+ * capped. Source text, because it runs inside the generated fixtures module (and in bench/site-grounding.ts).
+ */
+export const READ_PAGE_ELEMENTS = String.raw`(attribute) => {
+    const TAG_ROLES = { A: 'link', BUTTON: 'button', SELECT: 'combobox', TEXTAREA: 'textbox', H1: 'heading', H2: 'heading', H3: 'heading' };
+    const INPUT_ROLES = { checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button' };
+    const name = (el) => (el.getAttribute('aria-label') || (el.labels && el.labels[0] ? el.labels[0].textContent : '') || el.innerText || el.getAttribute('placeholder') || '').replace(/\s+/g, ' ').trim().slice(0, 60);
+    const roleOf = (el) => el.getAttribute('role') || TAG_ROLES[el.tagName] || (el.tagName === 'INPUT' ? INPUT_ROLES[el.type] || 'textbox' : '');
+    const testIds = [...new Set([...document.querySelectorAll('[' + CSS.escape(attribute) + ']')].map((el) => el.getAttribute(attribute) || ''))].slice(0, 300);
+    const roles = [...new Set([...document.querySelectorAll('a[href], button, input, select, textarea, h1, h2, h3, [role]')].map((el) => roleOf(el) + ' ' + JSON.stringify(name(el))))].slice(0, 200);
+    return { url: location.href, testIds, roles };
+  }`;
+
+/**
  * Every page of the test's context reports its console errors and uncaught exceptions, and every
  * `page.screenshot({ path })` the path it wrote, in one attachment the Runner reads from the JSON report.
  */
@@ -60,11 +74,26 @@ export const test = base.extend<{ scribeEvidence: void }>({
           return image;
         };
       };
+      // Run-time grounding: the test ids and named elements of each page the test reaches (on every
+      // load, and the page it ends on, where a failing step failed), read in one evaluate each.
+      const testIdAttribute = testInfo.project.use.testIdAttribute ?? 'data-testid';
+      const pages: Array<{ url: string; testIds: string[]; roles: string[] }> = [];
+      const reading: Array<Promise<void>> = [];
+      const readPage = (page: Page) => {
+        const read = page
+          .evaluate(${READ_PAGE_ELEMENTS}, testIdAttribute)
+          .then((found) => void pages.push(found), () => undefined);
+        reading.push(Promise.race([read, new Promise<void>((resolve) => setTimeout(resolve, 2000))]));
+      };
       context.pages().forEach(watch);
       context.on('page', watch);
+      context.on('page', (page) => page.on('load', () => readPage(page)));
+      context.pages().forEach((page) => page.on('load', () => readPage(page)));
       await use();
+      context.pages().forEach(readPage);
+      await Promise.all(reading);
       await testInfo.attach(${JSON.stringify(EVIDENCE_ATTACHMENT)}, {
-        body: JSON.stringify({ consoleErrors, screenshots }),
+        body: JSON.stringify({ consoleErrors, screenshots, pages }),
         contentType: 'application/json',
       });
     },

@@ -1,0 +1,102 @@
+/**
+ * Site exploration: from the start URL, the same-origin pages its links reach, breadth first, bounded
+ * by depth, page count and time (agents/scribe.yaml `explore:`), signed in through a storage state when
+ * the project gives one. The result is the start page's inventory carrying the others in `pages`, all
+ * capped together to the one token budget (render.ts renders it, naming what was cut).
+ */
+import type { Browser, BrowserContext } from '@playwright/test';
+import type { PageInventory } from '../contracts.ts';
+import { launchOptions } from './browser.ts';
+import { ExploreError, inventoryOfPage, type ExploreOptions } from './inventory.ts';
+import { capSite } from './render.ts';
+
+export interface SiteOptions extends ExploreOptions {
+  /** A Playwright storage state file to explore signed in. */
+  storageState?: string;
+  /** The clock, so a test can bound the time without waiting. */
+  now?: () => number;
+}
+
+/** Explores the start URL and the same-origin pages it links to, within the configured bounds. */
+export async function exploreSite(url: string, options: SiteOptions): Promise<PageInventory> {
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new ExploreError(`Cannot explore "${url}": give an absolute http(s) URL.`);
+  const browser: Browser = options.browser ?? (await (await import('@playwright/test')).chromium.launch(launchOptions()));
+  try {
+    const context = await browser.newContext(options.storageState ? { storageState: options.storageState } : {});
+    try {
+      return await crawl(context, url, options);
+    } finally {
+      await context.close();
+    }
+  } finally {
+    if (!options.browser) await browser.close();
+  }
+}
+
+async function crawl(context: BrowserContext, startUrl: string, options: SiteOptions): Promise<PageInventory> {
+  const { settings } = options;
+  const now = options.now ?? Date.now;
+  const deadline = now() + settings.max_time_ms;
+  const origin = new URL(startUrl).origin;
+  const page = await context.newPage();
+  const queue: Array<{ url: string; depth: number }> = [{ url: startUrl, depth: 0 }];
+  const seen = new Set([pathKey(startUrl)]);
+  const explored: PageInventory[] = [];
+  const unexplored: string[] = [];
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    const isStart = explored.length === 0;
+    if (!isStart && (explored.length >= settings.max_pages || now() > deadline)) {
+      unexplored.push(pathKey(next.url));
+      continue;
+    }
+    const inventory = await visit(page, next.url, options, isStart);
+    if (!inventory) continue;
+    // A redirect (to a login page, say) lands on a page that may already be known.
+    const landed = pathKey(inventory.url);
+    if (!isStart && explored.some((known) => pathKey(known.url) === landed)) continue;
+    seen.add(landed);
+    explored.push(inventory);
+    for (const link of inventory.links) {
+      const target = sameOrigin(link.href, inventory.url, origin);
+      if (!target || seen.has(pathKey(target))) continue;
+      seen.add(pathKey(target));
+      if (next.depth + 1 > settings.max_depth) unexplored.push(pathKey(target));
+      else queue.push({ url: target, depth: next.depth + 1 });
+    }
+  }
+  const [start, ...others] = explored;
+  return capSite({ ...start!, pages: others, unexplored }, settings);
+}
+
+/** The inventory of one page; the start page must open, a linked page that fails is skipped. */
+async function visit(page: import('@playwright/test').Page, url: string, options: SiteOptions, required: boolean): Promise<PageInventory | undefined> {
+  let status: number | undefined;
+  try {
+    status = (await page.goto(url, { waitUntil: 'load', timeout: options.settings.navigation_timeout_ms }))?.status();
+  } catch (error) {
+    if (required) throw new ExploreError(`Cannot explore ${url}: ${(error as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
+  if (status !== undefined && status >= 400) {
+    if (required) throw new ExploreError(`Cannot explore ${url}: the server answered ${status}.`);
+    return undefined;
+  }
+  return inventoryOfPage(page, options);
+}
+
+/** A same-origin page address (no fragment), or undefined for other origins and non-page links. */
+function sameOrigin(href: string, base: string, origin: string): string | undefined {
+  if (!URL.canParse(href, base)) return undefined;
+  const target = new URL(href, base);
+  if (target.origin !== origin || !/^https?:$/.test(target.protocol)) return undefined;
+  target.hash = '';
+  return target.href;
+}
+
+/** A page's path and query: how pages are told apart and how specs name them (`page.goto('/cart')`). */
+export function pathKey(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}

@@ -1,0 +1,138 @@
+/**
+ * `scribe eval`: a list of requests through the whole pipeline with the configured model, measured one
+ * by one (attempts, rules, Critic, run, heals, model calls, tokens, time) and in total (the rates a
+ * model is chosen by). Each request's events go to their own stats log, so the figures are its own.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { checkWithSchema, readYamlFile } from '../config/load.ts';
+import type { Complexity } from '../contracts.ts';
+import { StatsLog } from '../stats/log.ts';
+import { generateSpec, type PipelineEvent } from './pipeline.ts';
+
+const EvalFile = z.strictObject({
+  requests: z
+    .array(
+      z.strictObject({
+        description: z.string().trim().min(1),
+        feature: z.string().trim().min(1).optional(),
+        url: z.string().url().optional(),
+        complexity: z.enum(['easy', 'medium', 'hard']).optional(),
+      }),
+    )
+    .min(1),
+});
+export type EvalRequests = z.infer<typeof EvalFile>['requests'];
+
+/** Reads a requests file; a bad one is a configuration error naming the file, key and line. */
+export function loadEvalRequests(file: string): EvalRequests {
+  return checkWithSchema(readYamlFile(file), EvalFile).requests;
+}
+
+export interface EvalRow {
+  description: string;
+  attempts: number;
+  rules_passed: boolean;
+  critic: 'approved' | 'rejected' | null;
+  critic_rejections: number;
+  run: string | null;
+  heals: number;
+  accepted: boolean;
+  model_calls: number;
+  tokens: number;
+  duration_ms: number;
+  max_retries_hit: boolean;
+  error: string | null;
+}
+
+export interface EvalReport {
+  self_validation: boolean;
+  requests: EvalRow[];
+  totals: {
+    requests: number;
+    attempts: number;
+    model_calls: number;
+    tokens: number;
+    heals: number;
+    critic_rejections: number;
+    duration_ms: number;
+    first_attempt_pass_rate: number;
+    accepted_and_green_rate: number;
+    model_calls_per_accepted_spec: number | null;
+    max_retries_hit_rate: number;
+  };
+}
+
+export interface EvalOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  url?: string;
+  selfValidation: boolean;
+  onEvent?: (index: number, event: PipelineEvent) => void;
+}
+
+export async function runEval(requests: EvalRequests, options: EvalOptions): Promise<EvalReport> {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
+  const rows: EvalRow[] = [];
+  for (const [index, request] of requests.entries()) {
+    const home = mkdtempSync(path.join(tmpdir(), 'scribe-eval-'));
+    try {
+      const stats = new StatsLog(home);
+      const events: PipelineEvent[] = [];
+      const started = performance.now();
+      const { document } = await generateSpec(
+        {
+          description: request.description,
+          // Its own folder per eval, so no spec of the project is overwritten.
+          feature: `eval ${stamp} ${request.feature ?? request.description}`,
+          url: request.url ?? options.url,
+          complexity: request.complexity as Complexity | undefined,
+          selfValidation: options.selfValidation,
+        },
+        { cwd: options.cwd, env: options.env, stats, onEvent: (event) => { events.push(event); options.onEvent?.(index, event); } },
+      );
+      const recorded = stats.read();
+      const calls = recorded.filter((e) => e.type === 'model_call');
+      const verdicts = recorded.filter((e) => e.type === 'critic_verdict');
+      rows.push({
+        description: request.description,
+        attempts: document.attempts,
+        rules_passed: recorded.some((e) => e.type === 'success'),
+        critic: document.critic?.status ?? null,
+        critic_rejections: verdicts.filter((e) => 'status' in e && e.status === 'rejected').length,
+        run: document.runner?.classification ?? null,
+        heals: events.filter((e) => e.stage === 'medic' && e.status === 'started').length,
+        accepted: document.success,
+        model_calls: calls.length,
+        tokens: calls.reduce((sum, e) => sum + ('tokens' in e ? e.tokens.total : 0), 0),
+        duration_ms: Math.round(performance.now() - started),
+        max_retries_hit: recorded.some((e) => e.type === 'give_up' && e.reason === 'max_retries'),
+        error: document.error,
+      });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }
+  return { self_validation: options.selfValidation, requests: rows, totals: totalsOf(rows) };
+}
+
+function totalsOf(rows: EvalRow[]): EvalReport['totals'] {
+  const sum = (key: 'attempts' | 'model_calls' | 'tokens' | 'heals' | 'critic_rejections' | 'duration_ms') => rows.reduce((total, row) => total + row[key], 0);
+  const rate = (count: number) => (rows.length === 0 ? 0 : count / rows.length);
+  const accepted = rows.filter((row) => row.accepted && row.run === 'pass').length;
+  return {
+    requests: rows.length,
+    attempts: sum('attempts'),
+    model_calls: sum('model_calls'),
+    tokens: sum('tokens'),
+    heals: sum('heals'),
+    critic_rejections: sum('critic_rejections'),
+    duration_ms: sum('duration_ms'),
+    first_attempt_pass_rate: rate(rows.filter((row) => row.rules_passed && row.attempts === 1).length),
+    accepted_and_green_rate: rate(accepted),
+    model_calls_per_accepted_spec: accepted === 0 ? null : sum('model_calls') / accepted,
+    max_retries_hit_rate: rate(rows.filter((row) => row.max_retries_hit).length),
+  };
+}
