@@ -91,7 +91,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   });
   try {
     const userConfig = options.playwrightConfigFile ? { file: path.resolve(cwd, options.playwrightConfigFile), ...(options.project ? { project: options.project } : {}) } : undefined;
-    const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config, userConfig });
+    const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config, userConfig, contained: options.untrusted ?? false });
     running = startPlaywright({
       cli: playwright.cli,
       args: ['test', '--config', workspace.configFile],
