@@ -360,6 +360,21 @@ describe('an untrusted run (model-written code)', () => {
     expect(report.status).toBe('pass');
   });
 
+  it('redacts the declared credentials from the evidence a model will see: error message, console lines, snapshot', async () => {
+    const env = { ...process.env, E2E_PASSWORD: 'hunter2-declared' };
+    const report = await run(
+      spec(`  await page.goto('/');
+  const password = process.env.E2E_PASSWORD ?? '';
+  await page.evaluate((p) => { console.error('login with ' + p); document.body.append(p); }, password);
+  await expect(page.getByTestId('title')).toHaveText(password);`),
+      { env, untrusted: true, allowedEnv: ['BASE_URL', 'E2E_PASSWORD'] },
+    );
+    expect(report.status).toBe('fail');
+    const evidence = JSON.stringify(report);
+    expect(evidence).toContain('[redacted]');
+    expect(evidence).not.toContain('hunter2-declared');
+  });
+
   it('a trusted run (the user’s own spec) keeps the caller’s environment', async () => {
     const sink = await listener();
     try {
