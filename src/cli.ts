@@ -2,7 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config/load.ts';
 import { WebServerError } from './project/web-server.ts';
-import { UsageError, type CliContext } from './commands/context.ts';
+import { INTERNAL_ERROR_EXIT, UsageError, type CliContext } from './commands/context.ts';
 import { registerValidate } from './commands/validate.ts';
 import { registerGenerate } from './commands/generate.ts';
 import { registerStats } from './commands/stats.ts';
@@ -53,6 +53,6 @@ function handleError(error: unknown, ctx: CliContext): number {
     ctx.stderr.write(`scribe: ${error.message}\n`);
     return 2;
   }
-  ctx.stderr.write(`scribe: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  return 1;
+  ctx.stderr.write(`scribe: internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return INTERNAL_ERROR_EXIT;
 }

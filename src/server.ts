@@ -39,6 +39,9 @@ export class ServeSetupError extends Error {
   }
 }
 
+/** How often header and request timeouts are checked: they hold to within this. */
+const CONNECTIONS_CHECK_MS = 250;
+
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const token = apiToken(options.env);
   if (token === undefined && !isLoopbackHost(options.host)) {
@@ -49,7 +52,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   for (const warning of project.warnings) options.log({ level: 'warn', msg: warning });
   const app = createApp({ cwd: options.cwd, env: options.env, config, outputDir: project.outputDir, token, log: options.log });
   const server = createServer(
-    { requestTimeout: config.http.request_timeout_ms, headersTimeout: config.http.headers_timeout_ms, keepAliveTimeout: config.http.keep_alive_timeout_ms },
+    {
+      requestTimeout: config.http.request_timeout_ms,
+      headersTimeout: config.http.headers_timeout_ms,
+      keepAliveTimeout: config.http.keep_alive_timeout_ms,
+      // Node checks the two timeouts above only this often (30 s by default): a slow client outlived them by that much.
+      connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
+    },
     app.handle,
   );
   try {

@@ -57,7 +57,7 @@ export const Provenance = z.object({
     critic_config: z.string(),
     passed: z.boolean(),
     issues: z.array(Issue),
-    autofixed: z.array(z.object({ rule: z.string(), line: z.number().int(), before: z.string() })),
+    autofixed: z.array(z.object({ rule: z.string(), line: z.number().int(), before: z.string(), changes: z.array(z.object({ removed: z.string(), inserted: z.string() })).optional() })),
   }),
   prompt_sha256: z.string(),
   spec_sha256: z.string(),

@@ -12,7 +12,7 @@ import type { OfflineVocabulary } from '../config/offline.ts';
 import { loadScribeConfig, modelFor, type ScribeConfig } from '../config/scribe.ts';
 import { ScribeTask, type AgentResult, type Complexity, type Issue, type PageInventory } from '../contracts.ts';
 import type { RetryNotice } from '../llm/client.ts';
-import { extractCode } from '../llm/extract.ts';
+import { extractSpec } from '../llm/extract.ts';
 import { createProvider, type ProviderName } from '../llm/provider.ts';
 import type { ChatMessage, Completion, ModelProvider } from '../llm/types.ts';
 import { StatsLog } from '../stats/log.ts';
@@ -62,7 +62,7 @@ export interface ScribeOptions {
 export type ScribeProgress =
   | { type: 'attempt'; attempt: number; maxAttempts: number; provider: string; model: string }
   | { type: 'model-retry'; notice: RetryNotice }
-  | { type: 'validating'; attempt: number }
+  | { type: 'validating'; attempt: number; /** Which code block of the answer is validated, and why. */ chosen: string }
   | { type: 'autofixed'; attempt: number; fixes: AppliedFix[] }
   | { type: 'rejected'; attempt: number; maxAttempts: number; issues: Issue[] }
   | { type: 'accepted'; attempt: number; warnings: number }
@@ -277,13 +277,13 @@ export class Scribe {
 
   /** What an answer holds: its code after autofix and the issues left, or the no-code issue. */
   private assess(text: string, file: string, validator: Validator, attempt: number): Assessment {
-    const code = extractCode(text);
-    if (code === null) {
+    const extracted = extractSpec(text);
+    if (extracted === null) {
       const quoted = text.trim().slice(0, this.config.generation.quoted_answer_chars) || '(an empty answer)';
       return { code: null, previous: quoted, issues: [noCodeIssue()], autofixed: [] };
     }
-    this.progress({ type: 'validating', attempt });
-    const checked = checkSpec(validator, file, code, this.options.autofix !== false);
+    this.progress({ type: 'validating', attempt, chosen: extracted.chosen });
+    const checked = checkSpec(validator, file, extracted.code, this.options.autofix !== false);
     if (checked.autofixed.length > 0) this.progress({ type: 'autofixed', attempt, fixes: checked.autofixed });
     return { ...checked, previous: checked.code };
   }

@@ -10,6 +10,9 @@ export interface CliContext {
   exitCode: number;
 }
 
+/** Exit code of a run Scribe itself could not complete (a bug or limit of Scribe's, not a finding nor a usage error). */
+export const INTERNAL_ERROR_EXIT = 3;
+
 /** A usage error: the command line asked for something that cannot be done (exit code 2). */
 export class UsageError extends Error {
   constructor(message: string) {

@@ -6,8 +6,8 @@ import { writeFileAtomic } from '../util/fs.ts';
 import { collectSpecFiles, MissingPathError } from '../validate/files.ts';
 import { formatStylish, validateReport } from '../validate/report.ts';
 import { sarifReport } from '../validate/sarif.ts';
-import { Validator, type FileValidation } from '../validate/validator.ts';
-import { UsageError, type CliContext } from './context.ts';
+import { INTERNAL_ERROR_RULE, Validator, type FileValidation } from '../validate/validator.ts';
+import { INTERNAL_ERROR_EXIT, UsageError, type CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
 
 interface ValidateFlags {
@@ -67,7 +67,9 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
     sarif: () => `${JSON.stringify(sarifReport(report, config, { cwd: ctx.cwd }), null, 2)}\n`,
   };
   ctx.stdout.write(render[format]());
-  ctx.exitCode = report.summary.errors > 0 ? 1 : 0;
+  // A file Scribe could not analyse is Scribe's failure, not a finding: CI must not read it as one.
+  const internal = report.files.some((f) => f.issues.some((issue) => issue.rule === INTERNAL_ERROR_RULE));
+  ctx.exitCode = internal ? INTERNAL_ERROR_EXIT : report.summary.errors > 0 ? 1 : 0;
 }
 
 function fixFile(validator: Validator, spec: { file: string; text: string }, ctx: CliContext, quiet: boolean): FileValidation {
@@ -78,6 +80,10 @@ function fixFile(validator: Validator, spec: { file: string; text: string }, ctx
       const name = path.relative(ctx.cwd, spec.file) || spec.file;
       for (const fix of result.applied) ctx.stderr.write(`fixed ${name}:${fix.line}  ${fix.rule}  ${fix.before}\n`);
     }
+  }
+  if (!quiet) {
+    const name = path.relative(ctx.cwd, spec.file) || spec.file;
+    for (const fix of result.refused) ctx.stderr.write(`not fixed ${name}:${fix.line}  ${fix.rule}: ${fix.reason}\n`);
   }
   return result.validation;
 }

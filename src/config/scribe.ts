@@ -38,6 +38,8 @@ export const ScribeFile = z.strictObject({
     temperature: z.number().min(0).max(2),
     stream: z.boolean(),
     request_timeout_ms: positiveMs,
+    stream_idle_timeout_ms: positiveMs,
+    max_tokens: z.number().int().positive(),
     http_retries: z.number().int().min(0).max(10),
     backoff_base_ms: z.number().int().nonnegative(),
     backoff_cap_ms: z.number().int().nonnegative(),

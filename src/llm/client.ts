@@ -43,9 +43,25 @@ export interface OpenAIProviderOptions {
   /** Without a key (a local server that needs none) a placeholder is sent. */
   apiKey?: string;
   baseURL?: string;
-  settings: Pick<ProviderSettings, 'request_timeout_ms' | 'http_retries'> & RetryTiming;
+  settings: Pick<ProviderSettings, 'request_timeout_ms' | 'stream_idle_timeout_ms' | 'max_tokens' | 'http_retries'> & RetryTiming;
   onRetry?: (notice: RetryNotice) => void;
 }
+
+/**
+ * An attempt whose answer came but cannot be used: truncated (`length`), cut off mid-stream, stalled,
+ * or not a chat completion at all. Retried like a timeout; `lengthLimit` asks for a larger max_tokens.
+ */
+class IncompleteAnswer extends Error {
+  readonly lengthLimit: boolean;
+  constructor(reason: string, lengthLimit = false) {
+    super(reason);
+    this.name = 'IncompleteAnswer';
+    this.lengthLimit = lengthLimit;
+  }
+}
+
+/** finish_reason values that mean the model ended its answer itself (OpenAI's, and those of compatible servers). */
+const COMPLETE_FINISH = new Set(['stop', 'end_turn', 'stop_sequence', 'eos']);
 
 /** What one failed HTTP attempt means for the call. */
 type Failure = { retry: true; reason: string; retryAfterMs: number | undefined } | { retry: false; error: ModelCallError };
@@ -72,14 +88,30 @@ export class OpenAIProvider implements ModelProvider {
 
   async complete(request: CompletionRequest): Promise<Completion> {
     const maxAttempts = this.options.settings.http_retries + 1;
+    let maxTokens = this.options.settings.max_tokens;
+    let lengthRetried = false;
     for (let attempt = 1; ; attempt++) {
       const timeout = AbortSignal.timeout(this.options.settings.request_timeout_ms);
       const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
       try {
-        const answer = request.stream ? await this.streamed(request, signal) : await this.whole(request, signal);
+        const answer = request.stream ? await this.streamed(request, signal, maxTokens) : await this.whole(request, signal, maxTokens);
         return { ...answer, attempts: attempt };
       } catch (error) {
         if (request.signal?.aborted) throw error;
+        if (error instanceof IncompleteAnswer && error.lengthLimit) {
+          // One retry with room to finish; a second cut-off answer is a setting to change, not bad luck.
+          if (lengthRetried) {
+            throw new ModelCallError(
+              `The model's answer was cut off at max_tokens (${maxTokens}) twice. Raise provider.max_tokens in agents/scribe.yaml (now ${this.options.settings.max_tokens}).`,
+              'config',
+              attempt,
+            );
+          }
+          lengthRetried = true;
+          maxTokens *= 2;
+          this.options.onRetry?.({ attempt, maxAttempts: attempt + 1, reason: error.message, delayMs: 0 });
+          continue;
+        }
         const failure = this.classify(error, request.model, attempt, timeout.aborted);
         if (!failure.retry) throw failure.error;
         const delayMs = retryDelay(attempt, this.options.settings, failure.retryAfterMs);
@@ -93,35 +125,79 @@ export class OpenAIProvider implements ModelProvider {
     }
   }
 
-  private async whole(request: CompletionRequest, signal: AbortSignal): Promise<Omit<Completion, 'attempts'>> {
-    const response = await this.client.chat.completions.create(
-      { model: request.model, messages: request.messages, temperature: request.temperature, stream: false },
+  private async whole(request: CompletionRequest, signal: AbortSignal, maxTokens: number): Promise<Omit<Completion, 'attempts'>> {
+    const response: unknown = await this.client.chat.completions.create(
+      { model: request.model, messages: request.messages, temperature: request.temperature, max_tokens: maxTokens, stream: false },
       { signal },
     );
-    const text = response.choices[0]?.message?.content ?? '';
-    return { text, model: response.model || request.model, usage: usageOf(response.usage, request, text) };
+    const completion = this.asChatCompletion(response);
+    const choice = completion.choices[0]!;
+    this.requireFinished(choice.finish_reason, maxTokens);
+    const text = choice.message?.content ?? '';
+    return { text, model: completion.model || request.model, usage: usageOf(completion.usage, request, text) };
   }
 
-  private async streamed(request: CompletionRequest, signal: AbortSignal): Promise<Omit<Completion, 'attempts'>> {
+  private async streamed(request: CompletionRequest, signal: AbortSignal, maxTokens: number): Promise<Omit<Completion, 'attempts'>> {
+    const idleMs = this.options.settings.stream_idle_timeout_ms;
+    const idle = new AbortController();
     const stream = await this.client.chat.completions.create(
-      { model: request.model, messages: request.messages, temperature: request.temperature, stream: true, stream_options: { include_usage: true } },
-      { signal },
+      { model: request.model, messages: request.messages, temperature: request.temperature, max_tokens: maxTokens, stream: true, stream_options: { include_usage: true } },
+      { signal: AbortSignal.any([signal, idle.signal]) },
     );
     let text = '';
     let model = request.model;
     let usage: OpenAI.CompletionUsage | undefined;
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta?.content ?? '';
-      if (chunk.model) model = chunk.model;
-      if (chunk.usage) usage = chunk.usage;
+    let finish: string | null | undefined;
+    let timer = setTimeout(() => idle.abort(), idleMs);
+    try {
+      for await (const chunk of stream) {
+        clearTimeout(timer);
+        timer = setTimeout(() => idle.abort(), idleMs);
+        if (!Array.isArray(chunk.choices)) throw new IncompleteAnswer(`the server at ${this.baseURL} sent a stream chunk that is not a chat completion chunk`);
+        text += chunk.choices[0]?.delta?.content ?? '';
+        finish = chunk.choices[0]?.finish_reason ?? finish;
+        if (chunk.model) model = chunk.model;
+        if (chunk.usage) usage = chunk.usage;
+      }
+    } catch (error) {
+      if (signal.aborted || error instanceof IncompleteAnswer) throw error;
+      if (idle.signal.aborted) throw new IncompleteAnswer(`the answer stream stalled: nothing for ${idleMs} ms (provider.stream_idle_timeout_ms)`);
+      // The server answered, so it is reachable: the connection broke mid-answer.
+      throw new IncompleteAnswer(`the connection to ${this.baseURL} broke mid-answer (${error instanceof Error ? error.message : String(error)})`);
+    } finally {
+      clearTimeout(timer);
     }
+    // The SDK ends the iteration quietly when its signal aborts: a stall or a timeout, not an answer.
+    if (signal.aborted) throw signal.reason;
+    if (idle.signal.aborted) throw new IncompleteAnswer(`the answer stream stalled: nothing for ${idleMs} ms (provider.stream_idle_timeout_ms)`);
+    if (finish === undefined || finish === null) throw new IncompleteAnswer('the answer stream ended before the model finished its answer');
+    this.requireFinished(finish, maxTokens);
     return { text, model, usage: usageOf(usage, request, text) };
+  }
+
+  /** The body as a chat completion, or a named, retried error saying what the server sent instead. */
+  private asChatCompletion(response: unknown): OpenAI.ChatCompletion {
+    if (typeof response === 'string') {
+      const kind = /^\s*<(?:!doctype|html|head|body)/i.test(response) ? 'HTML' : 'text';
+      throw new IncompleteAnswer(`the server at ${this.baseURL} answered with ${kind}, not a chat completion`);
+    }
+    const choices = (response as { choices?: unknown } | null)?.choices;
+    if (!Array.isArray(choices) || choices.length === 0 || typeof choices[0] !== 'object' || choices[0] === null) {
+      throw new IncompleteAnswer(`the server at ${this.baseURL} answered with ${JSON.stringify(response).slice(0, 80)}, not a chat completion`);
+    }
+    return response as OpenAI.ChatCompletion;
+  }
+
+  private requireFinished(finish: string | null | undefined, maxTokens: number): void {
+    if (finish === 'length') throw new IncompleteAnswer(`the answer was cut off at max_tokens (${maxTokens})`, true);
+    if (!finish || !COMPLETE_FINISH.has(finish)) throw new IncompleteAnswer(`the model did not finish its answer (finish_reason: ${finish ?? 'none'})`);
   }
 
   private classify(error: unknown, model: string, attempt: number, timedOut: boolean): Failure {
     if (timedOut || error instanceof APIConnectionTimeoutError) {
       return { retry: true, reason: `no answer within ${this.options.settings.request_timeout_ms} ms`, retryAfterMs: undefined };
     }
+    if (error instanceof IncompleteAnswer) return { retry: true, reason: error.message, retryAfterMs: undefined };
     if (error instanceof APIUserAbortError) throw error;
     if (error instanceof APIConnectionError) return { retry: true, reason: `cannot reach ${this.baseURL}: ${error.message}`, retryAfterMs: undefined };
     if (!(error instanceof APIError) || error.status === undefined) {

@@ -15,13 +15,31 @@ export interface CodeBlock {
   code: string;
 }
 
+export interface ExtractedSpec {
+  code: string;
+  /** Which block was taken and why, for logs and provenance: "block 1 of 3: imports @playwright/test and declares a test". */
+  chosen: string;
+}
+
 /** The spec's code, or null when the answer holds none (a failed attempt, answered with feedback). */
 export function extractCode(answer: string): string | null {
-  const blocks = fencedBlocks(answer).filter((b) => CODE_LANGUAGES.has(b.language) && b.code.trim() !== '');
-  if (blocks.length === 0) return looksLikeBareSpec(answer) ? `${answer.trim()}\n` : null;
-  const best = blocks.reduce((chosen, block) => (testScore(block.code) >= testScore(chosen.code) ? block : chosen));
-  return best.code.endsWith('\n') ? best.code : `${best.code}\n`;
+  return extractSpec(answer)?.code ?? null;
 }
+
+/**
+ * The block that is a spec: the first one that imports @playwright/test and declares a test; without
+ * such a block, the first that does one of the two; else the first code block.
+ */
+export function extractSpec(answer: string): ExtractedSpec | null {
+  const all = fencedBlocks(answer);
+  const blocks = all.filter((b) => CODE_LANGUAGES.has(b.language) && b.code.trim() !== '');
+  if (blocks.length === 0) return looksLikeBareSpec(answer) ? { code: `${answer.trim()}\n`, chosen: 'the whole answer (no code block): imports @playwright/test and declares a test' } : null;
+  const best = blocks.reduce((chosen, block) => (testScore(block.code) > testScore(chosen.code) ? block : chosen));
+  const code = best.code.endsWith('\n') ? best.code : `${best.code}\n`;
+  return { code, chosen: `block ${all.indexOf(best) + 1} of ${all.length}: ${SCORE_MEANING[testScore(best.code)]}` };
+}
+
+const SCORE_MEANING = ['neither imports @playwright/test nor declares a test', 'imports @playwright/test or declares a test, not both', 'imports @playwright/test and declares a test'];
 
 /** Every fenced block, in order. A last block the answer never closed (a cut-off answer) runs to the end. */
 export function fencedBlocks(answer: string): CodeBlock[] {
@@ -46,7 +64,7 @@ export function fencedBlocks(answer: string): CodeBlock[] {
   return blocks;
 }
 
-/** 2: imports Playwright and calls test(); 1: one of the two; 0: neither. Ties go to the later block. */
+/** 2: imports Playwright and calls test(); 1: one of the two; 0: neither. Ties go to the earlier block. */
 function testScore(code: string): number {
   return Number(PLAYWRIGHT_IMPORT.test(code)) + Number(TEST_CALL.test(code));
 }

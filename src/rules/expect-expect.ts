@@ -13,11 +13,15 @@ type Options = z.infer<typeof Options>;
 
 export default defineRule({
   id: 'expect-expect',
-  description: 'Every test asserts something: an expect(...) matcher, directly or in a local helper it calls.',
+  description: 'A spec declares at least one test, and every test asserts something: an expect(...) matcher, directly or in a local helper it calls.',
   fixable: false,
   options: Options,
   check(model, options) {
     const findings: Finding[] = [];
+    if (model.tests().length === 0) {
+      // A file without a test passes Playwright by running nothing: it checks even less than an empty test.
+      return [{ node: 0, message: "the spec declares no test; wrap its steps in test('…', async ({ page }) => { … }) with an expect(...) matcher that checks the outcome." }];
+    }
     for (const test of model.tests()) {
       if (!test.body || testCalls(model, test).some((call) => isAssertion(model, call, options))) continue;
       findings.push({

@@ -80,9 +80,9 @@ interface TypedField {
 /**
  * When the field or the value is a parameter of a local helper (`fillSecret(field, value)`, a page-object
  * method taking the password), the pair at each place the helper is called, so each call is judged on
- * its own arguments.
+ * its own arguments. Each pair is followed once: helpers calling helpers at many places stay linear.
  */
-function atCallSites(model: SpecModel, typed: TypedField, depth: number): TypedField[] {
+function atCallSites(model: SpecModel, typed: TypedField, depth: number, seen = new Map<ts.Node, Set<ts.Node>>()): TypedField[] {
   const owner = parameterOf(model, typed.field) ?? parameterOf(model, typed.value);
   if (!owner || depth > MAX_DEPTH) return [typed];
   const calls = model.calls.filter((call) => model.localFunction(call) === owner.function);
@@ -93,7 +93,13 @@ function atCallSites(model: SpecModel, typed: TypedField, depth: number): TypedF
       if (parameter?.function !== owner.function) return expr;
       return call.arguments[parameter.index] ?? parameter.declaration.initializer ?? expr;
     };
-    return atCallSites(model, { field: argumentFor(typed.field), value: argumentFor(typed.value) }, depth + 1);
+    const next = { field: argumentFor(typed.field), value: argumentFor(typed.value) };
+    // A call that passes neither the field nor the value (an optional parameter left out) types nothing.
+    if (next.field === typed.field && next.value === typed.value) return [];
+    const values = seen.get(next.field) ?? new Set<ts.Node>();
+    if (values.has(next.value)) return [];
+    seen.set(next.field, values.add(next.value));
+    return atCallSites(model, next, depth + 1, seen);
   });
 }
 

@@ -80,7 +80,7 @@ export class SpecModel {
   }
 
   static fromText(fileName: string, text: string): SpecModel {
-    return new SpecModel(ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS));
+    return new SpecModel(ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, true, /\.[cm]?jsx?$/i.test(fileName) ? ts.ScriptKind.JS : ts.ScriptKind.TS));
   }
 
   /** The parser's errors; no program is needed for them. */

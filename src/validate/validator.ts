@@ -10,6 +10,7 @@ import type { Issue, PageInventory } from '../contracts.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import type { Finding, RuleEnvironment, TextEdit } from '../rules/types.ts';
 import { SpecModel } from './model.ts';
+import { fixBreaks, hasSyntaxErrors } from './verify-fix.ts';
 
 export interface ValidatorOptions {
   /** Run the `type-check` rule (when critic.yaml enables it). Off makes validation several times faster. */
@@ -33,11 +34,22 @@ export interface AppliedFix {
   rule: string;
   line: number;
   before: string;
+  /** Every change the fix made, exactly: the text it removed and the text it put in its place. */
+  changes: Array<{ removed: string; inserted: string }>;
+}
+
+/** A fix that was found but not applied, and why (the file does not parse, or the fix would change an assertion). */
+export interface RefusedFix {
+  rule: string;
+  line: number;
+  before: string;
+  reason: string;
 }
 
 export interface FixResult {
   text: string;
   applied: AppliedFix[];
+  refused: RefusedFix[];
   validation: FileValidation;
 }
 
@@ -48,6 +60,8 @@ interface RawFinding {
 }
 
 const MAX_FIX_ROUNDS = 5;
+/** A finding about Scribe, not the spec: the file could not be analysed. The other files keep their reports. */
+export const INTERNAL_ERROR_RULE = 'internal-error';
 /** Results kept for texts seen again (a generation's attempts, fixes and reviews); the oldest go first. */
 const MAX_REMEMBERED = 64;
 const TYPE_CHECK_RULE = 'type-check';
@@ -107,12 +121,32 @@ export class Validator {
       if (known) found.set(resultKey(spec), known);
       return !known;
     });
-    this.parse(fresh).forEach((model, i) => {
-      const result = this.report(fresh[i]!.file, fresh[i]!.text, model, this.run(model));
+    this.parse(fresh).forEach((parsed, i) => {
+      const { file, text } = fresh[i]!;
+      const result = parsed instanceof Error ? internalError(file, text, parsed) : this.checked(file, text, parsed);
       found.set(resultKey(result), result);
       this.remember(result);
     });
+    this.forget(fresh);
     return specs.map((spec) => found.get(resultKey(spec))!);
+  }
+
+  /** The rules' report on one parsed file, or an internal-error finding when analysing it failed. */
+  private checked(file: string, text: string, model: SpecModel): FileValidation {
+    try {
+      return this.report(file, text, model, this.run(model));
+    } catch (error) {
+      return internalError(file, text, error);
+    }
+  }
+
+  /** A later batch (another job of a long-lived validator) must not see this batch's files. */
+  private forget(specs: ReadonlyArray<{ file: string }>): void {
+    if (!this.project) return;
+    for (const spec of specs) {
+      const sourceFile = this.project.getSourceFile(path.resolve(spec.file));
+      if (sourceFile) this.project.removeSourceFile(sourceFile);
+    }
   }
 
   private remember(result: FileValidation): void {
@@ -120,29 +154,67 @@ export class Validator {
     this.results.set(resultKey(result), result);
   }
 
-  /** Applies safe fixes until none is left (or a few rounds), and validates the result. */
+  /**
+   * Applies safe fixes until none is left (or a few rounds), and validates the result. A file with
+   * syntax errors is not edited; each fix is applied only if the fixed file parses and keeps every
+   * assertion (verify-fix.ts), else it is refused and named.
+   */
   fix(file: string, text: string): FixResult {
     let current = text;
     const applied: AppliedFix[] = [];
+    const refused: RefusedFix[] = [];
+    const refusedKeys = new Set<string>();
     for (let round = 0; round < MAX_FIX_ROUNDS; round++) {
       const model = this.parse([{ file, text: current }])[0]!;
-      const edits = this.run(model).flatMap(({ rule, finding }) =>
-        finding.fix ? [{ rule, line: this.position(model, finding.node).line, edits: finding.fix }] : [],
+      if (model instanceof Error) break;
+      const candidates = nonOverlapping(
+        this.run(model).flatMap(({ rule, finding }) => {
+          if (!finding.fix) return [];
+          const line = this.position(model, finding.node).line;
+          const fix = { rule, line, before: model.lineText(line).trim(), edits: finding.fix };
+          return refusedKeys.has(fixKey(fix)) ? [] : [fix];
+        }),
       );
-      const chosen = nonOverlapping(edits);
-      if (chosen.length === 0) break;
-      for (const fix of chosen) applied.push({ rule: fix.rule, line: fix.line, before: model.lineText(fix.line).trim() });
+      if (candidates.length === 0) break;
+      if (hasSyntaxErrors(file, current)) {
+        refused.push(...candidates.map(({ rule, line, before }) => ({ rule, line, before, reason: 'the file has syntax errors, and a fix to a file that does not parse cannot be checked' })));
+        break;
+      }
+      const safe = candidates.filter((fix) => {
+        const reason = fixBreaks(file, current, applyEdits(current, fix.edits));
+        if (reason === undefined) return true;
+        refused.push({ rule: fix.rule, line: fix.line, before: fix.before, reason });
+        refusedKeys.add(fixKey(fix));
+        return false;
+      });
+      if (safe.length === 0) continue;
+      // Fixes safe one by one may still clash together: then this round applies the first alone.
+      const together = fixBreaks(file, current, applyEdits(current, safe.flatMap((f) => f.edits))) === undefined;
+      const chosen = together ? safe : safe.slice(0, 1);
+      for (const fix of chosen) {
+        applied.push({ rule: fix.rule, line: fix.line, before: fix.before, changes: fix.edits.map((e) => ({ removed: current.slice(e.start, e.end), inserted: e.text })) });
+      }
       current = applyEdits(current, chosen.flatMap((c) => c.edits));
     }
-    return { text: current, applied, validation: this.validateText(file, current) };
+    return { text: current, applied, refused, validation: this.validateText(file, current) };
   }
 
-  private parse(specs: ReadonlyArray<{ file: string; text: string }>): SpecModel[] {
-    if (!this.typeChecking) return specs.map((s) => SpecModel.fromText(s.file, s.text));
+  /** Each spec parsed on its own (a file too deep to parse is an Error, not a lost batch); one program type-checks them. */
+  private parse(specs: ReadonlyArray<{ file: string; text: string }>): Array<SpecModel | Error> {
+    const attempt = <T>(work: () => T): T | Error => {
+      try {
+        return work();
+      } catch (error) {
+        return error instanceof Error ? error : new Error(String(error));
+      }
+    };
+    if (!this.typeChecking) return specs.map((s) => attempt(() => SpecModel.fromText(s.file, s.text)));
     const project = this.compilerProject();
-    const sourceFiles = specs.map((s) => project.createSourceFile(path.resolve(s.file), s.text, { overwrite: true, scriptKind: ts.ScriptKind.TS }));
-    const program = project.getProgram().compilerObject;
+    const sourceFiles = specs.map((s) => attempt(() => asModule(project.createSourceFile(path.resolve(s.file), s.text, { overwrite: true, scriptKind: scriptKindOf(s.file) }))));
+    const program = attempt(() => project.getProgram().compilerObject);
     return sourceFiles.map((sf) => {
+      if (sf instanceof Error) return sf;
+      if (program instanceof Error) return program;
       return new SpecModel(sf.compilerNode, () => program.getSemanticDiagnostics(sf.compilerNode));
     });
   }
@@ -212,11 +284,43 @@ function compilerOptions(typeCheckOptions: unknown): ts.CompilerOptions {
     esModuleInterop: true,
     resolveJsonModule: true,
     noUnusedLocals: false,
+    // Playwright users write specs in JavaScript too: parsed and checked the way their editor does.
+    allowJs: true,
+    checkJs: true,
   };
+}
+
+/**
+ * Every spec is a module, so a script's top-level names never become globals another spec of the batch
+ * sees. This is what `moduleDetection: force` does, which ts-morph does not pass to the parser: mark the
+ * file as a module before the program binds it.
+ */
+function asModule<T extends { compilerNode: ts.SourceFile }>(sourceFile: T): T {
+  const node = sourceFile.compilerNode as ts.SourceFile & { externalModuleIndicator?: unknown };
+  node.externalModuleIndicator ??= true;
+  return sourceFile;
+}
+
+/** JavaScript specs (.js, .mjs, .cjs, .jsx) are parsed and checked as JavaScript. */
+export function scriptKindOf(file: string): ts.ScriptKind {
+  if (/\.[cm]?js$/i.test(file)) return ts.ScriptKind.JS;
+  if (/\.jsx$/i.test(file)) return ts.ScriptKind.JSX;
+  if (/\.tsx$/i.test(file)) return ts.ScriptKind.TSX;
+  return ts.ScriptKind.TS;
+}
+
+function internalError(file: string, text: string, error: unknown): FileValidation {
+  const reason = error instanceof RangeError && /call stack/i.test(error.message) ? 'the file nests too deeply to analyse' : 'Scribe failed while analysing the file';
+  const message = `${reason} (${error instanceof Error ? error.message : String(error)}); this is a limitation of Scribe, not a finding about the spec. The other files were validated.`;
+  return { file, text, issues: [{ rule: INTERNAL_ERROR_RULE, severity: 'error', message, line: 1, column: 1, fixable: false }], passed: false };
 }
 
 function resultKey(spec: { file: string; text: string }): string {
   return `${path.resolve(spec.file)}\0${spec.text}`;
+}
+
+function fixKey(fix: { rule: string; before: string }): string {
+  return `${fix.rule}\0${fix.before}`;
 }
 
 function nonOverlapping<T extends { edits: TextEdit[] }>(fixes: T[]): T[] {

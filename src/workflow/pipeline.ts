@@ -213,7 +213,7 @@ function describeProgress(event: ScribeProgress, cwd: string): Omit<PipelineEven
     case 'model-retry':
       return { stage: 'scribe', status: 'info', message: `model call failed (${event.notice.reason}); trying again in ${(event.notice.delayMs / 1000).toFixed(1)} s (${event.notice.attempt + 1}/${event.notice.maxAttempts})` };
     case 'validating':
-      return { stage: 'scribe', status: 'started', message: `attempt ${event.attempt}: validating` };
+      return { stage: 'scribe', status: 'started', message: `attempt ${event.attempt}: validating ${event.chosen}` };
     case 'autofixed':
       return { stage: 'scribe', status: 'info', message: `autofixed ${event.fixes.map((f) => `${f.rule} (line ${f.line})`).join(', ')}` };
     case 'rejected': {

@@ -24,6 +24,16 @@ const json = async (args: string[]) => {
 };
 
 describe('scribe validate', () => {
+  it('reports a file it cannot analyse as internal-error, keeps every other file’s report, and exits 3 (not 1)', async () => {
+    writeFileSync(path.join(dir, 'deep.spec.ts'), `const x = ${'('.repeat(5000)}1${')'.repeat(5000)};\n`);
+    const { code, report } = await json(['validate', '.']);
+    expect(code).toBe(3);
+    const byFile = Object.fromEntries(report.files.map((f) => [path.basename(f.file), f.issues.map((i) => i.rule)]));
+    expect(byFile['deep.spec.ts']).toEqual(['internal-error']);
+    expect(byFile['clean.spec.ts']).toEqual([]);
+    expect(byFile['planted.spec.ts']).toContain('missing-playwright-await');
+  });
+
   it('passes a clean spec with exit code 0', async () => {
     const run = await scribe(['validate', 'clean.spec.ts'], { cwd: dir });
     expect(run.stderr).not.toMatch(/error/);
@@ -94,6 +104,16 @@ describe('scribe validate', () => {
     // The hard-coded password has no safe fix: it is still reported.
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('no-hardcoded-credentials');
+  });
+
+  it('--fix leaves a file with a broken line alone, assertion included, and says why', async () => {
+    const broken = "import { test, expect } from '@playwright/test';\n\ntest('menu', async ({ page }) => {\n  await page.goto('/');\n  await page.waitForLoadState('networkidle'');\n  await expect(page.getByTestId('menu')).toBeHidden();\n});\n";
+    writeFileSync(path.join(dir, 'broken.spec.ts'), broken);
+    const run = await scribe(['validate', 'broken.spec.ts', '--fix'], { cwd: dir });
+    expect(readFileSync(path.join(dir, 'broken.spec.ts'), 'utf8')).toBe(broken);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/not fixed broken\.spec\.ts:5\s+no-networkidle: the file has syntax errors/);
+    expect(run.stdout).toContain('syntax');
   });
 
   it('exits 2 with a clear message on a missing path or a bad config', async () => {

@@ -3,7 +3,7 @@ import { ModelCallError, OpenAIProvider, retryAfterMs, retryDelay, type RetryNot
 import type { CompletionRequest } from '../../src/llm/types.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 
-const settings = { request_timeout_ms: 1000, http_retries: 2, backoff_base_ms: 1, backoff_cap_ms: 5, max_retry_after_ms: 1000 };
+const settings = { request_timeout_ms: 1000, stream_idle_timeout_ms: 1000, max_tokens: 1000, http_retries: 2, backoff_base_ms: 1, backoff_cap_ms: 5, max_retry_after_ms: 1000 };
 const request: CompletionRequest = { model: 'test-model', temperature: 0.2, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'say hi' }] };
 
 let fake: FakeOpenAI;
@@ -56,6 +56,75 @@ describe.each([false, true])('OpenAIProvider (stream: %s)', (stream) => {
     fake.reply({ hang: true }, { text: 'late but fine' });
     const completion = await new OpenAIProvider({ apiKey: 'k', baseURL: fake.url, settings: { ...settings, request_timeout_ms: 200 } }).complete({ ...request, stream });
     expect(completion).toMatchObject({ text: 'late but fine', attempts: 2 });
+  });
+});
+
+describe.each([false, true])('OpenAIProvider: incomplete answers are never accepted (stream: %s)', (stream) => {
+  it('an answer cut off at max_tokens is retried once with twice the max_tokens', async () => {
+    fake.reply({ text: "test('one', async () => {});", finish: 'length' }, { text: 'both tests' });
+    const completion = await provider().complete({ ...request, stream });
+    expect(completion).toMatchObject({ text: 'both tests', attempts: 2 });
+    expect(fake.requests.map((r) => r.body.max_tokens)).toEqual([1000, 2000]);
+    expect(notices[0]?.reason).toContain('cut off at max_tokens (1000)');
+  });
+
+  it('an answer cut off twice fails, naming provider.max_tokens', async () => {
+    fake.reply({ text: 'half', finish: 'length' }, { text: 'still half', finish: 'length' });
+    const error = (await provider().complete({ ...request, stream }).catch((e: unknown) => e)) as ModelCallError;
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error).toMatchObject({ kind: 'config', attempts: 2 });
+    expect(error.message).toContain('provider.max_tokens in agents/scribe.yaml');
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('an answer the model did not finish (content_filter) is retried, not accepted', async () => {
+    fake.reply({ text: 'partial', finish: 'content_filter' }, { text: 'whole' });
+    const completion = await provider().complete({ ...request, stream });
+    expect(completion).toMatchObject({ text: 'whole', attempts: 2 });
+    expect(notices[0]?.reason).toContain('finish_reason: content_filter');
+  });
+});
+
+describe('OpenAIProvider: broken streams and bodies', () => {
+  it('a stream that stalls past stream_idle_timeout_ms is aborted and retried', async () => {
+    fake.reply({ text: 'the first half and the second half', stallAfter: 10 }, { text: 'complete' });
+    const quick = new OpenAIProvider({ apiKey: 'k', baseURL: fake.url, settings: { ...settings, stream_idle_timeout_ms: 200, request_timeout_ms: 10_000 }, onRetry: (n) => notices.push(n) });
+    const completion = await quick.complete({ ...request, stream: true });
+    expect(completion).toMatchObject({ text: 'complete', attempts: 2 });
+    expect(notices[0]?.reason).toContain('stalled: nothing for 200 ms');
+  });
+
+  it('a stream that stalls on every attempt fails; the call is not a success', async () => {
+    fake.reply({ text: 'abc', stallAfter: 1 }, { text: 'abc', stallAfter: 1 }, { text: 'abc', stallAfter: 1 });
+    const quick = new OpenAIProvider({ apiKey: 'k', baseURL: fake.url, settings: { ...settings, stream_idle_timeout_ms: 100, request_timeout_ms: 10_000 } });
+    const error = (await quick.complete({ ...request, stream: true }).catch((e: unknown) => e)) as ModelCallError;
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error).toMatchObject({ kind: 'unavailable', attempts: 3 });
+    expect(error.message).toContain('stalled');
+  });
+
+  it('a stream reset mid-answer is retried and named as such, not "cannot reach"', async () => {
+    fake.reply({ text: 'the first half and the second half', resetAfter: 10 }, { text: 'complete' });
+    const completion = await provider().complete({ ...request, stream: true });
+    expect(completion).toMatchObject({ text: 'complete', attempts: 2 });
+    expect(notices[0]?.reason).toContain('broke mid-answer');
+    expect(notices[0]?.reason).not.toContain('cannot reach');
+  });
+
+  it('an HTML body is a retried, named error', async () => {
+    const page = '<!DOCTYPE html><html><body>Bad gateway</body></html>';
+    fake.reply({ raw: page, contentType: 'text/html' }, { raw: page, contentType: 'text/html' }, { raw: page, contentType: 'text/html' });
+    const error = (await provider().complete(request).catch((e: unknown) => e)) as ModelCallError;
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error).toMatchObject({ kind: 'unavailable', attempts: 3 });
+    expect(error.message).toContain(`the server at ${fake.url} answered with HTML, not a chat completion`);
+  });
+
+  it('a `{}` body is retried, then the real answer is used', async () => {
+    fake.reply({ raw: '{}', contentType: 'application/json' }, { text: 'fine' });
+    const completion = await provider().complete(request);
+    expect(completion).toMatchObject({ text: 'fine', attempts: 2 });
+    expect(notices[0]?.reason).toContain('answered with {}, not a chat completion');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractCode, fencedBlocks } from '../../src/llm/extract.ts';
+import { extractCode, extractSpec, fencedBlocks } from '../../src/llm/extract.ts';
 import { GOOD_SPEC, chatty, fenced } from '../fixtures/model-answers.ts';
 
 describe('extractCode', () => {
@@ -42,5 +42,32 @@ describe('extractCode', () => {
   it('does not close a block on a fence with a language tag or a shorter fence', () => {
     const blocks = fencedBlocks('````md\n```ts\nx\n```\n````');
     expect(blocks).toEqual([{ language: 'md', code: '```ts\nx\n```' }]);
+  });
+});
+
+describe('extractSpec: three blocks (a spec, a shell block, an alternative spec) in each order', () => {
+  const ALTERNATIVE = GOOD_SPEC.replace("test('", "test('alternative: ");
+  const blocks = { spec: fenced(GOOD_SPEC), shell: fenced('npx playwright install chromium\n', 'bash'), alternative: fenced(ALTERNATIVE, 'ts') };
+  const orders: Array<Array<keyof typeof blocks>> = [
+    ['spec', 'shell', 'alternative'],
+    ['spec', 'alternative', 'shell'],
+    ['shell', 'spec', 'alternative'],
+    ['shell', 'alternative', 'spec'],
+    ['alternative', 'spec', 'shell'],
+    ['alternative', 'shell', 'spec'],
+  ];
+
+  it.each(orders)('%s, %s, %s: the first spec wins and the choice is named', (...order) => {
+    const answer = order.map((name) => `Block ${name}:\n\n${blocks[name]}`).join('\n\n');
+    const firstSpec = order.find((name) => name !== 'shell')!;
+    const result = extractSpec(answer);
+    expect(result?.code).toBe(firstSpec === 'spec' ? GOOD_SPEC : ALTERNATIVE);
+    expect(result?.chosen).toBe(`block ${order.indexOf(firstSpec) + 1} of 3: imports @playwright/test and declares a test`);
+  });
+
+  it('a spec beats an earlier helper that only declares a test', () => {
+    const helperOnly = "test('no import', async () => {});\n";
+    const result = extractSpec(`${fenced(helperOnly, 'ts')}\n\n${fenced(GOOD_SPEC)}`);
+    expect(result).toEqual({ code: GOOD_SPEC, chosen: 'block 2 of 2: imports @playwright/test and declares a test' });
   });
 });

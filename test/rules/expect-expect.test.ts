@@ -85,4 +85,24 @@ test('namespaced', async ({ page }) => { await asserts.check(page); });
     expect(lines(code)).toEqual([4, 5]);
     expect(lines(code, { assert_function_names: ['assertVisible', 'asserts.check'] })).toEqual([]);
   });
+
+  it('reports a spec that declares no test at all, at line 1', () => {
+    const script = lint(RULE, spec(`
+const password = 'x';
+async function login(page) { await page.goto('/'); await expect(page.getByTestId('x')).toBeVisible(); }
+`));
+    expect(script.map((i) => [i.line, i.message])).toEqual([[1, expect.stringContaining('declares no test')]]);
+    expect(lines('')).toEqual([1]);
+    expect(lines("import { test } from '@playwright/test';\ntest.describe('empty', () => {});\n")).toEqual([1]);
+  });
+
+  it('counts a test behind an alias or test.extend as a declared test', () => {
+    expect(lines(`import { test as it, expect } from '@playwright/test';
+it('a', async ({ page }) => { await expect(page.getByTestId('x')).toBeVisible(); });
+`)).toEqual([]);
+    expect(lines(`import { test as base, expect } from '@playwright/test';
+const test = base.extend({});
+test('a', async ({ page }) => { await expect(page.getByTestId('x')).toBeVisible(); });
+`)).toEqual([]);
+  });
 });

@@ -1,11 +1,13 @@
 /**
  * From Playwright's report to a verdict: did the run really pass, and if not, whose fault is it?
  *
- * - environment: the app is unreachable, the browser cannot start, a module is missing. Healing the
- *   spec cannot help, so these never spend a Medic attempt.
+ * - environment: the app is unreachable, the browser cannot start, a module is missing, an environment
+ *   variable the spec needs is not set, a fixture failed to set up. Healing the spec cannot help, so
+ *   these never spend a Medic attempt.
  * - test_bug: the spec is wrong: its locator resolves to nothing, matches several elements (strict
- *   mode), or the spec does not compile or calls what does not exist.
- * - app_bug: an assertion on something that exists failed: the app did not do what the spec expects.
+ *   mode), the spec does not compile or calls what does not exist, or it throws an error of its own.
+ * - app_bug: a Playwright `expect` on something that exists failed: the app did not do what the spec
+ *   expects. Only what Playwright's own assertion reports counts; an error the test throws never does.
  * - timeout: the test ran out of time with no locator to blame.
  */
 import type { RunClassification, RunnerReport } from '../../contracts.ts';
@@ -31,19 +33,37 @@ const NOT_FOUND = /element\(s\) not found/;
 const WAITED_FOR_LOCATOR = /^\s*- waiting for (getBy\w+\(|locator\(|frameLocator\(|internal:)/m;
 const LOCATOR_RESOLVED = /resolved to (<|\d+ elements?)/;
 const TIMED_OUT = /Timeout \d+ms exceeded|Test timeout of \d+ms exceeded/;
-const ASSERTION = /\bexpect\(\w+\)\.(not\.)?to\w+\(|\bexpect\.soft\(/;
+/** A failed Playwright assertion, as Playwright words it at the start of a line (not a message quoting one). */
+const ASSERTION = /^(?:Error: )?(?:Timed out \d+ms waiting for )?expect(?:\.soft|\.poll)?\(\w+\)\.(?:not\.)?(?:resolves\.|rejects\.)?to\w+\(/m;
+/** An action (click, fill) on an element that exists but never became actionable. */
+const ACTION_ON_RESOLVED = /^\s*- (?:locator )?resolved to (<|\d+ elements?)/m;
+/** The spec's own check of its environment: `DEMO_USERNAME must be set`, `process.env.X is undefined`. */
+const MISSING_ENV =
+  /\b(?:process\.env\.)?[A-Z][A-Z0-9_]{2,}\b (?:must be set|is not set|is required|is missing|is undefined|not set|not defined)|\b(?:missing|required|undefined) environment variable\b|\benvironment variable\b[^\n]*\b(?:not set|missing|required|undefined)\b/i;
+/** A fixture or hook that failed before or after the test body. */
+const FIXTURE_FAILED = /\bwhile (?:setting up|tearing down) "[^"]+"|\bError in (?:fixture|"(?:beforeAll|beforeEach|afterAll|afterEach)" hook)/;
+/** The first line of an error the spec threw itself: `Error: …` that is none of Playwright's own. */
+const OWN_ERROR = /^(?:Error|RangeError|AssertionError)(?: \[\w+\])?: /;
 const TEST_TIMEOUT = /Test timeout of \d+ms exceeded/;
 const NO_TESTS = /^Error: No tests found/;
 
 /** The class of a failure from its error text (all errors of the failing test, snippets removed). */
 export function classifyFailure(text: string): FailureClass {
-  if (UNREACHABLE.test(text) || BROWSER_UNAVAILABLE.test(text) || MODULE_MISSING.test(text)) return 'environment';
-  if (DOES_NOT_COMPILE.test(text) || STRICT_MODE.test(text) || NOT_FOUND.test(text)) return 'test_bug';
-  if (TIMED_OUT.test(text) && WAITED_FOR_LOCATOR.test(text) && !LOCATOR_RESOLVED.test(text)) return 'test_bug';
-  // An assertion, or an action on an element that exists but never became actionable.
-  if (ASSERTION.test(text) || LOCATOR_RESOLVED.test(text)) return 'app_bug';
-  if (TEST_TIMEOUT.test(text)) return 'timeout';
-  return 'test_bug';
+  return diagnoseFailure(text).classification;
+}
+
+/** The class of a failure and, when the class alone would mislead, what the failure was in words. */
+export function diagnoseFailure(text: string): { classification: FailureClass; cause: string | null } {
+  if (UNREACHABLE.test(text) || BROWSER_UNAVAILABLE.test(text) || MODULE_MISSING.test(text)) return { classification: 'environment', cause: null };
+  if (MISSING_ENV.test(text)) return { classification: 'environment', cause: 'an environment variable the spec needs is not set (an environment problem, not an app bug)' };
+  if (FIXTURE_FAILED.test(text)) return { classification: 'environment', cause: 'a fixture or hook failed before the test could check the app (an environment problem, not an app bug)' };
+  if (DOES_NOT_COMPILE.test(text) || STRICT_MODE.test(text) || NOT_FOUND.test(text)) return { classification: 'test_bug', cause: null };
+  if (TIMED_OUT.test(text) && WAITED_FOR_LOCATOR.test(text) && !LOCATOR_RESOLVED.test(text)) return { classification: 'test_bug', cause: null };
+  if (ASSERTION.test(text)) return { classification: 'app_bug', cause: null };
+  if (TIMED_OUT.test(text) && ACTION_ON_RESOLVED.test(text)) return { classification: 'app_bug', cause: null };
+  if (TEST_TIMEOUT.test(text)) return { classification: 'timeout', cause: null };
+  if (OWN_ERROR.test(text)) return { classification: 'test_bug', cause: 'the test threw an error of its own; no assertion on the app failed (a test problem, not an app bug)' };
+  return { classification: 'test_bug', cause: null };
 }
 
 export function statusOf(classification: RunClassification): RunnerReport['status'] {
@@ -90,8 +110,9 @@ export function judgeWithoutReport(problem: string, output: string, exitCode: nu
 }
 
 function failure(errors: ReportError[], specFile: string): Verdict {
-  const message = [...new Set(errors.map((error) => withoutSnippet(errorText(error))))].join('\n\n');
-  const classification = classifyFailure(message);
+  const text = [...new Set(errors.map((error) => withoutSnippet(errorText(error))))].join('\n\n');
+  const { classification, cause } = diagnoseFailure(text);
+  const message = cause ? `${cause}:\n${text}` : text;
   return { status: statusOf(classification), classification, message, line: lineInSpec(errors, specFile) };
 }
 
