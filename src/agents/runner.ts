@@ -91,7 +91,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   });
   try {
     const userConfig = options.playwrightConfigFile ? { file: path.resolve(cwd, options.playwrightConfigFile), ...(options.project ? { project: options.project } : {}) } : undefined;
-    const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config, userConfig });
+    const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config, userConfig, contained: options.untrusted ?? false });
     running = startPlaywright({
       cli: playwright.cli,
       args: ['test', '--config', workspace.configFile],
@@ -105,7 +105,8 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     options.signal?.addEventListener('abort', stop, { once: true });
     const outcome = await running.done.finally(() => options.signal?.removeEventListener('abort', stop));
     options.signal?.throwIfAborted();
-    return report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd));
+    const result = report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd));
+    return options.untrusted ? redactReport(result, secretValues(env, options.allowedEnv ?? [])) : result;
   } finally {
     unregister();
     removeWorkspace(dir);
@@ -137,6 +138,30 @@ const CONTAINED_BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
 export function containedEnv(env: NodeJS.ProcessEnv, baseURL: string, allowed: readonly string[], runDir: string): NodeJS.ProcessEnv {
   const kept = Object.fromEntries([...CONTAINED_BASE_ENV, ...allowed].filter((key) => env[key] !== undefined).map((key) => [key, env[key]]));
   return { ...kept, BASE_URL: baseURL, HOME: runDir, FORCE_COLOR: '0' };
+}
+
+/** Variables whose values are never shown to a model: the caller's keys and tokens, and the declared credentials. */
+const SECRET_ENV = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|USERNAME|AUTH)/i;
+/** Shorter values would blank out ordinary words of a message. */
+const MIN_SECRET_CHARS = 4;
+
+/** The values an untrusted run's evidence must not carry: every secret-looking variable's, the declared ones included. */
+export function secretValues(env: NodeJS.ProcessEnv, allowed: readonly string[]): string[] {
+  const names = Object.keys(env).filter((key) => SECRET_ENV.test(key) || (allowed.includes(key) && key !== 'BASE_URL'));
+  const values = names.map((key) => env[key] ?? '').filter((value) => value.length >= MIN_SECRET_CHARS);
+  return [...new Set(values)].sort((a, b) => b.length - a.length);
+}
+
+/** The report with each secret value replaced, so error messages, console lines, snapshots and output sent to the Medic hold none. */
+export function redactReport(report: RunnerReport, secrets: readonly string[]): RunnerReport {
+  const redact = (text: string) => secrets.reduce((redacted, secret) => redacted.replaceAll(secret, '[redacted]'), text);
+  return {
+    ...report,
+    error_message: report.error_message === null ? null : redact(report.error_message),
+    console_errors: report.console_errors.map(redact),
+    ...(typeof report.error_context === 'string' ? { error_context: redact(report.error_context) } : {}),
+    ...(report.segment ? { segment: { ...report.segment, content: redact(report.segment.content) } } : {}),
+  };
 }
 
 /** How the spec is named in messages: its path as given, or where a candidate is meant to go. */

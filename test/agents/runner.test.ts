@@ -336,6 +336,45 @@ describe('an untrusted run (model-written code)', () => {
     }
   });
 
+  it.each(['file:///etc/hostname', 'data:text/html,<h1>x</h1>', 'view-source:http://127.0.0.1/'])(
+    'stops page.goto(%s) in the browser context, before the page loads',
+    async (target) => {
+      const report = await run(spec(`  await page.goto(${JSON.stringify(target)});
+  await expect(page.locator('body')).toContainText('x');`), { untrusted: true });
+      expect(report.status).toBe('fail');
+      expect(report.error_message).toContain('Scribe blocked a navigation outside http(s)');
+    },
+  );
+
+  it('does not let a page reach file: by other means, nor let a request leave http(s)', async () => {
+    const report = await run(
+      spec(`  await page.goto('/');
+  const fetched = await page.evaluate(() => fetch('file:///etc/hostname').then((r) => r.text()).catch((e) => 'refused: ' + String(e)));
+  expect(fetched).toContain('refused');
+  await page.evaluate(() => { location.href = 'file:///etc/hostname'; }).catch(() => undefined);
+  await page.waitForTimeout(300);
+  expect(page.isClosed() || !page.url().startsWith('file:')).toBe(true);`),
+      { untrusted: true },
+    );
+    expect(report.error_message).toBeNull();
+    expect(report.status).toBe('pass');
+  });
+
+  it('redacts the declared credentials from the evidence a model will see: error message, console lines, snapshot', async () => {
+    const env = { ...process.env, E2E_PASSWORD: 'hunter2-declared' };
+    const report = await run(
+      spec(`  await page.goto('/');
+  const password = process.env.E2E_PASSWORD ?? '';
+  await page.evaluate((p) => { console.error('login with ' + p); document.body.append(p); }, password);
+  await expect(page.getByTestId('title')).toHaveText(password);`),
+      { env, untrusted: true, allowedEnv: ['BASE_URL', 'E2E_PASSWORD'] },
+    );
+    expect(report.status).toBe('fail');
+    const evidence = JSON.stringify(report);
+    expect(evidence).toContain('[redacted]');
+    expect(evidence).not.toContain('hunter2-declared');
+  });
+
   it('a trusted run (the user’s own spec) keeps the caller’s environment', async () => {
     const sink = await listener();
     try {
