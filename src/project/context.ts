@@ -86,10 +86,10 @@ export function runTarget(project: ProjectContext): { playwrightConfigFile?: str
   };
 }
 
-/** The variables a model-written spec may read (the gate's `allowed-code.env`): all a contained run passes on. */
+/** The variables a model-written spec may read (the declared credentials and the gate's `allowed-code.env`): all a contained run passes on. */
 function generatedSpecEnv(critic: Agents['critic']): string[] {
   const gate = critic.criteria.find((criterion) => criterion.id === 'allowed-code')?.options as { env?: string[] } | undefined;
-  return gate?.env ?? ['BASE_URL'];
+  return [...new Set([...(gate?.env ?? ['BASE_URL']), ...Object.values(critic.credentials)])];
 }
 
 /**

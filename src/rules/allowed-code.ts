@@ -21,7 +21,7 @@ const Options = ruleOptions({
   relative_imports: z.boolean(),
   /** Playwright fixtures a test may ask for (`{ page, request }`); fixtures the spec or its fixtures module defines are fine too. */
   fixtures: z.array(z.string().min(1)),
-  /** The environment variables a spec may read, always as `process.env.NAME`. */
+  /** The environment variables a spec may read besides the declared credentials, always as `process.env.NAME`. */
   env: z.array(z.string().min(1)),
   /** Globals a spec may use, each with the members it may reach on it (`Math: [floor, random]`). */
   globals: z.record(z.string().min(1), z.array(z.string().min(1))),
@@ -73,7 +73,8 @@ class Gate {
   ) {
     this.members = new Set(options.members);
     this.fixtures = new Set([...options.fixtures, ...extendedFixtureNames(model)]);
-    this.env = new Set(options.env);
+    // The declared credential variables (critic.yaml settings.credentials) are always readable: one list, not two.
+    this.env = new Set([...options.env, ...Object.values(environment.credentials ?? {})]);
   }
 
   findings(): Finding[] {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { loadCriticConfig } from '../../src/config/critic.ts';
-import { loadOfflineVocabulary } from '../../src/config/offline.ts';
 import { Validator } from '../../src/validate/validator.ts';
 import { inTest, lint, SPEC_FILE } from './harness.ts';
 
@@ -307,10 +306,15 @@ describe('allowed-code: only for model-written code', () => {
     expect(trusted.forUntrustedCode('/virtual').validateText(SPEC_FILE, code).issues.map((i) => i.rule)).toContain(RULE);
   });
 
-  it('lets specs read the credential variables the offline generator declares (agents/offline.yaml)', () => {
-    const options = loadCriticConfig().criteria.find((c) => c.id === RULE)!.options as { env: string[] };
-    const { username_env, password_env } = loadOfflineVocabulary().credentials;
-    expect(options.env).toEqual(expect.arrayContaining(['BASE_URL', username_env, password_env]));
+  it('lets specs read every declared credential variable (settings.credentials), a newly declared one too, and no other', () => {
+    const critic = loadCriticConfig();
+    const withAdmin = { ...critic, credentials: { ...critic.credentials, admin_password: 'ADMIN_PASSWORD' } };
+    const gate = new Validator(withAdmin, { typeCheck: false }).forUntrustedCode('/virtual');
+    const reads = (name: string) => gate.validateText(SPEC_FILE, inTest(`  await page.getByTestId('password').fill(process.env.${name} ?? '');`)).issues.filter((i) => i.rule === RULE);
+    expect(reads('E2E_PASSWORD')).toEqual([]);
+    expect(reads('ADMIN_PASSWORD')).toEqual([]);
+    expect(reads('BASE_URL')).toEqual([]);
+    expect(reads('OPENAI_API_KEY').map((i) => i.message)).toEqual([expect.stringMatching(/process\.env\.OPENAI_API_KEY is not a variable generated code may read/)]);
   });
 
   it('keeps its member list free of what reaches prototypes, Function or private internals', () => {
