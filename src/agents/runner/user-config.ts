@@ -27,7 +27,10 @@ export interface RunOverlay {
   reporters: unknown[][];
 }
 
-/** `overlayUserConfig(user, run: RunOverlay, deps: { resolve })`: the user's config as this run needs it. */
+/**
+ * `overlayUserConfig(user, run: RunOverlay, deps: { resolve, mirror })`: the user's config as this run needs
+ * it; `mirror(from, relative)` copies an existing file to that relative path inside the run folder.
+ */
 export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
   const absolute = (value) => (typeof value === 'string' ? deps.resolve(run.configDir, value) : value);
   const absoluteScripts = (value) => (Array.isArray(value) ? value.map(absolute) : absolute(value));
@@ -45,15 +48,14 @@ export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
   visit(target);
 
   const testDirOf = (project) => absolute(project.testDir ?? user.testDir ?? '.');
-  // A state file a setup project writes this run is found where it writes it (the run folder is the
-  // working directory); one the project keeps on disk is found beside the user's config.
-  const storageStateOf = (use) => {
-    const state = use.storageState ?? user.use?.storageState;
-    return typeof state === 'string' && (target.dependencies ?? []).length === 0 ? absolute(state) : state;
-  };
+  // The run folder is the working directory: a state file a setup project writes lands there, and one the
+  // project keeps on disk (relative to where the user runs Playwright) is copied there first.
+  for (const project of needed) {
+    const state = project.use?.storageState ?? user.use?.storageState;
+    if (typeof state === 'string') deps.mirror(absolute(state), state);
+  }
   const candidateUse = (use = {}) => ({
     ...use,
-    storageState: storageStateOf(use),
     baseURL: run.baseURL,
     actionTimeout: use.actionTimeout ?? user.use?.actionTimeout ?? run.timeouts.action_ms,
     navigationTimeout: use.navigationTimeout ?? user.use?.navigationTimeout ?? run.timeouts.navigation_ms,
