@@ -57,7 +57,8 @@ function fieldProblems(issue: z.core.$ZodIssue): FieldProblem[] {
   return [{ field: issue.path.map(String).join('.') || 'body', message: issue.message }];
 }
 
-function isHttpUrl(text: string): boolean {
+/** An http:// or https:// URL: what an app under test, or a callback, may be. */
+export function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return url.protocol === 'http:' || url.protocol === 'https:';

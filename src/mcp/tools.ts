@@ -21,7 +21,7 @@ import type { ServerConfig } from '../config/server.ts';
 import { Complexity, GenerateToolResult, RunnerReport, ValidateReport } from '../contracts.ts';
 import { HttpError } from '../http/errors.ts';
 import { checkedProjectPath, checkedSpecTarget } from '../http/paths.ts';
-import { parseGenerateBody } from '../http/schema.ts';
+import { isHttpUrl, parseGenerateBody } from '../http/schema.ts';
 import type { ProviderName } from '../llm/provider.ts';
 import { SamplingProvider } from '../llm/sampling.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
@@ -219,13 +219,4 @@ function specsAt(cwd: string, value: string): Array<{ file: string; text: string
 function inlineSpec(code: string, cwd: string, outputDir: string, maxBytes: number): { file: string; text: string } {
   if (Buffer.byteLength(code) > maxBytes) throw HttpError.invalid([{ field: 'code', message: `must be at most ${maxBytes} bytes` }]);
   return { file: path.resolve(cwd, outputDir, 'inline.spec.ts'), text: code };
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
