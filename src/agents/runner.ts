@@ -13,6 +13,7 @@ import { RunnerReport } from '../contracts.ts';
 import { loadCriticConfig } from '../config/critic.ts';
 import { loadRunnerConfig, runnerFolders, type RunnerConfig } from '../config/runner.ts';
 import { BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
+import { redact, type Secret } from '../llm/redact.ts';
 import { statsHome } from '../stats/log.ts';
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
 import { gatherEvidence, keepScreenshots } from './runner/evidence.ts';
@@ -146,21 +147,23 @@ const SECRET_ENV = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|USERNAME|AUTH)/
 const MIN_SECRET_CHARS = 4;
 
 /** The values an untrusted run's evidence must not carry: every secret-looking variable's, the declared ones included. */
-export function secretValues(env: NodeJS.ProcessEnv, allowed: readonly string[]): string[] {
+export function secretValues(env: NodeJS.ProcessEnv, allowed: readonly string[]): Secret[] {
   const names = Object.keys(env).filter((key) => SECRET_ENV.test(key) || (allowed.includes(key) && key !== 'BASE_URL'));
-  const values = names.map((key) => env[key] ?? '').filter((value) => value.length >= MIN_SECRET_CHARS);
-  return [...new Set(values)].sort((a, b) => b.length - a.length);
+  return names.flatMap((variable) => {
+    const value = env[variable] ?? '';
+    return value.length >= MIN_SECRET_CHARS ? [{ variable, value }] : [];
+  });
 }
 
 /** The report with each secret value replaced, so error messages, console lines, snapshots and output sent to the Medic hold none. */
-export function redactReport(report: RunnerReport, secrets: readonly string[]): RunnerReport {
-  const redact = (text: string) => secrets.reduce((redacted, secret) => redacted.replaceAll(secret, '[redacted]'), text);
+export function redactReport(report: RunnerReport, secrets: readonly Secret[]): RunnerReport {
+  const hide = (text: string) => redact(text, secrets);
   return {
     ...report,
-    error_message: report.error_message === null ? null : redact(report.error_message),
-    console_errors: report.console_errors.map(redact),
-    ...(typeof report.error_context === 'string' ? { error_context: redact(report.error_context) } : {}),
-    ...(report.segment ? { segment: { ...report.segment, content: redact(report.segment.content) } } : {}),
+    error_message: report.error_message === null ? null : hide(report.error_message),
+    console_errors: report.console_errors.map(hide),
+    ...(typeof report.error_context === 'string' ? { error_context: hide(report.error_context) } : {}),
+    ...(report.segment ? { segment: { ...report.segment, content: hide(report.segment.content) } } : {}),
   };
 }
 

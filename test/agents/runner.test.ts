@@ -371,7 +371,7 @@ describe('an untrusted run (model-written code)', () => {
     );
     expect(report.status).toBe('fail');
     const evidence = JSON.stringify(report);
-    expect(evidence).toContain('[redacted]');
+    expect(evidence).toContain('[redacted E2E_PASSWORD]');
     expect(evidence).not.toContain('hunter2-declared');
   });
 
