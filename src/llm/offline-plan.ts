@@ -8,12 +8,20 @@ import type { PageInventory } from '../contracts.ts';
 import type { GenerationTask } from './types.ts';
 
 type TestIdEntry = PageInventory['testIds'][number];
+type RoleEntry = PageInventory['roles'][number];
+type Field = PageInventory['fields'][number];
+
+/**
+ * How the spec finds an element: by its test id where it has one, else by Playwright's locator ladder
+ * (role and accessible name, then label, then placeholder), as require-testid-selectors accepts.
+ */
+export type Locator = { testId: string } | { role: string; name: string } | { label: string } | { placeholder: string };
 
 /** Where a typed value comes from: an environment variable (credentials) or the request itself. */
 export type FillValue = { kind: 'username' } | { kind: 'password' } | { kind: 'wrong-password' } | { kind: 'text'; text: string };
 
 export interface Target {
-  testId: string;
+  locator: Locator;
   /** How people see the element: its label or text, else its test id. */
   name: string;
 }
@@ -73,13 +81,13 @@ export function planSpec(task: GenerationTask, vocabulary: OfflineVocabulary): P
   const verbs = new Set([...actionWords].filter((w) => words.isAction(w)));
 
   const fills = [...credentialFills(inventory, words, action, actionWords), ...textFills(inventory, words, actionWords, typed)];
-  const used = new Set(fills.map((f) => f.testId));
+  const used = new Set(fills.map((f) => locatorKey(f.locator)));
   const click = chooseControl(inventory, words, verbs, actionWords, used);
   // Without a control for the request's action, Enter in a field can do it only if the field is for that action.
   if (!click && verbs.size > 0 && !fills.some((fill) => fieldServes(fill, verbs, words))) {
     return smoke(`no control on ${path} matches "${[...verbs].join('", "')}"`);
   }
-  if (click) used.add(click.testId);
+  if (click) used.add(locatorKey(click.locator));
 
   const target = chooseOutcome(inventory, words, new Set(words.tokens(outcome)), used);
   if (!target) return smoke(`nothing on ${path} matches "${outcome.trim()}"`);
@@ -90,7 +98,7 @@ export function planSpec(task: GenerationTask, vocabulary: OfflineVocabulary): P
     fills,
     click,
     submitWithEnter: click ? undefined : fills.at(-1),
-    outcome: { testId: target.testId, name: nameOf(target), several: target.count > 1, text },
+    outcome: { ...target, text },
   };
 }
 
@@ -116,73 +124,113 @@ function typedValue(description: string, action: string): string | undefined {
 
 function credentialFills(inventory: PageInventory, words: Words, action: string, actionWords: ReadonlySet<string>): Fill[] {
   if (![...actionWords].some((w) => words.isCredentialWord(w))) return [];
-  const password = inventory.fields.find((f) => f.type === 'password' && usable(inventory, f.testId));
-  if (!password?.testId) return [];
-  const username = inventory.fields.find(
-    (f) => (f.type === 'text' || f.type === 'email') && usable(inventory, f.testId) && fieldWords(f, words).has('user'),
-  );
+  const password = inventory.fields.find((f) => f.type === 'password' && fieldLocator(inventory, f));
+  if (!password) return [];
+  const username = inventory.fields.find((f) => (f.type === 'text' || f.type === 'email') && fieldLocator(inventory, f) && fieldWords(f, words).has('user'));
   const wrong = words.raw(action).some((w) => words.isWrongValueWord(w));
   const fills: Fill[] = [];
-  if (username?.testId) fills.push({ testId: username.testId, name: username.label ?? username.testId, value: { kind: 'username' } });
-  fills.push({ testId: password.testId, name: password.label ?? password.testId, value: { kind: wrong ? 'wrong-password' : 'password' } });
+  if (username) fills.push({ locator: fieldLocator(inventory, username)!, name: fieldName(username), value: { kind: 'username' } });
+  fills.push({ locator: fieldLocator(inventory, password)!, name: fieldName(password), value: { kind: wrong ? 'wrong-password' : 'password' } });
   return fills;
 }
 
 function textFills(inventory: PageInventory, words: Words, actionWords: ReadonlySet<string>, typed: string | undefined): Fill[] {
   const fills: Fill[] = [];
+  // A username field is the credentials' to fill; on a form without a password, an email field is just a field.
+  const signIn = inventory.fields.some((f) => f.type === 'password');
   for (const field of inventory.fields) {
-    if (!field.testId || !FILLABLE_TYPES.has(field.type) || !usable(inventory, field.testId)) continue;
+    const locator = FILLABLE_TYPES.has(field.type) ? fieldLocator(inventory, field) : undefined;
+    if (!locator) continue;
     const own = fieldWords(field, words);
-    if (own.has('user') || !overlaps(own, actionWords)) continue;
-    fills.push({ testId: field.testId, name: field.label ?? field.placeholder ?? field.testId, value: { kind: 'text', text: typed ?? words.sampleText } });
+    if ((signIn && own.has('user')) || !overlaps(own, actionWords)) continue;
+    fills.push({ locator, name: fieldName(field), value: { kind: 'text', text: typed ?? words.sampleText } });
   }
   return fills;
 }
 
 /** The control whose words name an action of the request; visible ones first, then the best match. */
 function chooseControl(inventory: PageInventory, words: Words, verbs: ReadonlySet<string>, actionWords: ReadonlySet<string>, used: ReadonlySet<string>): Target | undefined {
-  let best: { entry: TestIdEntry; score: number[] } | undefined;
-  for (const entry of inventory.testIds) {
-    if (entry.count > 1 || used.has(entry.testId) || !isControl(entry)) continue;
-    const own = elementWords(entry, words);
+  let best: { target: Target; score: number[] } | undefined;
+  const consider = (target: Target, own: Set<string>, visible: boolean, hasTestId: boolean) => {
     const verbMatches = count(own, verbs);
-    if (verbMatches === 0) continue;
-    const score = [entry.visible === false ? 0 : 1, verbMatches, count(own, actionWords)];
-    if (!best || compare(score, best.score) > 0) best = { entry, score };
+    if (verbMatches === 0 || used.has(locatorKey(target.locator))) return;
+    // Visible first, then the best match; an element with a test id before one found by its role.
+    const score = [visible ? 1 : 0, verbMatches, count(own, actionWords), hasTestId ? 1 : 0];
+    if (!best || compare(score, best.score) > 0) best = { target, score };
+  };
+  for (const entry of inventory.testIds) {
+    if (entry.count === 1 && isControl(entry)) consider({ locator: { testId: entry.testId }, name: nameOf(entry) }, elementWords(entry, words), entry.visible !== false, true);
   }
-  return best && { testId: best.entry.testId, name: nameOf(best.entry) };
+  for (const entry of ladderRoles(inventory)) {
+    if (CONTROL_ROLES.has(entry.role)) consider({ locator: { role: entry.role, name: entry.name }, name: entry.name }, new Set(words.tokens(entry.name)), true, false);
+  }
+  return best?.target;
 }
 
 /** The element the outcome names: matches in its test id count double; the most specific id wins ties. */
-function chooseOutcome(inventory: PageInventory, words: Words, outcomeWords: ReadonlySet<string>, used: ReadonlySet<string>): TestIdEntry | undefined {
-  let best: { entry: TestIdEntry; score: number[] } | undefined;
+function chooseOutcome(inventory: PageInventory, words: Words, outcomeWords: ReadonlySet<string>, used: ReadonlySet<string>): Omit<Outcome, 'text'> | undefined {
+  let best: { outcome: Omit<Outcome, 'text'>; score: number[] } | undefined;
   for (const entry of inventory.testIds) {
-    if (used.has(entry.testId)) continue;
+    if (used.has(locatorKey({ testId: entry.testId }))) continue;
     const idWords = new Set(words.tokens(entry.testId, true));
     const matches = 2 * count(idWords, outcomeWords) + count(new Set(words.tokens(`${entry.text ?? ''} ${entry.label ?? ''}`)), outcomeWords);
     if (matches === 0) continue;
-    const score = [matches, -idWords.size];
-    if (!best || compare(score, best.score) > 0) best = { entry, score };
+    const score = [matches, 1, -idWords.size];
+    if (!best || compare(score, best.score) > 0) best = { outcome: { locator: { testId: entry.testId }, name: nameOf(entry), several: entry.count > 1 }, score };
   }
-  return best?.entry;
+  for (const entry of ladderRoles(inventory)) {
+    const locator = { role: entry.role, name: entry.name };
+    if (used.has(locatorKey(locator)) || CONTROL_ROLES.has(entry.role) || entry.role === 'textbox') continue;
+    const own = new Set(words.tokens(`${entry.role} ${entry.name}`));
+    const matches = count(own, outcomeWords);
+    if (matches === 0) continue;
+    const score = [matches, 0, -own.size];
+    if (!best || compare(score, best.score) > 0) best = { outcome: { locator, name: entry.name, several: false }, score };
+  }
+  return best?.outcome;
 }
 
 /** What a smoke test expects to see: a visible heading with a test id, else any visible single element, else the title. */
 function keyElement(inventory: PageInventory): SmokePlan['key'] {
   const single = inventory.testIds.filter((e) => e.count === 1 && e.visible !== false);
   const key = single.find((e) => e.role === 'heading') ?? single[0];
-  if (key) return { testId: key.testId, name: nameOf(key) };
+  if (key) return { locator: { testId: key.testId }, name: nameOf(key) };
+  const heading = ladderRoles(inventory).find((e) => e.role === 'heading');
+  if (heading) return { locator: { role: 'heading', name: heading.name }, name: heading.name };
   return inventory.title ? { title: inventory.title } : undefined;
 }
 
 /** Whether submitting this field does one of the actions: a search box for "search", credentials for "log in". */
 function fieldServes(fill: Fill, verbs: ReadonlySet<string>, words: Words): boolean {
   if (fill.value.kind !== 'text') return [...verbs].some((verb) => words.isCredentialWord(verb));
-  return overlaps(new Set(words.tokens(`${fill.testId} ${fill.name}`, true)), verbs);
+  return overlaps(new Set(words.tokens(`${'testId' in fill.locator ? fill.locator.testId : ''} ${fill.name}`, true)), verbs);
 }
 
 function usable(inventory: PageInventory, testId: string | null): boolean {
   return testId !== null && inventory.testIds.some((e) => e.testId === testId && e.count === 1);
+}
+
+/** A field by its test id; without one, by its label, else its placeholder, when that names it alone. */
+function fieldLocator(inventory: PageInventory, field: Field): Locator | undefined {
+  if (field.testId !== null) return usable(inventory, field.testId) ? { testId: field.testId } : undefined;
+  if (field.label && inventory.fields.filter((f) => f.label === field.label).length === 1) return { label: field.label };
+  if (field.placeholder && inventory.fields.filter((f) => f.placeholder === field.placeholder).length === 1) return { placeholder: field.placeholder };
+  return undefined;
+}
+
+function fieldName(field: Field): string {
+  return field.label ?? field.placeholder ?? field.testId ?? field.type;
+}
+
+/** Named elements that carry no test id and are the only one of their role and name: the ladder's candidates. */
+function ladderRoles(inventory: PageInventory): RoleEntry[] {
+  const withTestId = (entry: RoleEntry) => inventory.testIds.some((e) => e.role === entry.role && (e.label ?? e.text ?? '').trim() === entry.name.trim());
+  const headings = inventory.headings.map((h) => ({ role: 'heading', name: h.text, count: inventory.headings.filter((o) => o.text === h.text).length }));
+  return [...inventory.roles, ...headings].filter((entry) => entry.count === 1 && entry.name.trim() !== '' && !withTestId(entry));
+}
+
+export function locatorKey(locator: Locator): string {
+  return JSON.stringify(locator);
 }
 
 function isControl(entry: TestIdEntry): boolean {

@@ -5,7 +5,7 @@
  * When it cannot map the request, it says so and writes a labelled smoke test of the page instead.
  */
 import { loadOfflineVocabulary, type OfflineVocabulary } from '../config/offline.ts';
-import { planSpec, type FillValue, type MappedPlan, type SmokePlan } from './offline-plan.ts';
+import { planSpec, type FillValue, type Locator, type MappedPlan, type SmokePlan } from './offline-plan.ts';
 import type { Completion, CompletionRequest, GenerationTask, ModelProvider } from './types.ts';
 
 export class OfflineProvider implements ModelProvider {
@@ -58,22 +58,22 @@ function mappedSpec(task: GenerationTask, plan: MappedPlan, vocabulary: OfflineV
   const titles = [`open ${plan.path}`];
   if (plan.fills.length > 0) {
     titles.push(`fill in ${plan.fills.map((f) => f.name).join(' and ')}`);
-    steps.push(plan.fills.map((f) => `await page.getByTestId(${literal(f.testId)}).fill(${valueExpression(f.value)});`));
+    steps.push(plan.fills.map((f) => `await ${locatorCode(f.locator)}.fill(${valueExpression(f.value)});`));
   }
   if (plan.click) {
     titles.push(`click ${quote(plan.click.name)}`);
-    steps.push([`await page.getByTestId(${literal(plan.click.testId)}).click();`]);
+    steps.push([`await ${locatorCode(plan.click.locator)}.click();`]);
   } else if (plan.submitWithEnter) {
     titles.push(`submit ${quote(plan.submitWithEnter.name)} with Enter`);
-    steps.push([`await page.getByTestId(${literal(plan.submitWithEnter.testId)}).press('Enter');`]);
+    steps.push([`await ${locatorCode(plan.submitWithEnter.locator)}.press('Enter');`]);
   }
   titles.push(`see ${quote(plan.outcome.name)}`);
   steps.push([...outcomeChecks(plan), SCREENSHOT]);
 
   const did = [
-    plan.fills.length > 0 ? `fills ${plan.fills.map((f) => f.testId).join(', ')}` : undefined,
-    plan.click ? `clicks ${plan.click.testId}` : plan.submitWithEnter ? `presses Enter in ${plan.submitWithEnter.testId}` : undefined,
-    `checks ${plan.outcome.testId}`,
+    plan.fills.length > 0 ? `fills ${plan.fills.map((f) => describe(f.locator)).join(', ')}` : undefined,
+    plan.click ? `clicks ${describe(plan.click.locator)}` : plan.submitWithEnter ? `presses Enter in ${describe(plan.submitWithEnter.locator)}` : undefined,
+    `checks ${describe(plan.outcome.locator)}`,
   ].filter(Boolean);
   const header = [`// Written by Scribe's offline generator (no language model) from the request and the page at ${plan.path}.`, ...preamble];
   return {
@@ -87,10 +87,10 @@ function smokeSpec(task: GenerationTask, plan: SmokePlan): OfflineSpec {
   const check =
     key === undefined
       ? [`await expect(page).toHaveURL(${new RegExp(escapeRegExp(plan.path)).toString()});`]
-      : 'testId' in key
-        ? [`await expect(page.getByTestId(${literal(key.testId)})).toBeVisible();`]
+      : 'locator' in key
+        ? [`await expect(${locatorCode(key.locator)}).toBeVisible();`]
         : [`await expect(page).toHaveTitle(${literal(key.title)});`];
-  const seen = key === undefined ? 'the page' : 'testId' in key ? quote(key.name) : `the title ${quote(key.title)}`;
+  const seen = key === undefined ? 'the page' : 'locator' in key ? quote(key.name) : `the title ${quote(key.title)}`;
   const header = [
     `// Scribe's offline generator could not map this request to the page: ${oneLine(plan.reason)}.`,
     `// Request: ${oneLine(task.description)}`,
@@ -111,7 +111,7 @@ const SCREENSHOT = "await page.screenshot({ path: test.info().outputPath('outcom
 
 function outcomeChecks(plan: MappedPlan): string[] {
   const { outcome } = plan;
-  const locator = `page.getByTestId(${literal(outcome.testId)})`;
+  const locator = locatorCode(outcome.locator);
   if (outcome.several) {
     // Several elements carry this test id: narrow by what was typed, or check that some are there.
     return outcome.text === undefined
@@ -157,6 +157,20 @@ function specFile(header: string[], feature: string, title: string, stepTitles: 
 }
 
 /** A TypeScript string literal. */
+/** Playwright's locator for the element: its test id, else role and name, label or placeholder (exact). */
+function locatorCode(locator: Locator): string {
+  if ('testId' in locator) return `page.getByTestId(${literal(locator.testId)})`;
+  if ('role' in locator) return `page.getByRole(${literal(locator.role)}, { name: ${literal(locator.name)}, exact: true })`;
+  if ('label' in locator) return `page.getByLabel(${literal(locator.label)}, { exact: true })`;
+  return `page.getByPlaceholder(${literal(locator.placeholder)}, { exact: true })`;
+}
+
+function describe(locator: Locator): string {
+  if ('testId' in locator) return locator.testId;
+  if ('role' in locator) return `the ${locator.role} ${quote(locator.name)}`;
+  return 'label' in locator ? `the field labelled ${quote(locator.label)}` : `the field ${quote(locator.placeholder)}`;
+}
+
 function literal(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\r?\n/g, '\\n')}'`;
 }

@@ -36,23 +36,23 @@ describe('planSpec', () => {
     expect(plan).toEqual({
       kind: 'mapped',
       path: '/todos?list=home',
-      fills: [{ testId: 'new-todo-input', name: 'New todo', value: { kind: 'text', text: 'Buy bread' } }],
+      fills: [{ locator: { testId: 'new-todo-input' }, name: 'New todo', value: { kind: 'text', text: 'Buy bread' } }],
       click: undefined,
-      submitWithEnter: { testId: 'new-todo-input', name: 'New todo', value: { kind: 'text', text: 'Buy bread' } },
-      outcome: { testId: 'todo-list', name: 'Todo list', several: false, text: 'Buy bread' },
+      submitWithEnter: { locator: { testId: 'new-todo-input' }, name: 'New todo', value: { kind: 'text', text: 'Buy bread' } },
+      outcome: { locator: { testId: 'todo-list' }, name: 'Todo list', several: false, text: 'Buy bread' },
     });
   });
 
   it('narrows an outcome several elements carry, by the typed text or by counting', () => {
     const typed = planSpec({ description: 'add a todo and see the new todo item', feature: 'todos', inventory: todos }, vocabulary);
-    expect(typed).toMatchObject({ kind: 'mapped', outcome: { testId: 'todo-item', several: true, text: vocabulary.sample_text } });
+    expect(typed).toMatchObject({ kind: 'mapped', outcome: { locator: { testId: 'todo-item' }, several: true, text: vocabulary.sample_text } });
     const counted = planSpec({ description: 'open the todos and see the todo item', feature: 'todos', inventory: todos }, vocabulary);
-    expect(counted).toMatchObject({ kind: 'mapped', fills: [], outcome: { testId: 'todo-item', several: true, text: undefined } });
+    expect(counted).toMatchObject({ kind: 'mapped', fills: [], outcome: { locator: { testId: 'todo-item' }, several: true, text: undefined } });
   });
 
   it('will not do an action with a field that is not for it', () => {
     const plan = planSpec({ description: 'delete a todo and see the count', feature: 'todos', inventory: todos }, vocabulary);
-    expect(plan).toEqual({ kind: 'smoke', path: '/todos?list=home', reason: 'no control on /todos?list=home matches "delete"', key: { testId: 'todos-heading', name: 'Todos' } });
+    expect(plan).toEqual({ kind: 'smoke', path: '/todos?list=home', reason: 'no control on /todos?list=home matches "delete"', key: { locator: { testId: 'todos-heading' }, name: 'Todos' } });
   });
 
   it('will not click a control several elements carry', () => {

@@ -3,7 +3,7 @@
  * real validator, Critic, Runner with Chromium, Medic): a shop behind a login with several pages, and
  * an app with no test ids at all.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -147,6 +147,24 @@ describe('a shop behind a login', { timeout: 240_000 }, () => {
 });
 
 describe('an app with no test ids', { timeout: 240_000 }, () => {
+  it('the offline generator follows the locator ladder there: label and role locators, accepted and green', async () => {
+    const { document, exitCode } = await generate({
+      description: 'enter "reader@example.com" as the email address and subscribe, then see the subscription status',
+      feature: 'Newsletter',
+      url: plain.url,
+      provider: 'offline',
+    });
+    expect(document.error).toBeNull();
+    expect(exitCode).toBe(0);
+    expect(document.runner).toMatchObject({ classification: 'pass' });
+    expect(fake.requests).toHaveLength(0);
+    const written = readFileSync(path.join(project.dir, document.testPath!), 'utf8');
+    expect(written).toContain("await page.getByLabel('Email address', { exact: true }).fill('reader@example.com');");
+    expect(written).toContain("page.getByRole('status', { name: 'Subscription status', exact: true })");
+    expect(written).toContain("toContainText('reader@example.com'");
+    expect(written).not.toContain('getByTestId');
+  });
+
   it('accepts a role-based spec on the first answer, and it runs green', async () => {
     const roleBased = `import { test, expect } from '@playwright/test';
 
