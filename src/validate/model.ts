@@ -80,7 +80,7 @@ export class SpecModel {
   }
 
   static fromText(fileName: string, text: string): SpecModel {
-    return new SpecModel(ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, true, /\.[cm]?jsx?$/i.test(fileName) ? ts.ScriptKind.JS : ts.ScriptKind.TS));
+    return new SpecModel(ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, true, scriptKindOf(fileName)));
   }
 
   /** The parser's errors; no program is needed for them. */
@@ -955,4 +955,12 @@ function isDeclaredFunction(node: ts.Node): boolean {
     (ts.isPropertyAssignment(parent) && parent.initializer === node) ||
     (ts.isPropertyDeclaration(parent) && parent.initializer === node)
   );
+}
+
+/** JavaScript specs (.js, .mjs, .cjs, .jsx) are parsed and checked as JavaScript. */
+export function scriptKindOf(file: string): ts.ScriptKind {
+  if (/\.[cm]?js$/i.test(file)) return ts.ScriptKind.JS;
+  if (/\.jsx$/i.test(file)) return ts.ScriptKind.JSX;
+  if (/\.tsx$/i.test(file)) return ts.ScriptKind.TSX;
+  return ts.ScriptKind.TS;
 }

@@ -9,7 +9,7 @@ import { Project, ts } from 'ts-morph';
 import type { Issue, PageInventory } from '../contracts.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import type { Finding, RuleEnvironment, TextEdit } from '../rules/types.ts';
-import { SpecModel } from './model.ts';
+import { scriptKindOf, SpecModel } from './model.ts';
 import { fixBreaks, hasSyntaxErrors } from './verify-fix.ts';
 
 export interface ValidatorOptions {
@@ -309,14 +309,6 @@ function asModule<T extends { compilerNode: ts.SourceFile }>(sourceFile: T): T {
   const node = sourceFile.compilerNode as ts.SourceFile & { externalModuleIndicator?: unknown };
   node.externalModuleIndicator ??= true;
   return sourceFile;
-}
-
-/** JavaScript specs (.js, .mjs, .cjs, .jsx) are parsed and checked as JavaScript. */
-export function scriptKindOf(file: string): ts.ScriptKind {
-  if (/\.[cm]?js$/i.test(file)) return ts.ScriptKind.JS;
-  if (/\.jsx$/i.test(file)) return ts.ScriptKind.JSX;
-  if (/\.tsx$/i.test(file)) return ts.ScriptKind.TSX;
-  return ts.ScriptKind.TS;
 }
 
 function internalError(file: string, text: string, error: unknown): FileValidation {
