@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config/load.ts';
 import { WebServerError } from './project/web-server.ts';
 import { INTERNAL_ERROR_EXIT, UsageError, type CliContext } from './commands/context.ts';
+import { Interrupted } from './commands/interrupt.ts';
 import { registerValidate } from './commands/validate.ts';
 import { registerEval } from './commands/eval.ts';
 import { registerGenerate } from './commands/generate.ts';
@@ -50,6 +51,10 @@ function handleError(error: unknown, ctx: CliContext): number {
   if (error instanceof WebServerError) {
     ctx.stderr.write(`scribe: the app could not be started: ${error.message}\n`);
     return 1;
+  }
+  if (error instanceof Interrupted) {
+    ctx.stderr.write(`scribe: ${error.message}\n`);
+    return error.exitCode;
   }
   if (error instanceof UsageError) {
     ctx.stderr.write(`scribe: ${error.message}\n`);

@@ -2,12 +2,16 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { killDescendants } from './agents/runner/process.ts';
+import { removeAbandonedRuns } from './agents/runner/run-folders.ts';
+import { runnerFolders } from './config/runner.ts';
 import type { ServerConfig } from './config/server.ts';
 import { createApp, type ScribeApp } from './http/app.ts';
 import { apiToken, isLoopbackHost } from './http/auth.ts';
 import type { DrainSummary } from './http/jobs.ts';
 import type { LogSink } from './http/log.ts';
 import { loadProject, type ProjectContext } from './project/context.ts';
+import { statsHome } from './stats/log.ts';
 
 export interface ServeOptions {
   host: string;
@@ -29,6 +33,11 @@ export interface RunningServer {
   config: ServerConfig;
   /** Stops taking connections and jobs, lets running jobs finish within the grace period; once. */
   stop(): Promise<DrainSummary>;
+  /**
+   * For an exit that cannot wait (a second signal): kills the runs under way and removes their folders,
+   * at once. Their jobs are reported as interrupted by the next server on this project.
+   */
+  abandon(): void;
 }
 
 /** The server cannot start as asked: a public address without a token, a port in use, … (exit 2). */
@@ -50,6 +59,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const project = options.project ?? (await loadProject({ cwd: options.cwd, env: options.env }));
   const config = options.config ?? project.agents.server;
   for (const warning of project.warnings) options.log({ level: 'warn', msg: warning });
+  // A server stopped hard (a kill) leaves its runs' folders: they go now.
+  const runsDir = runnerFolders(project.agents.runner, statsHome(options.env, options.cwd)).temp;
+  removeAbandonedRuns(runsDir);
   const app = createApp({ cwd: options.cwd, env: options.env, config, outputDir: project.outputDir, token, log: options.log });
   const server = createServer(
     {
@@ -83,7 +95,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     options.log({ level: 'info', msg: 'stopped', ...summary });
     return summary;
   };
-  return { url, port, app, config, stop: () => (stopping ??= stop()) };
+  const abandon = () => {
+    killDescendants();
+    removeAbandonedRuns(runsDir, true);
+  };
+  return { url, port, app, config, stop: () => (stopping ??= stop()), abandon };
 }
 
 /** Resolves once the server has stopped after SIGTERM or SIGINT. A second signal during the grace period exits at once. */
@@ -99,6 +115,7 @@ export async function stopOnSignals(server: RunningServer, log: LogSink, signals
       return;
     }
     log({ level: 'warn', msg: 'second signal: exiting without waiting for jobs', signal });
+    server.abandon();
     process.exit(1);
   };
   for (const name of signals) process.on(name, onSignal);

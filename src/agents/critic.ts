@@ -15,7 +15,7 @@ import { createProvider, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { estimateDuration, MaxDurationOptions } from '../rules/max-duration.ts';
 import type { NewStatsEvent } from '../stats/events.ts';
-import { StatsLog } from '../stats/log.ts';
+import { StatsLog, type StatsSink } from '../stats/log.ts';
 import { SpecModel } from '../validate/model.ts';
 import { Validator } from '../validate/validator.ts';
 import { secretsOf } from '../llm/redact.ts';
@@ -53,7 +53,7 @@ export interface CriticOptions {
   /** agents/scribe.yaml, loaded: the review model's settings; default: the bundled one. */
   scribeConfig?: ScribeConfig;
   /** Where events go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
-  stats?: StatsLog | false;
+  stats?: StatsSink | false;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -74,7 +74,7 @@ export class Critic {
   private readonly options: CriticOptions;
   private readonly cwd: string;
   private readonly env: NodeJS.ProcessEnv;
-  private readonly stats: StatsLog | undefined;
+  private readonly stats: StatsSink | undefined;
   private readonly validator: Validator;
   private reviewModel: Promise<{ provider: ModelProvider; model: string; scribe: ScribeConfig }> | undefined;
 

@@ -13,7 +13,7 @@ import type { PageInventory, RunnerReport } from '../contracts.ts';
 import { extractCode } from '../llm/extract.ts';
 import type { ChatMessage, ModelProvider } from '../llm/types.ts';
 import type { NewStatsEvent } from '../stats/events.ts';
-import { StatsLog } from '../stats/log.ts';
+import { StatsLog, type StatsSink } from '../stats/log.ts';
 import { Validator } from '../validate/validator.ts';
 import { findWeakening } from './assertions.ts';
 import { secretsOf } from '../llm/redact.ts';
@@ -37,7 +37,7 @@ export interface MedicOptions {
   /** The explored page: a heal may not invent test ids. */
   inventory?: PageInventory;
   /** Where events go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
-  stats?: StatsLog | false;
+  stats?: StatsSink | false;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -68,7 +68,7 @@ export class Medic {
   private readonly config: ScribeConfig;
   private readonly critic: CriticConfig;
   private readonly env: NodeJS.ProcessEnv;
-  private readonly stats: StatsLog | undefined;
+  private readonly stats: StatsSink | undefined;
   private readonly validator: Validator;
 
   constructor(options: MedicOptions) {

@@ -19,17 +19,8 @@ import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify
 import { gatherEvidence, keepScreenshots } from './runner/evidence.ts';
 import { readPlaywrightReport } from './runner/playwright-report.ts';
 import { onInterrupt, startPlaywright, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
-import {
-  createWorkspace,
-  newRunId,
-  removeAbandonedRuns,
-  removeWorkspace,
-  resolvePlaywright,
-  screenshotCalls,
-  workspaceDir,
-  type RunWorkspace,
-  type SpecSource,
-} from './runner/workspace.ts';
+import { newRunId, removeAbandonedRuns, removeWorkspace, workspaceDir } from './runner/run-folders.ts';
+import { createWorkspace, resolvePlaywright, screenshotCalls, type RunWorkspace, type SpecSource } from './runner/workspace.ts';
 
 export interface RunSpecOptions {
   /** A spec on disk. Its relative imports (fixtures, page objects) still resolve from its folder. */

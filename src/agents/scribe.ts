@@ -15,7 +15,7 @@ import type { RetryNotice } from '../llm/client.ts';
 import { extractSpec } from '../llm/extract.ts';
 import { createProvider, type ProviderName } from '../llm/provider.ts';
 import type { ChatMessage, Completion, ModelProvider } from '../llm/types.ts';
-import { StatsLog } from '../stats/log.ts';
+import { StatsLog, type StatsSink } from '../stats/log.ts';
 import type { NewStatsEvent } from '../stats/events.ts';
 import { Validator, type AppliedFix } from '../validate/validator.ts';
 import { assertWritable, specPath, SpecExistsError, writeSpec, type Provenance } from './scribe-files.ts';
@@ -54,7 +54,7 @@ export interface ScribeOptions {
   /** Explores a task's URL when no inventory is given. */
   explore?: (url: string) => Promise<PageInventory>;
   /** Where events go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
-  stats?: StatsLog | false;
+  stats?: StatsSink | false;
   /** Overwrite an existing spec. */
   force?: boolean;
   /**
@@ -125,7 +125,7 @@ export class Scribe {
   readonly config: ScribeConfig;
   readonly critic: CriticConfig;
   private readonly options: ScribeOptions;
-  private readonly stats: StatsLog | undefined;
+  private readonly stats: StatsSink | undefined;
   private provider: Promise<ModelProvider> | undefined;
   private sharedValidator: Validator | undefined;
 
@@ -168,13 +168,19 @@ export class Scribe {
       url: task.url,
       inventory,
     });
-    if (!candidate.success) return resultOf(candidate, candidate.failure!, candidate.error!);
+    const { generation, attempts } = candidate;
+    if (!candidate.success) {
+      this.record({ type: 'give_up', generation, attempts, reason: candidate.failure!, error: candidate.error! });
+      return resultOf(candidate, candidate.failure!, candidate.error!);
+    }
     try {
       this.write(candidate, task);
     } catch (error) {
-      if (error instanceof SpecExistsError) return resultOf(candidate, 'exists', error.message);
-      throw error;
+      if (!(error instanceof SpecExistsError)) throw error;
+      this.record({ type: 'give_up', generation, attempts, reason: 'exists', error: error.message });
+      return resultOf(candidate, 'exists', error.message);
     }
+    this.record({ type: 'success', generation, attempts });
     return resultOf(candidate);
   }
 
@@ -183,7 +189,10 @@ export class Scribe {
     return specPath(this.cwd, this.config.generation.output_dir, task.featureName, task.taskDescription, task.outputPath);
   }
 
-  /** The attempts loop: a validated candidate, or the reason there is none. Writes nothing. */
+  /**
+   * The attempts loop: a validated candidate, or the reason there is none. Writes nothing, and records
+   * no outcome: the generation ends when its caller has written the spec (or has not).
+   */
   async generate(request: GenerationRequest, prior?: PriorAttempt, generation: string = randomUUID()): Promise<Candidate> {
     const maxAttempts = this.config.generation.max_retries;
     const provider = await this.modelProvider();
@@ -200,7 +209,6 @@ export class Scribe {
       this.progress({ type: 'attempt', attempt, maxAttempts, provider: provider.name, model });
       const answer = await this.callModel(provider, messages, model, request, generation);
       if ('failure' in answer) {
-        this.record({ type: 'give_up', generation, attempts: attempt, reason: 'model_error', error: answer.error });
         this.progress({ type: 'gave-up', attempts: attempt, error: answer.error });
         return { ...last, attempts: attempt, failure: answer.failure, error: answer.error };
       }
@@ -209,7 +217,6 @@ export class Scribe {
       this.record({ type: 'validation', generation, attempt, passed: errors.length === 0, errors: errors.map((i) => i.rule), autofixed: assessed.autofixed.map((f) => f.rule) });
       last = { ...last, model: answer.model, substitute: answer.substitute, code: assessed.code, attempts: attempt, issues: assessed.issues, autofixed: assessed.autofixed };
       if (errors.length === 0 || (this.options.selfValidation === false && assessed.code !== null)) {
-        this.record({ type: 'success', generation, attempts: attempt });
         this.progress({ type: 'accepted', attempt, warnings: assessed.issues.length });
         return { ...last, success: true };
       }
@@ -229,7 +236,6 @@ export class Scribe {
     }
 
     const error = `gave up after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}: errors remain (${errorRuleIds(last.issues).join(', ')})`;
-    this.record({ type: 'give_up', generation, attempts: maxAttempts, reason: 'max_retries', error });
     this.progress({ type: 'gave-up', attempts: maxAttempts, error });
     return { ...last, failure: 'max_retries', error };
   }

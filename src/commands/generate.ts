@@ -1,9 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { Option, type Command } from 'commander';
 import type { Complexity } from '../contracts.ts';
 import { PROVIDER_NAMES, type ProviderName } from '../llm/provider.ts';
 import { loadProject, withWebServer } from '../project/context.ts';
+import { StatsLog } from '../stats/log.ts';
+import { OneOutcomeSink } from '../stats/outcome.ts';
 import { generateSpec, type PipelineEvent, type PipelineResult } from '../workflow/pipeline.ts';
 import { UsageError, type CliContext } from './context.ts';
+import { interruptible } from './interrupt.ts';
 import { createProgress, type Progress } from './progress.ts';
 
 interface GenerateFlags {
@@ -39,11 +43,17 @@ async function runGenerate(description: string, flags: GenerateFlags, ctx: CliCo
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, provider: flags.provider });
   const progress = createProgress(ctx, quiet);
   const request = { description, feature: flags.feature, outputPath: flags.out, url: flags.url, complexity: flags.complexity, provider: flags.provider, run: flags.run, force: flags.force };
-  const generate = () => generateSpec(request, { cwd: ctx.cwd, env: ctx.env, project, onEvent: (event) => show(event, progress) });
+  // Shared with the signal handler: a generation stopped by Ctrl-C or SIGTERM still ends with one outcome.
+  const stats = new OneOutcomeSink(StatsLog.at(ctx.env, ctx.cwd));
+  const generation = randomUUID();
+  const generate = (signal: AbortSignal) => generateSpec(request, { cwd: ctx.cwd, env: ctx.env, project, stats, generation, signal, onEvent: (event) => show(event, progress) });
   const needsApp = (flags.url ?? project.baseURL) !== undefined;
   let result: PipelineResult;
   try {
-    result = needsApp ? await withWebServer(project, (note) => progress.info(note), generate) : await generate();
+    result = await interruptible((signal) => (needsApp ? withWebServer(project, (note) => progress.info(note), () => generate(signal)) : generate(signal)), {
+      onSignal: (signal) => stats.giveUp(generation, 'interrupted', `stopped by ${signal}`),
+      graceMs: project.agents.runner.timeouts.kill_grace_ms,
+    });
   } finally {
     progress.stop();
   }

@@ -18,12 +18,15 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ServerConfig } from '../config/server.ts';
 import { readStats } from '../stats/index.ts';
+import { statsHome, StatsLog } from '../stats/log.ts';
+import { OneOutcomeSink } from '../stats/outcome.ts';
 import { checkBearer } from './auth.ts';
 import { callbackSecret, checkCallbackUrl, deliverCallback } from './callback.ts';
 import { readJsonBody } from './body.ts';
 import { HttpError } from './errors.ts';
 import { JobEvents } from './job-events.ts';
-import { JobQueue, type DrainSummary, type JobView } from './jobs.ts';
+import { JobStore } from './job-store.ts';
+import { isFinished, JobQueue, type DrainSummary, type JobView } from './jobs.ts';
 import type { LogSink } from './log.ts';
 import { checkedSpecTarget } from './paths.ts';
 import { parseGenerateBody } from './schema.ts';
@@ -63,6 +66,7 @@ export function createApp(options: AppOptions): ScribeApp {
   // Checked before a job is queued; named relative to the project in messages.
   const outputDir = path.relative(options.cwd, options.outputDir) || '.';
   const events = new JobEvents();
+  const stats = OneOutcomeSink.resuming(StatsLog.at(options.env, options.cwd));
   /** Callback URLs of jobs not finished yet, by job id. */
   const callbacks = new Map<string, URL>();
   const deliveries = new Set<Promise<boolean>>();
@@ -81,9 +85,15 @@ export function createApp(options: AppOptions): ScribeApp {
     { concurrency: config.jobs.concurrency, maxQueued: config.jobs.max_queued, retentionMs: config.jobs.retention_ms, maxRetained: config.jobs.max_retained },
     (job) => {
       logJob(job, log);
-      if (job.status === 'done' || job.status === 'failed') onFinished(job);
+      if (!isFinished(job.status)) return;
+      // A started job whose pipeline gave no result (aborted at shutdown, its worker died) ends its generation here.
+      if (job.started_at !== null && job.result === undefined) stats.giveUp(job.id, closing ? 'interrupted' : 'error', job.error ?? 'the job ended without an outcome');
+      onFinished(job);
     },
+    new JobStore(path.join(statsHome(options.env, options.cwd), 'jobs')),
   );
+  // Jobs a stopped server was running end their generations now, if nothing recorded an outcome for them.
+  for (const job of jobs.recover()) if (job.started_at !== null) stats.giveUp(job.id, 'interrupted', job.error ?? 'the server stopped');
   const threads = new JobThreads(options.env);
   let closing = false;
 
@@ -95,14 +105,17 @@ export function createApp(options: AppOptions): ScribeApp {
     const callback = callbackUrl === undefined ? undefined : checkCallbackUrl(callbackUrl, config.callbacks, secret);
     // The job's id is known once submit returns; its first stage comes later, from its worker thread.
     let id = '';
-    const outcome = jobs.submit((onEvent, signal) =>
+    const outcome = jobs.submit((job) =>
       threads.run(
-        { request: { ...request, outputPath }, cwd: options.cwd },
-        (event) => {
-          onEvent(event);
-          events.stage(id, event);
+        { request: { ...request, outputPath }, cwd: options.cwd, generation: job.id },
+        {
+          onEvent: (event) => {
+            job.onEvent(event);
+            events.stage(id, event);
+          },
+          stats,
         },
-        signal,
+        job.signal,
       ),
     );
     if (!outcome.accepted) {
@@ -214,7 +227,7 @@ function streamJob(job: JobView, events: JobEvents, req: IncomingMessage, res: S
   };
   job.stages.slice(sent).forEach((stage, index) => write('stage', stage, sent + index + 1));
   sent = job.stages.length;
-  if (job.status === 'done' || job.status === 'failed') return finish(job);
+  if (isFinished(job.status)) return finish(job);
   const unsubscribe = events.subscribe(job.id, (signal) => {
     if (signal.type === 'end') return finish(signal.job);
     sent += 1;
@@ -246,7 +259,7 @@ function send(res: ServerResponse, answer: { status: number; body: unknown; head
 }
 
 function logJob(job: JobView, log: LogSink): void {
-  const finished = job.status === 'done' || job.status === 'failed';
+  const finished = isFinished(job.status);
   log({
     level: job.status === 'failed' ? 'warn' : 'info',
     msg: 'job',

@@ -34,6 +34,8 @@ function serveJobs(port: MessagePort): void {
           env: process.env,
           project: { ...loaded, provider },
           signal: controller.signal,
+          generation: message.job.generation,
+          stats: { record: (event) => send({ type: 'stats', event }) },
           validator,
           onEvent: (event) => send({ type: 'event', event }),
         });

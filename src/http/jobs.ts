@@ -1,16 +1,25 @@
 /**
  * The job queue behind POST /v1/generate: at most `concurrency` jobs run at once, at most `maxQueued`
  * wait; each job records the pipeline's stages as they happen. Finished jobs stay readable for
- * `retentionMs` (and at most `maxRetained` of them), then they are forgotten.
+ * `retentionMs` (and at most `maxRetained` of them), then they are forgotten. With a store, every
+ * change of a job is on disk too, and a restarted queue answers for the jobs of the one before.
  */
 import { randomUUID } from 'node:crypto';
 import type { GenerateResult } from '../contracts.ts';
 import type { PipelineEvent, PipelineResult } from '../workflow/pipeline.ts';
+import type { JobStore } from './job-store.ts';
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
 
-/** What a job does once it has a slot: the pipeline, given where to report and when to stop. */
-export type JobWork = (onEvent: (event: PipelineEvent) => void, signal: AbortSignal) => Promise<PipelineResult>;
+/** What a job's work is handed: its id, where to report its stages, and when to stop. */
+export interface JobContext {
+  id: string;
+  onEvent: (event: PipelineEvent) => void;
+  signal: AbortSignal;
+}
+
+/** What a job does once it has a slot: the pipeline. */
+export type JobWork = (context: JobContext) => Promise<PipelineResult>;
 
 /** GET /v1/jobs/:id. */
 export interface JobView {
@@ -28,6 +37,13 @@ export interface JobView {
   exit_code?: number;
   /** Why a failed job failed. */
   error?: string;
+  /** The server stopped (a restart, a shutdown past its grace period) before the job could finish. */
+  interrupted?: true;
+}
+
+/** A job that will not change any more. */
+export function isFinished(status: JobStatus): boolean {
+  return status === 'done' || status === 'failed';
 }
 
 export interface QueueLimits {
@@ -48,6 +64,7 @@ export interface DrainSummary {
 
 interface Job {
   id: string;
+  interrupted?: true;
   /** Order of submission: a waiting job's place in the queue is its distance from the first one waiting. */
   sequence: number;
   status: JobStatus;
@@ -57,7 +74,8 @@ interface Job {
   stages: PipelineEvent[];
   result?: PipelineResult;
   error?: string;
-  work: JobWork;
+  /** None for a job restored from the store: it is finished. */
+  work?: JobWork;
   controller: AbortController;
 }
 
@@ -76,9 +94,49 @@ export class JobQueue {
   private accepting = true;
   private submitted = 0;
 
-  constructor(limits: QueueLimits, onChange: (job: JobView) => void = () => {}) {
+  private readonly store: JobStore | undefined;
+
+  constructor(limits: QueueLimits, onChange: (job: JobView) => void = () => {}, store?: JobStore) {
     this.limits = limits;
-    this.onChange = onChange;
+    this.onChange = (view) => {
+      store?.save(view);
+      onChange(view);
+    };
+    this.store = store;
+  }
+
+  /**
+   * Takes up the stored jobs of a server that stopped: finished ones as they were, the others as
+   * failed and interrupted. Returns those it found unfinished (their generations may need an outcome).
+   */
+  recover(): JobView[] {
+    const interrupted: JobView[] = [];
+    for (const stored of this.store?.load() ?? []) {
+      const unfinished = !isFinished(stored.status);
+      const job: Job = {
+        id: stored.id,
+        sequence: this.submitted++,
+        status: unfinished ? 'failed' : stored.status,
+        createdAt: Date.parse(stored.created_at),
+        startedAt: stored.started_at === null ? null : Date.parse(stored.started_at),
+        finishedAt: unfinished || stored.finished_at === null ? Date.now() : Date.parse(stored.finished_at),
+        stages: stored.stages,
+        result: stored.result && stored.exit_code !== undefined ? { document: stored.result, exitCode: stored.exit_code as PipelineResult['exitCode'] } : undefined,
+        error: unfinished ? `the server stopped before the job finished (it was ${stored.status})` : stored.error,
+        ...(unfinished || stored.interrupted ? { interrupted: true as const } : {}),
+        controller: new AbortController(),
+      };
+      this.jobs.set(job.id, job);
+      this.finished.push(job);
+      if (unfinished) {
+        const view = this.view(job);
+        this.store?.save(view);
+        interrupted.push({ ...view, status: stored.status, started_at: stored.started_at });
+      }
+    }
+    this.finished.sort((a, b) => a.finishedAt! - b.finishedAt!);
+    this.forgetOld();
+    return interrupted;
   }
 
   submit(work: JobWork): SubmitOutcome {
@@ -117,14 +175,14 @@ export class JobQueue {
   async drain(graceMs: number): Promise<DrainSummary> {
     this.accepting = false;
     const queued = this.waiting.splice(0);
-    for (const job of queued) this.finish(job, { error: 'the server shut down before the job started' });
+    for (const job of queued) this.finish(job, { error: 'the server shut down before the job started', interrupted: true });
     const inFlight = [...this.running.values()];
     await settleWithin(inFlight, graceMs);
     const left = [...this.running.keys()];
     for (const job of left) {
       const reason = `the server shut down: the job did not finish within the ${graceMs} ms grace period`;
       job.controller.abort(new Error(reason));
-      this.finish(job, { error: reason });
+      this.finish(job, { error: reason, interrupted: true });
     }
     return { finished: inFlight.length - left.length, abandoned: left.length, cancelled: queued.length };
   }
@@ -144,9 +202,12 @@ export class JobQueue {
 
   private async execute(job: Job): Promise<void> {
     try {
-      const result = await job.work((event) => {
-        if (job.status === 'running') job.stages.push(event);
-      }, job.controller.signal);
+      const onEvent = (event: PipelineEvent) => {
+        if (job.status !== 'running') return;
+        job.stages.push(event);
+        this.store?.save(this.view(job));
+      };
+      const result = await job.work!({ id: job.id, onEvent, signal: job.controller.signal });
       this.finish(job, { result, error: result.document.success ? undefined : (result.document.error ?? 'the generation failed') });
     } catch (error) {
       this.finish(job, { error: error instanceof Error ? error.message : String(error) });
@@ -154,11 +215,12 @@ export class JobQueue {
   }
 
   /** A job's one transition to a final status; a job aborted at shutdown that settles later changes nothing. */
-  private finish(job: Job, outcome: { result?: PipelineResult; error?: string }): void {
-    if (job.status === 'done' || job.status === 'failed') return;
+  private finish(job: Job, outcome: { result?: PipelineResult; error?: string; interrupted?: true }): void {
+    if (isFinished(job.status)) return;
     job.status = outcome.error === undefined ? 'done' : 'failed';
     job.result = outcome.result;
     job.error = outcome.error;
+    if (outcome.interrupted) job.interrupted = true;
     job.finishedAt = Date.now();
     this.finished.push(job);
     this.running.delete(job);
@@ -169,7 +231,9 @@ export class JobQueue {
   private forgetOld(): void {
     const now = Date.now();
     while (this.finished.length > 0 && (this.finished.length > this.limits.maxRetained || now - this.finished[0]!.finishedAt! > this.limits.retentionMs)) {
-      this.jobs.delete(this.finished.shift()!.id);
+      const forgotten = this.finished.shift()!;
+      this.jobs.delete(forgotten.id);
+      this.store?.remove(forgotten.id);
     }
   }
 
@@ -186,6 +250,7 @@ export class JobQueue {
       stages: [...job.stages],
       ...(job.result ? { result: job.result.document, exit_code: job.result.exitCode } : {}),
       ...(job.error !== undefined ? { error: job.error } : {}),
+      ...(job.interrupted ? { interrupted: true as const } : {}),
     };
   }
 }

@@ -5,15 +5,30 @@
  * the wait it is given is terminated.
  */
 import { Worker } from 'node:worker_threads';
+import type { NewStatsEvent } from '../stats/events.ts';
+import type { StatsSink } from '../stats/log.ts';
 import type { GenerateRequest, PipelineEvent, PipelineResult } from '../workflow/pipeline.ts';
 
 export interface PipelineJob {
   request: GenerateRequest;
   cwd: string;
+  /** The generation's id in the statistics: the job's. */
+  generation: string;
 }
 
 export type ToWorker = { type: 'run'; job: PipelineJob } | { type: 'abort'; reason: string };
-export type FromWorker = { type: 'event'; event: PipelineEvent } | { type: 'result'; result: PipelineResult } | { type: 'error'; message: string };
+export type FromWorker =
+  | { type: 'event'; event: PipelineEvent }
+  | { type: 'stats'; event: NewStatsEvent }
+  | { type: 'result'; result: PipelineResult }
+  | { type: 'error'; message: string };
+
+/** Where a job's stages and statistics go, on the server's thread. */
+export interface JobReports {
+  onEvent: (event: PipelineEvent) => void;
+  /** Every statistics event of the job, recorded by the server: one writer, and it knows which generations have ended. */
+  stats: StatsSink;
+}
 
 // From the sources a worker needs tsx to load TypeScript (job-worker.mjs); the build runs job-worker.js as is.
 const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './job-worker.mjs' : './job-worker.js', import.meta.url);
@@ -29,7 +44,7 @@ export class JobThreads {
     this.env = env;
   }
 
-  run(job: PipelineJob, onEvent: (event: PipelineEvent) => void, signal: AbortSignal): Promise<PipelineResult> {
+  run(job: PipelineJob, reports: JobReports, signal: AbortSignal): Promise<PipelineResult> {
     if (this.closed) return Promise.reject(new Error('the server is shutting down'));
     const worker = this.idle.pop() ?? new Worker(ENTRY, { env: { ...this.env } });
     const settled = new Promise<PipelineResult>((resolve, reject) => {
@@ -42,7 +57,8 @@ export class JobThreads {
         settle();
       };
       const onMessage = (message: FromWorker) => {
-        if (message.type === 'event') onEvent(message.event);
+        if (message.type === 'event') reports.onEvent(message.event);
+        else if (message.type === 'stats') reports.stats.record(message.event);
         else if (message.type === 'result') finish(!signal.aborted, () => resolve(message.result));
         else finish(!signal.aborted, () => reject(new Error(message.message)));
       };

@@ -45,7 +45,12 @@ export const RetryEvent = z.object({
   rules: z.array(z.string()),
 });
 
-export const GiveUpReason = z.enum(['max_retries', 'model_error']);
+/**
+ * Why a generation ended without a spec: its attempts (or the Critic's rejections) ran out, the model
+ * could not be reached or set up, the spec was kept for review instead of accepted, its file appeared
+ * meanwhile, it was stopped (a signal, a server shutting down) or Scribe itself failed.
+ */
+export const GiveUpReason = z.enum(['max_retries', 'model_error', 'model_config', 'not_accepted', 'exists', 'interrupted', 'error']);
 
 export const GiveUpEvent = z.object({
   ...Common,
@@ -55,7 +60,7 @@ export const GiveUpEvent = z.object({
   error: z.string(),
 });
 
-/** Scribe produced a validated spec. */
+/** The generation's spec was written as accepted (or, under --no-run, accepted without a run). */
 export const SuccessEvent = z.object({
   ...Common,
   type: z.literal('success'),

@@ -16,7 +16,12 @@ export function statsHome(env: NodeJS.ProcessEnv, cwd: string): string {
   return home ? path.resolve(cwd, home) : path.join(cwd, '.scribe');
 }
 
-export class StatsLog {
+/** Where the stages record their events: the log itself, or a forwarder (a server's job thread). */
+export interface StatsSink {
+  record(event: NewStatsEvent): void;
+}
+
+export class StatsLog implements StatsSink {
   readonly file: string;
 
   constructor(home: string) {

@@ -99,7 +99,7 @@ export async function runEval(requests: EvalRequests, options: EvalOptions): Pro
       rows.push({
         description: request.description,
         attempts: document.attempts,
-        rules_passed: recorded.some((e) => e.type === 'success'),
+        rules_passed: recorded.some((e) => e.type === 'validation' && e.passed),
         critic: document.critic?.status ?? null,
         critic_rejections: verdicts.filter((e) => 'status' in e && e.status === 'rejected').length,
         run: document.runner?.classification ?? null,

@@ -15,7 +15,8 @@ import { GenerateResult, ScribeTask, type Complexity, type PageInventory } from 
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
-import { StatsLog } from '../stats/log.ts';
+import { StatsLog, type StatsSink } from '../stats/log.ts';
+import type { OutcomeEvent } from '../stats/outcome.ts';
 import { Validator } from '../validate/validator.ts';
 import { runWorkflow } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
@@ -43,7 +44,10 @@ export interface PipelineOptions {
   project?: ProjectContext;
   onEvent?: (event: PipelineEvent) => void;
   signal?: AbortSignal;
-  stats?: StatsLog | false;
+  /** Where events go (default: the project's log); one that may also be ended by someone else should be a OneOutcomeSink. */
+  stats?: StatsSink | false;
+  /** The generation's id in the statistics (default: a new one); a caller that may have to end it names it. */
+  generation?: string;
   /** A model provider made by the caller (the MCP host's model, through sampling); wins over `request.provider`. */
   provider?: ModelProvider;
   /**
@@ -69,6 +73,7 @@ export interface PipelineResult {
 export async function generateSpec(request: GenerateRequest, options: PipelineOptions): Promise<PipelineResult> {
   const emit: Emit = (stage, status, message) => options.onEvent?.({ stage, status, message, at: new Date().toISOString() });
   const stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(options.env, options.cwd));
+  const generation = options.generation ?? randomUUID();
   const project = options.project ?? (await loadProject({ cwd: options.cwd, env: options.env, provider: request.provider }));
   const { scribe: config, critic } = project.agents;
   for (const warning of project.warnings) emit('project', 'info', warning);
@@ -111,7 +116,7 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
     cwd: options.cwd,
     env: options.env,
     project,
-    generation: randomUUID(),
+    generation,
     inventory,
     stats,
     signal: options.signal,
@@ -121,11 +126,28 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   try {
     // An aborted job (a server shutting down) stops before its next stage.
     const walk = await runWorkflow<PipelineSegment>(manifest, workers, [{ type: 'REQUEST', task: task.value }], { onBlock: () => options.signal?.throwIfAborted() });
+    stats?.record(outcomeOf(generation, walk.outcome, new RunState(walk.payload)));
     return withWarnings(resultOf(walk.outcome, walk.payload, options.cwd), project.warnings);
   } catch (error) {
-    if (error instanceof ProviderSetupError) return setupFailure(error.message);
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof ProviderSetupError) {
+      stats?.record({ type: 'give_up', generation, attempts: 0, reason: 'model_config', error: message });
+      return setupFailure(message);
+    }
+    stats?.record({ type: 'give_up', generation, attempts: 0, reason: options.signal?.aborted ? 'interrupted' : 'error', error: message });
     throw error;
   }
+}
+
+/** A finished walk's one outcome event: success only when the spec was written as accepted. */
+function outcomeOf(generation: string, outcome: 'success' | 'failure', state: RunState): OutcomeEvent {
+  const attempts = state.attempts();
+  if (outcome === 'success') return { type: 'success', generation, attempts };
+  const failure = state.newest('SCRIBE_FAILURE')?.candidate;
+  if (failure) return { type: 'give_up', generation, attempts, reason: failure.failure ?? 'max_retries', error: failure.error ?? 'generation failed' };
+  const final = state.newest('OUTCOME');
+  const exists = final?.status === 'accepted' && final.testPath === null;
+  return { type: 'give_up', generation, attempts, reason: exists ? 'exists' : 'not_accepted', error: final?.message ?? 'generation failed' };
 }
 
 function withWarnings(result: PipelineResult, warnings: string[]): PipelineResult {

@@ -11,7 +11,7 @@ import type { Candidate, Scribe, SpecRecord } from '../agents/scribe.ts';
 import { SpecExistsError, specStem } from '../agents/scribe-files.ts';
 import type { CriticVerdict, Issue, PageInventory, RunnerReport } from '../contracts.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
-import { statsHome, type StatsLog } from '../stats/log.ts';
+import { statsHome, type StatsSink } from '../stats/log.ts';
 import type { Worker } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
 import type { PipelineSegment, ResolvedTask } from './segments.ts';
@@ -26,7 +26,7 @@ export interface WorkerDeps {
   project: ProjectContext;
   generation: string;
   inventory?: PageInventory;
-  stats?: StatsLog;
+  stats?: StatsSink;
   signal?: AbortSignal;
   emit: (stage: string, status: 'started' | 'done' | 'failed' | 'info', message: string) => void;
 }

@@ -4,8 +4,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GenerateResult } from '../../src/contracts.ts';
 import { StatsDocument } from '../../src/stats/aggregate.ts';
+import { StatsLog } from '../../src/stats/log.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { chatty, GOOD_SPEC } from '../fixtures/model-answers.ts';
+import { startSlowApp } from '../fixtures/slow-app.ts';
 import { makeScribeProject, type ScribeProject, type ScribeSettings } from '../fixtures/scribe-project.ts';
 import { postLarge, serverConfig, startTestServer, TOKEN, until, type TestServer } from './harness.ts';
 
@@ -191,6 +193,29 @@ describe('jobs', () => {
     expect((await api.call('GET', '/v1/jobs/not-a-job')).status).toBe(404);
     expect(api.logs).toContainEqual({ level: 'info', msg: 'request', method: 'POST', path: '/v1/generate', status: 202, ms: expect.any(Number), job: accepted.json.id });
     expect(api.logs).toContainEqual({ level: 'info', msg: 'job', job: accepted.json.id, status: 'done', ms: expect.any(Number), exit_code: 0 });
+  });
+
+  it('10 identical requests at once: one spec written, one success in the stats, every generation one outcome', async () => {
+    const app = await startSlowApp();
+    try {
+      const api = await start(serverConfig({ jobs: { concurrency: 2, max_queued: 10 } }));
+      const body = { description: 'see the reports page', url: app.url, run: false, provider: 'offline' };
+      const posted = await Promise.all(Array.from({ length: 10 }, () => api.call('POST', '/v1/generate', { body })));
+      expect(posted.map((p) => p.status)).toEqual(Array(10).fill(202));
+      const jobs = await Promise.all(posted.map((p) => api.settled(p.json.id)));
+      expect(jobs.filter((job) => job.status === 'done')).toHaveLength(1);
+      expect(jobs.filter((job) => job.status === 'failed').every((job) => /exists/.test(job.error ?? ''))).toBe(true);
+
+      const stats = StatsDocument.parse((await api.call('GET', '/v1/stats')).json);
+      expect(stats.generations_succeeded).toBe(1);
+      const events = new StatsLog(project.home).read();
+      const ended = events.filter((e) => e.type === 'success' || e.type === 'give_up');
+      const generations = new Set(events.map((e) => e.generation));
+      expect(ended.map((e) => e.generation).sort()).toEqual([...generations].sort());
+      expect(ended.filter((e) => e.type === 'success').map((e) => e.generation)).toEqual([jobs.find((job) => job.status === 'done')!.id]);
+    } finally {
+      await app.close();
+    }
   });
 
   it('a job the pipeline cannot finish is failed with its reason and the document', async () => {

@@ -7,7 +7,8 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync 
 import path from 'node:path';
 import { z } from 'zod';
 import { testsOf, type Attachment, type PlaywrightReport } from './playwright-report.ts';
-import { EVIDENCE_ATTACHMENT, isRunId } from './workspace.ts';
+import { isRunId } from './run-folders.ts';
+import { EVIDENCE_ATTACHMENT } from './workspace.ts';
 
 const IMAGE = /\.(png|jpe?g)$/i;
 

@@ -136,6 +136,13 @@ function processState(pid: number): string | undefined {
   }
 }
 
+/** Kills every process this one started, and theirs (runs under way in any thread): for an exit that cannot wait. */
+export function killDescendants(): void {
+  const descendants = processTree(process.pid).filter((pid) => pid !== process.pid);
+  killAll(undefined, descendants, 'SIGKILL');
+  waitGoneSync(descendants, 1000);
+}
+
 /** `root` and all its descendants, from the process table as it is now. */
 export function processTree(root: number): number[] {
   const children = new Map<number, number[]>();

@@ -12,8 +12,7 @@
  *     spec/<name>             the spec; relative imports rewritten to still reach its own folder
  *     results/, report.json   Playwright's output folder and JSON report
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { LaunchOptions } from '@playwright/test';
@@ -29,9 +28,6 @@ const CONFIG_FILE = 'playwright.config.mjs';
 /** A TypeScript config, so Playwright loads it with its own transform and it can import the user's TS config. */
 const USER_CONFIG_WRAPPER = 'playwright.config.ts';
 const REPORT_FILE = 'report.json';
-/** `<stamp>-<pid>-<random>`: sortable by time, and the pid says whether its owner still runs. */
-const RUN_ID = /^\d{8}T\d{6}-(\d+)-[0-9a-f]{8}$/;
-const RUN_DIR_PREFIX = 'run-';
 
 /**
  * Run-time grounding, read in the page: its test ids and named elements (role "name"), deduplicated and
@@ -178,20 +174,6 @@ export function resolvePlaywright(fromDir: string): PlaywrightPackage {
     }
   }
   throw new Error('@playwright/test is not installed (npm install @playwright/test)');
-}
-
-export function newRunId(now: Date = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').slice(0, 15);
-  return `${stamp}-${process.pid}-${randomBytes(4).toString('hex')}`;
-}
-
-/**
- * The run's folder. The temp root is created and taken by its real path, because Playwright reports
- * real paths and the Runner compares them with the spec's.
- */
-export function workspaceDir(tempRoot: string, id: string): string {
-  mkdirSync(tempRoot, { recursive: true });
-  return path.join(realpathSync(tempRoot), `${RUN_DIR_PREFIX}${id}`);
 }
 
 export function createWorkspace(dir: string, id: string, spec: SpecSource, playwright: PlaywrightPackage, settings: WorkspaceSettings): RunWorkspace {
@@ -348,35 +330,4 @@ function userConfigWrapperSource(workspace: RunWorkspace, spec: SpecSource, sett
 export function screenshotCalls(text: string): number {
   const model = SpecModel.fromText('spec.ts', text);
   return model.calls.filter((call) => model.callee(call).name === 'screenshot').length;
-}
-
-export function removeWorkspace(dir: string): void {
-  rmSync(dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
-}
-
-/** Run folders left by a Scribe process that no longer exists (killed before it could clean up). */
-export function removeAbandonedRuns(tempRoot: string): void {
-  let entries: string[];
-  try {
-    entries = readdirSync(tempRoot);
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const pid = entry.startsWith(RUN_DIR_PREFIX) ? RUN_ID.exec(entry.slice(RUN_DIR_PREFIX.length))?.[1] : undefined;
-    if (pid !== undefined && !isAlive(Number(pid))) removeWorkspace(path.join(tempRoot, entry));
-  }
-}
-
-export function isRunId(name: string): boolean {
-  return RUN_ID.test(name);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

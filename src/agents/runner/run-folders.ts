@@ -1,0 +1,60 @@
+/**
+ * The Runner's temporary run folders: named by time, the owning process's pid and a random tag, so a
+ * later Scribe (the next run, a restarted server) removes those whose process died before it could
+ * clean up. Light on purpose: the server imports it when it starts.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+/** `<stamp>-<pid>-<random>`: sortable by time, and the pid says whether its owner still runs. */
+const RUN_ID = /^\d{8}T\d{6}-(\d+)-[0-9a-f]{8}$/;
+const RUN_DIR_PREFIX = 'run-';
+
+export function newRunId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').slice(0, 15);
+  return `${stamp}-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * The run's folder. The temp root is created and taken by its real path, because Playwright reports
+ * real paths and the Runner compares them with the spec's.
+ */
+export function workspaceDir(tempRoot: string, id: string): string {
+  mkdirSync(tempRoot, { recursive: true });
+  return path.join(realpathSync(tempRoot), `${RUN_DIR_PREFIX}${id}`);
+}
+
+export function removeWorkspace(dir: string): void {
+  rmSync(dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
+}
+
+/**
+ * Run folders left by a Scribe process that no longer exists (killed before it could clean up); with
+ * `includingOwn`, this process's too (it is exiting without waiting for its runs).
+ */
+export function removeAbandonedRuns(tempRoot: string, includingOwn = false): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(tempRoot);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const pid = entry.startsWith(RUN_DIR_PREFIX) ? RUN_ID.exec(entry.slice(RUN_DIR_PREFIX.length))?.[1] : undefined;
+    if (pid !== undefined && ((includingOwn && Number(pid) === process.pid) || !isAlive(Number(pid)))) removeWorkspace(path.join(tempRoot, entry));
+  }
+}
+
+export function isRunId(name: string): boolean {
+  return RUN_ID.test(name);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
