@@ -23,9 +23,11 @@ for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
   writeFileSync(full, readFileSync(full, 'utf8').replace(RELATIVE_TS, '$1$2$3.js$2'));
 }
 
-// Plain files the build needs beside its modules: the Playwright config reader (a child process runs it
-// with plain Node) and the demo app's pages.
-cpSync(path.join(root, 'src/project/read-playwright-config.cjs'), path.join(dist, 'src/project/read-playwright-config.cjs'));
+// Plain files the build needs beside its modules: the CommonJS scripts child processes run with plain
+// Node (the Playwright config reader, the contained run's CLI) and the demo app's pages.
+for (const file of readdirSync(path.join(root, 'src'), { recursive: true, encoding: 'utf8' })) {
+  if (file.endsWith('.cjs')) cpSync(path.join(root, 'src', file), path.join(dist, 'src', file));
+}
 const demoApp = path.join(root, 'test/fixtures/demo-app');
 for (const file of readdirSync(demoApp)) {
   if (!file.endsWith('.ts')) cpSync(path.join(demoApp, file), path.join(dist, 'test/fixtures/demo-app', file));

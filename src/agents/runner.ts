@@ -5,8 +5,9 @@
  * failure, Playwright's output). The spec runs from a temporary folder that is always removed, also on
  * timeout, crash or Ctrl-C; past the whole-run limit Playwright's whole process tree is killed.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import type { LaunchOptions } from '@playwright/test';
 import { RunnerReport } from '../contracts.ts';
@@ -20,7 +21,18 @@ import { gatherEvidence, keepScreenshots } from './runner/evidence.ts';
 import { readPlaywrightReport } from './runner/playwright-report.ts';
 import { onInterrupt, startPlaywright, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
 import { newRunId, removeAbandonedRuns, removeWorkspace, workspaceDir } from './runner/run-folders.ts';
-import { createWorkspace, resolvePlaywright, screenshotCalls, type RunWorkspace, type SpecSource } from './runner/workspace.ts';
+import { SharedBrowser } from './runner/browser-server.ts';
+import { runPermissions } from './runner/permissions.ts';
+import {
+  containedTsconfig,
+  createWorkspace,
+  resolvePlaywright,
+  screenshotCalls,
+  type PlaywrightPackage,
+  type RunWorkspace,
+  type SpecSource,
+  type WorkspaceSettings,
+} from './runner/workspace.ts';
 
 export interface RunSpecOptions {
   /** A spec on disk. Its relative imports (fixtures, page objects) still resolve from its folder. */
@@ -52,7 +64,15 @@ export interface RunSpecOptions {
   allowedEnv?: readonly string[];
   /** Aborting stops Playwright and its browser at once (the report then says the run was stopped). */
   signal?: AbortSignal;
+  /**
+   * The browser an untrusted run's test connects to (a generation shares one across explore and runs);
+   * default: one launched for this run and closed after it.
+   */
+  browser?: SharedBrowser;
 }
+
+/** Playwright's CLI under the permission model (see contained-cli.cjs). */
+const CONTAINED_CLI = fileURLToPath(new URL('./runner/contained-cli.cjs', import.meta.url));
 
 export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   const started = performance.now();
@@ -81,14 +101,24 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     running?.killNow();
     removeWorkspace(dir);
   });
+  const ownBrowser = options.untrusted && !options.browser ? new SharedBrowser(launch) : undefined;
   try {
     const userConfig = options.playwrightConfigFile ? { file: path.resolve(cwd, options.playwrightConfigFile), ...(options.project ? { project: options.project } : {}) } : undefined;
-    const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config, userConfig, contained: options.untrusted ?? false });
+    let contained: WorkspaceSettings['contained'];
+    if (options.untrusted) {
+      try {
+        contained = { wsEndpoint: await (options.browser ?? ownBrowser)!.endpoint(playwright.packageDir), tsconfig: containedTsconfig(dir, spec.sourceDir, cwd) };
+      } catch (error) {
+        return notRun({ status: 'error', classification: 'environment', message: `could not start the browser: ${(error as Error).message}`, line: null }, elapsed());
+      }
+    }
+    const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config, userConfig, contained });
+    const invocation = contained
+      ? containedInvocation(workspace, playwright, containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace.dir), [cwd, spec.sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])])
+      : { cli: playwright.cli, args: ['test', '--config', workspace.configFile], env: playwrightEnv(env, options.baseURL) };
     running = startPlaywright({
-      cli: playwright.cli,
-      args: ['test', '--config', workspace.configFile],
+      ...invocation,
       cwd: workspace.dir,
-      env: options.untrusted ? containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace.dir) : playwrightEnv(env, options.baseURL),
       limitMs: config.timeouts.run_ms,
       killGraceMs: config.timeouts.kill_grace_ms,
       maxOutputChars: config.report.max_output_chars,
@@ -102,7 +132,23 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   } finally {
     unregister();
     removeWorkspace(dir);
+    await ownBrowser?.close();
   }
+}
+
+/**
+ * Playwright's CLI for an untrusted run, in its contained environment and under Node's permission model
+ * (permissions.ts): reading only the project, the run and the Playwright installation.
+ */
+function containedInvocation(workspace: RunWorkspace, playwright: PlaywrightPackage, env: NodeJS.ProcessEnv, readable: string[]): { cli: string; args: string[]; env: NodeJS.ProcessEnv } {
+  const installation = path.resolve(playwright.packageDir, '..', '..');
+  const permissions = runPermissions({ runDir: workspace.dir, readable: [...readable, installation, CONTAINED_CLI] });
+  mkdirSync(env.TMPDIR!, { recursive: true });
+  return {
+    cli: CONTAINED_CLI,
+    args: [playwright.cli, 'test', '--config', workspace.configFile],
+    env: { ...env, NODE_OPTIONS: permissions.runner, SCRIBE_WORKER_NODE_OPTIONS: permissions.workers },
+  };
 }
 
 function specSource(options: RunSpecOptions, cwd: string): SpecSource {
@@ -121,15 +167,15 @@ function playwrightEnv(env: NodeJS.ProcessEnv, baseURL: string): NodeJS.ProcessE
 }
 
 /** What Node and Playwright need to start, whatever the spec: nothing that names or unlocks anything. */
-const CONTAINED_BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
+const CONTAINED_BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ'];
 
 /**
- * An untrusted run's environment: only what it must have, with its HOME in the run folder. TMPDIR stays
- * the system's: Chromium's socket paths below a deep run folder exceed the length a socket may have.
+ * An untrusted run's environment: only what it must have, with its HOME and TMPDIR in the run folder
+ * (the browser is Scribe's, so no Chromium socket needs a short temporary path).
  */
 export function containedEnv(env: NodeJS.ProcessEnv, baseURL: string, allowed: readonly string[], runDir: string): NodeJS.ProcessEnv {
   const kept = Object.fromEntries([...CONTAINED_BASE_ENV, ...allowed].filter((key) => env[key] !== undefined).map((key) => [key, env[key]]));
-  return { ...kept, BASE_URL: baseURL, HOME: runDir, FORCE_COLOR: '0' };
+  return { ...kept, BASE_URL: baseURL, HOME: runDir, TMPDIR: path.join(runDir, 'tmp'), FORCE_COLOR: '0' };
 }
 
 /** Variables whose values are never shown to a model: the caller's keys and tokens, and the declared credentials. */

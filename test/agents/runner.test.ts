@@ -375,6 +375,59 @@ describe('an untrusted run (model-written code)', () => {
     expect(evidence).not.toContain('hunter2-declared');
   });
 
+  it('runs the test under Node’s permission model: no process started, nothing written or read outside the run and the project', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'scribe-outside-'));
+    const sink = await listener();
+    try {
+      writeFileSync(path.join(outside, 'secret.txt'), 'host-file-secret-7f3a');
+      const marker = path.join(outside, 'marker');
+      // Each attempt records what happened; the gate would refuse all of it, so this shows the containment alone.
+      const report = await run(
+        spec(`  const tried: Record<string, string> = {};
+  const attempt = (name: string, act: () => unknown) => { try { act(); tried[name] = 'done'; } catch (error) { tried[name] = String((error as { code?: string }).code ?? error); } };
+  const cp = (process as any).getBuiltinModule('node:child_process');
+  const fs = (process as any).getBuiltinModule('node:fs');
+  attempt('spawn', () => cp.execSync(${JSON.stringify(`touch ${marker}-spawn`)}));
+  attempt('spawnAsync', () => cp.spawn('/bin/sh', ['-c', ${JSON.stringify(`touch ${marker}-async`)}]));
+  attempt('write', () => fs.writeFileSync(${JSON.stringify(`${marker}-write`)}, 'x'));
+  attempt('read', () => { tried.readText = fs.readFileSync(${JSON.stringify(path.join(outside, 'secret.txt'))}, 'utf8'); });
+  attempt('environ', () => { tried.environText = fs.readFileSync('/proc/' + process.ppid + '/environ', 'utf8'); });
+  attempt('home', () => fs.readdirSync(${JSON.stringify(tmpdir())}));
+  await page.request.post(${JSON.stringify(sink.url)}, { data: JSON.stringify(tried) });
+  await page.goto('/');
+  await expect(page.getByTestId('title')).toHaveText('Welcome');`),
+        { env: { ...process.env, OPENAI_API_KEY: 'sk-in-the-parent-environ' }, untrusted: true },
+      );
+      expect(report.error_message).toBeNull();
+      const tried = JSON.parse(sink.seen[0]!.slice(sink.seen[0]!.indexOf(' ') + 1)) as Record<string, string>;
+      expect(tried).toEqual({ spawn: 'ERR_ACCESS_DENIED', spawnAsync: 'ERR_ACCESS_DENIED', write: 'ERR_ACCESS_DENIED', read: 'ERR_ACCESS_DENIED', environ: 'ERR_ACCESS_DENIED', home: 'ERR_ACCESS_DENIED' });
+      expect(readdirSync(outside)).toEqual(['secret.txt']);
+      await sleep(300);
+      expect(readdirSync(outside)).toEqual(['secret.txt']);
+    } finally {
+      await sink.close();
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('the test connects to Scribe’s browser: a browser executable of the spec’s choosing never starts', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'scribe-outside-'));
+    try {
+      const marker = path.join(outside, 'shell-ran');
+      const shell = { executablePath: '/bin/sh', ignoreDefaultArgs: true, args: ['-c', `touch ${marker}`] };
+      const viaUse = await run(spec(`  await page.goto('/');
+  await expect(page.getByTestId('title')).toHaveText('Welcome');`, `test.use({ launchOptions: ${JSON.stringify(shell)} });`), { untrusted: true });
+      expect(viaUse.status).toBe('pass');
+      const viaLaunch = await run(`import { test } from '@playwright/test';\ntest('case', async ({ playwright }) => {\n  await playwright.chromium.launch(${JSON.stringify(shell)});\n});\n`, { untrusted: true });
+      expect(viaLaunch.status).not.toBe('pass');
+      // The permission model hides /bin from the test process: to Playwright the executable is not there.
+      expect(viaLaunch.error_message).toMatch(/executable doesn't exist at \/bin\/sh|ERR_ACCESS_DENIED/);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('a trusted run (the user’s own spec) keeps the caller’s environment', async () => {
     const sink = await listener();
     try {

@@ -22,6 +22,9 @@ export interface RunOverlay {
   baseURL: string;
   timeouts: { test_ms: number; expect_ms: number; action_ms: number; navigation_ms: number };
   launchOptions: Record<string, unknown>;
+  /** A contained run: every project's test connects to Scribe's browser, and this tsconfig serves every file. */
+  connectOptions?: { wsEndpoint: string };
+  tsconfig?: string;
   failureScreenshot: boolean;
   /** Scribe's own reporters after the JSON report (the line reporter). */
   reporters: unknown[][];
@@ -61,10 +64,12 @@ export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
     navigationTimeout: use.navigationTimeout ?? user.use?.navigationTimeout ?? run.timeouts.navigation_ms,
     launchOptions: use.launchOptions ?? user.use?.launchOptions ?? run.launchOptions,
     screenshot: use.screenshot ?? user.use?.screenshot ?? (run.failureScreenshot ? 'only-on-failure' : 'off'),
+    ...(run.connectOptions ? { connectOptions: run.connectOptions } : {}),
   });
   const helperUse = (use) => ({
     ...use,
     launchOptions: use?.launchOptions ?? user.use?.launchOptions ?? run.launchOptions,
+    ...(run.connectOptions ? { connectOptions: run.connectOptions } : {}),
   });
 
   const kept = projects
@@ -93,7 +98,8 @@ export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
     forbidOnly: false,
     updateSnapshots: 'none',
     reporter: [['json', { outputFile: run.reportFile }], ...run.reporters],
-    use: { ...user.use, baseURL: run.baseURL },
+    use: { ...user.use, baseURL: run.baseURL, ...(run.connectOptions ? { connectOptions: run.connectOptions } : {}) },
+    ...(run.tsconfig ? { tsconfig: user.tsconfig ? absolute(user.tsconfig) : run.tsconfig } : {}),
     projects: kept,
   };
 }

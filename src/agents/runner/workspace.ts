@@ -155,8 +155,12 @@ export interface WorkspaceSettings {
   runner: RunnerConfig;
   /** The user's Playwright config and the project the spec belongs to: the run happens under them. */
   userConfig?: { file: string; project?: string };
-  /** An untrusted run: its browser context reaches only http(s). */
-  contained?: boolean;
+  /**
+   * An untrusted run: its browser context reaches only http(s); its test connects to the browser Scribe
+   * launched at `wsEndpoint` instead of launching one; and one TypeScript config serves every file, so
+   * Playwright looks for none in folders the run may not read.
+   */
+  contained?: { wsEndpoint: string; tsconfig: string };
 }
 
 /**
@@ -192,10 +196,28 @@ export function createWorkspace(dir: string, id: string, spec: SpecSource, playw
   // A junction needs no privilege on Windows; elsewhere the type is ignored.
   symlinkSync(playwright.packageDir, path.join(linkDir, 'test'), 'junction');
   writeFileAtomic(path.join(dir, 'package.json'), `${JSON.stringify({ private: true, type: moduleType(spec.sourceDir) })}\n`);
-  writeFileAtomic(path.join(dir, FIXTURES_FILE), fixturesSource(settings.contained ?? false));
+  writeFileAtomic(path.join(dir, FIXTURES_FILE), fixturesSource(settings.contained !== undefined));
   writeFileAtomic(workspace.configFile, settings.userConfig ? userConfigWrapperSource(workspace, spec, settings, settings.userConfig) : playwrightConfigSource(workspace, spec, settings));
   writeFileAtomic(workspace.specFile, relocateImports(spec.text, spec.sourceDir, specDir));
   return workspace;
+}
+
+/**
+ * The TypeScript config a contained run names for every file: the nearest above the spec within the
+ * project (its paths and aliases still apply), else an empty one written in the run folder.
+ */
+export function containedTsconfig(dir: string, sourceDir: string, projectRoot: string): string {
+  const root = path.resolve(projectRoot);
+  for (let current = path.resolve(sourceDir); ; current = path.dirname(current)) {
+    const relative = path.relative(root, current);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) break;
+    const candidate = path.join(current, 'tsconfig.json');
+    if (existsSync(candidate)) return candidate;
+    if (current === root) break;
+  }
+  const empty = path.join(dir, 'tsconfig.json');
+  writeFileAtomic(empty, '{}\n');
+  return empty;
 }
 
 /** A file name Playwright can match exactly: no folders, no glob characters, a script extension. */
@@ -279,10 +301,12 @@ export function playwrightConfig(workspace: Pick<RunWorkspace, 'specFile' | 'out
       actionTimeout: timeouts.action_ms,
       navigationTimeout: timeouts.navigation_ms,
       launchOptions: settings.launch,
+      ...(settings.contained ? { connectOptions: { wsEndpoint: settings.contained.wsEndpoint } } : {}),
       screenshot: artifacts.failure_screenshot ? 'only-on-failure' : 'off',
       trace: 'off',
       video: 'off',
     },
+    ...(settings.contained ? { tsconfig: settings.contained.tsconfig } : {}),
   };
 }
 
@@ -304,6 +328,7 @@ function userConfigWrapperSource(workspace: RunWorkspace, spec: SpecSource, sett
     baseURL: settings.baseURL,
     timeouts: { test_ms: timeouts.test_ms, expect_ms: timeouts.expect_ms, action_ms: timeouts.action_ms, navigation_ms: timeouts.navigation_ms },
     launchOptions: { ...settings.launch },
+    ...(settings.contained ? { connectOptions: { wsEndpoint: settings.contained.wsEndpoint }, tsconfig: settings.contained.tsconfig } : {}),
     failureScreenshot: artifacts.failure_screenshot,
     reporters: [['line']],
   };

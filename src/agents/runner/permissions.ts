@@ -1,0 +1,57 @@
+/**
+ * Node's permission model for a contained run: what Playwright's processes may read and write, as
+ * NODE_OPTIONS. The runner process may start its worker processes; the workers, where the spec runs,
+ * may start no process (the browser is Scribe's: they connect to it), and both write only inside the
+ * run folder.
+ * Reads are limited to what a run needs: the run folder, the project, the Playwright installation, and
+ * the few files Playwright probes outside them — not the user's home, other projects, /proc (another
+ * process's environment) or /etc.
+ */
+import path from 'node:path';
+
+/** Files Playwright reads at start wherever it runs (the platform probes of its user agent and WSL check). */
+const PROBED_FILES = ['/etc/os-release', '/proc/sys/fs/binfmt_misc/WSLInterop', '/run/WSL'];
+
+/** Looked up in every folder above a loaded file (module type, TypeScript config): absent is fine, unreadable is an error. */
+const LOOKED_UP = ['package.json', 'tsconfig.json', 'jsconfig.json'];
+
+export interface PermissionPaths {
+  runDir: string;
+  /** Folders read whole (the project, the spec's own folder, the Playwright installation's node_modules) and single files. */
+  readable: readonly string[];
+}
+
+export interface RunPermissions {
+  /** NODE_OPTIONS of Playwright's runner process. */
+  runner: string;
+  /** NODE_OPTIONS of its worker processes. */
+  workers: string;
+}
+
+export function runPermissions(paths: PermissionPaths): RunPermissions {
+  const folders = [...new Set([paths.runDir, ...paths.readable].map((folder) => path.resolve(folder)))];
+  const lookedUp = [...new Set(folders.flatMap(ancestors))].flatMap((folder) => LOOKED_UP.map((name) => path.join(folder, name)));
+  const reads = [...folders, ...PROBED_FILES, ...lookedUp].map((file) => flag('--allow-fs-read', file));
+  // Worker threads (Playwright's module loader runs in one) inherit every restriction of their process.
+  const common = [permissionFlag(), '--no-warnings', '--allow-worker', ...reads, flag('--allow-fs-write', paths.runDir)];
+  return { runner: [...common, '--allow-child-process'].join(' '), workers: common.join(' ') };
+}
+
+function ancestors(folder: string): string[] {
+  const found: string[] = [];
+  for (let current = path.dirname(folder); ; current = path.dirname(current)) {
+    found.push(current);
+    if (path.dirname(current) === current) return found;
+  }
+}
+
+/** Node 20 names it --experimental-permission; later Nodes --permission. */
+function permissionFlag(): string {
+  return process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+}
+
+/** A flag with a path NODE_OPTIONS can carry: quoted, so a space in a folder name does not split it. */
+function flag(name: string, value: string): string {
+  if (/["\\,]/.test(value)) throw new Error(`cannot run contained: the path ${value} holds a quote, backslash or comma`);
+  return `${name}="${value}"`;
+}
