@@ -19,10 +19,11 @@ import { statsHome } from '../stats/log.ts';
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
 import { gatherEvidence, keepScreenshots } from './runner/evidence.ts';
 import { readPlaywrightReport } from './runner/playwright-report.ts';
-import { onInterrupt, startPlaywright, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
+import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
 import { newRunId, removeAbandonedRuns, removeWorkspace, workspaceDir } from './runner/run-folders.ts';
 import { SharedBrowser } from './runner/browser-server.ts';
 import { runPermissions } from './runner/permissions.ts';
+import { sandboxPrefix, SandboxUnavailableError } from './runner/sandbox.ts';
 import {
   containedTsconfig,
   createWorkspace,
@@ -113,9 +114,15 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
       }
     }
     const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config, userConfig, contained });
-    const invocation = contained
-      ? containedInvocation(workspace, playwright, containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace.dir), [cwd, spec.sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])])
-      : { cli: playwright.cli, args: ['test', '--config', workspace.configFile], env: playwrightEnv(env, options.baseURL) };
+    let invocation: Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'>;
+    try {
+      invocation = contained
+        ? containedInvocation(workspace, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace.dir), [cwd, spec.sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config)
+        : { cli: playwright.cli, args: ['test', '--config', workspace.configFile], env: playwrightEnv(env, options.baseURL) };
+    } catch (error) {
+      if (error instanceof SandboxUnavailableError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
+      throw error;
+    }
     running = startPlaywright({
       ...invocation,
       cwd: workspace.dir,
@@ -137,14 +144,24 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
 }
 
 /**
- * Playwright's CLI for an untrusted run, in its contained environment and under Node's permission model
- * (permissions.ts): reading only the project, the run and the Playwright installation.
+ * Playwright's CLI for an untrusted run, in its contained environment, under Node's permission model
+ * (permissions.ts) and, where the machine has one, in an OS sandbox (sandbox.ts): reading only the
+ * project, the run and the Playwright installation.
  */
-function containedInvocation(workspace: RunWorkspace, playwright: PlaywrightPackage, env: NodeJS.ProcessEnv, readable: string[]): { cli: string; args: string[]; env: NodeJS.ProcessEnv } {
+function containedInvocation(
+  workspace: RunWorkspace,
+  playwright: PlaywrightPackage,
+  callerEnv: NodeJS.ProcessEnv,
+  env: NodeJS.ProcessEnv,
+  readable: string[],
+  config: RunnerConfig,
+): Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'> {
   const installation = path.resolve(playwright.packageDir, '..', '..');
-  const permissions = runPermissions({ runDir: workspace.dir, readable: [...readable, installation, CONTAINED_CLI] });
+  const reads = [...readable, installation, CONTAINED_CLI];
+  const permissions = runPermissions({ runDir: workspace.dir, readable: reads });
   mkdirSync(env.TMPDIR!, { recursive: true });
   return {
+    prefix: sandboxPrefix(config.containment.os_sandbox, { runDir: workspace.dir, readOnly: reads }, callerEnv),
     cli: CONTAINED_CLI,
     args: [playwright.cli, 'test', '--config', workspace.configFile],
     env: { ...env, NODE_OPTIONS: permissions.runner, SCRIBE_WORKER_NODE_OPTIONS: permissions.workers },

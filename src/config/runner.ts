@@ -34,6 +34,7 @@ export const RunnerFile = z
       max_output_chars: z.number().int().positive(),
       max_error_context_chars: z.number().int().positive(),
     }),
+    containment: z.strictObject({ os_sandbox: z.enum(['auto', 'required', 'off']) }).default({ os_sandbox: 'auto' }),
   })
   .superRefine((file, ctx) => {
     // A test that may outlive the whole run would always end as a run timeout, never as its own failure.

@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { RunnerReport } from '../../src/contracts.ts';
 import { runSpec, type RunSpecOptions } from '../../src/agents/runner.ts';
 import { isRunning, processTree } from '../../src/agents/runner/process.ts';
+import { sandboxPrefix } from '../../src/agents/runner/sandbox.ts';
 import { loadRunnerConfig, type RunnerConfig } from '../../src/config/runner.ts';
 import { scribe } from '../commands/cli-harness.ts';
 import { closedUrl, serveDirectory, type StaticServer } from '../fixtures/static-server.ts';
@@ -426,6 +427,33 @@ describe('an untrusted run (model-written code)', () => {
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }
+  });
+
+  it.skipIf(sandboxPrefix('auto', { runDir: tmpdir(), readOnly: [] }, process.env) === undefined)(
+    'code that runs while Playwright loads the file may start a process, but inside the OS sandbox: the host is untouched',
+    async () => {
+      const outside = mkdtempSync(path.join(tmpdir(), 'scribe-outside-'));
+      try {
+        const marker = path.join(outside, 'loaded');
+        // Load-time code runs in Playwright's runner process, which may start its workers: the shell it starts
+        // runs, but in the sandbox's own /tmp. (The same line in the worker is refused by the permission model.)
+        const header = `try { (process as any).getBuiltinModule('node:child_process').execSync(${JSON.stringify(`mkdir -p ${outside} && touch ${marker}`)}); } catch {}`;
+        const report = await run(spec(`  await page.goto('/');
+  await expect(page.getByTestId('title')).toHaveText('Welcome');`, header), { untrusted: true });
+        expect(report.error_message).toBeNull();
+        expect(report.status).toBe('pass');
+        expect(existsSync(marker)).toBe(false);
+      } finally {
+        rmSync(outside, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('with the OS sandbox required where there is none, refuses to run and names the fix', async () => {
+    const required = { ...config, containment: { os_sandbox: 'required' as const } };
+    const report = await run(spec(`  await page.goto('/');`), { untrusted: true, config: required, env: { ...process.env, PATH: '/nonexistent' } });
+    expect(report).toMatchObject({ status: 'error', classification: 'environment' });
+    expect(report.error_message).toContain('apt-get install bubblewrap');
   });
 
   it('a trusted run (the user’s own spec) keeps the caller’s environment', async () => {

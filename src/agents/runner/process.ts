@@ -9,6 +9,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface PlaywrightInvocation {
+  /** A command that runs Node in a sandbox (bwrap … --): Node and its arguments follow it. */
+  prefix?: readonly string[];
   cli: string;
   args: string[];
   cwd: string;
@@ -37,7 +39,8 @@ export interface RunningProcess {
 
 export function startPlaywright(invocation: PlaywrightInvocation): RunningProcess {
   const output = boundedText(invocation.maxOutputChars);
-  const child = spawn(process.execPath, [invocation.cli, ...invocation.args], {
+  const [command, ...prefixArgs] = [...(invocation.prefix ?? []), process.execPath];
+  const child = spawn(command!, [...prefixArgs, invocation.cli, ...invocation.args], {
     cwd: invocation.cwd,
     env: invocation.env,
     // Its own process group, so a terminal's Ctrl-C reaches Scribe, which then stops the run itself.
