@@ -7,11 +7,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
+import { SharedBrowser } from '../agents/runner/browser-server.ts';
 import { Scribe, type ScribeProgress } from '../agents/scribe.ts';
 import { assertWritable, specPath, SpecExistsError } from '../agents/scribe-files.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
 import { workflowFrom } from '../config/workflow.ts';
 import { GenerateResult, ScribeTask, type Complexity, type PageInventory } from '../contracts.ts';
+import { BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
@@ -75,19 +77,40 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   const stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(options.env, options.cwd));
   const generation = options.generation ?? randomUUID();
   const project = options.project ?? (await loadProject({ cwd: options.cwd, env: options.env, provider: request.provider }));
-  const { scribe: config, critic } = project.agents;
   for (const warning of project.warnings) emit('project', 'info', warning);
   const task = resolveTask(request, project);
   if (!task.ok) return setupFailure(task.error);
 
+  // One browser for the generation: explore drives it, and every run's test connects to it.
+  const browser = task.value.url ? sharedBrowser(options.env) : undefined;
+  try {
+    return await generateWith(request, options, { project, task: task.value, stats, generation, emit, browser });
+  } finally {
+    await browser?.close();
+  }
+}
+
+/** What a generation's stages share once its request is settled. */
+interface Generation {
+  project: ProjectContext;
+  task: ResolvedTask;
+  stats: StatsSink | undefined;
+  generation: string;
+  emit: Emit;
+  browser: SharedBrowser | undefined;
+}
+
+async function generateWith(request: GenerateRequest, options: PipelineOptions, { project, task, stats, generation, emit, browser }: Generation): Promise<PipelineResult> {
+  const { scribe: config, critic } = project.agents;
+
   // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
   // with the environment, and the validated spec is kept for when it works.
   let inventory: PageInventory | undefined;
-  if (task.value.url) {
+  if (task.url) {
     try {
-      inventory = await explore(task.value.url, critic.testIdAttribute, config.explore, signedInState(project), emit);
+      inventory = await explore(task.url, critic.testIdAttribute, config.explore, signedInState(project), emit, browser);
     } catch (error) {
-      emit('explore', 'failed', `could not explore ${task.value.url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
+      emit('explore', 'failed', `could not explore ${task.url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   // One validator for Scribe, the Critic and the Medic: one compiler project (type-checking after the
@@ -121,11 +144,12 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
     stats,
     signal: options.signal,
     emit,
+    browser,
   });
   const manifest = workflowFrom(project.agents.workflow, Object.keys(workers));
   try {
     // An aborted job (a server shutting down) stops before its next stage.
-    const walk = await runWorkflow<PipelineSegment>(manifest, workers, [{ type: 'REQUEST', task: task.value }], { onBlock: () => options.signal?.throwIfAborted() });
+    const walk = await runWorkflow<PipelineSegment>(manifest, workers, [{ type: 'REQUEST', task }], { onBlock: () => options.signal?.throwIfAborted() });
     stats?.record(outcomeOf(generation, walk.outcome, new RunState(walk.payload)));
     return withWarnings(resultOf(walk.outcome, walk.payload, options.cwd), project.warnings);
   } catch (error) {
@@ -148,6 +172,16 @@ function outcomeOf(generation: string, outcome: 'success' | 'failure', state: Ru
   const final = state.newest('OUTCOME');
   const exists = final?.status === 'accepted' && final.testPath === null;
   return { type: 'give_up', generation, attempts, reason: exists ? 'exists' : 'not_accepted', error: final?.message ?? 'generation failed' };
+}
+
+/** The generation's browser, or none where there is no Chromium (explore and the Runner then say so). */
+function sharedBrowser(env: NodeJS.ProcessEnv): SharedBrowser | undefined {
+  try {
+    return new SharedBrowser(launchOptions(env));
+  } catch (error) {
+    if (error instanceof BrowserNotFoundError) return undefined;
+    throw error;
+  }
 }
 
 function withWarnings(result: PipelineResult, warnings: string[]): PipelineResult {
@@ -195,11 +229,17 @@ function signedInState(project: ProjectContext): string | undefined {
   return file && existsSync(file) ? file : undefined;
 }
 
-async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], storageState: string | undefined, emit: Emit): Promise<PageInventory> {
+async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], storageState: string | undefined, emit: Emit, shared: SharedBrowser | undefined): Promise<PageInventory> {
   emit('explore', 'started', `exploring ${url}`);
-  // Loaded on demand: exploring starts a browser, which a run without a URL never needs.
+  // Loaded on demand: exploring needs a browser, which a run without a URL never does.
   const { exploreSite } = await import('../explore/site.ts');
-  const inventory = await exploreSite(url, { testIdAttribute, settings, storageState });
+  const browser = await shared?.connect();
+  let inventory: PageInventory;
+  try {
+    inventory = await exploreSite(url, { testIdAttribute, settings, storageState, ...(browser ? { browser } : {}) });
+  } finally {
+    await browser?.close();
+  }
   const pages = 1 + (inventory.pages?.length ?? 0);
   const ids = inventory.testIds.length + (inventory.pages ?? []).reduce((sum, page) => sum + page.testIds.length, 0);
   emit('explore', 'done', `found ${ids} test ids on ${pages} page${pages === 1 ? '' : 's'} from ${url}`);

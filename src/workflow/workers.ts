@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Critic } from '../agents/critic.ts';
 import type { Medic } from '../agents/medic.ts';
 import { runSpec } from '../agents/runner.ts';
+import type { SharedBrowser } from '../agents/runner/browser-server.ts';
 import type { Candidate, Scribe, SpecRecord } from '../agents/scribe.ts';
 import { SpecExistsError, specStem } from '../agents/scribe-files.ts';
 import type { CriticVerdict, Issue, PageInventory, RunnerReport } from '../contracts.ts';
@@ -27,6 +28,8 @@ export interface WorkerDeps {
   generation: string;
   inventory?: PageInventory;
   stats?: StatsSink;
+  /** The generation's browser: every run's test connects to it. */
+  browser?: SharedBrowser;
   signal?: AbortSignal;
   emit: (stage: string, status: 'started' | 'done' | 'failed' | 'info', message: string) => void;
 }
@@ -123,6 +126,7 @@ async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOu
     // Every candidate is model-written.
     untrusted: true,
     signal: deps.signal,
+    ...(deps.browser ? { browser: deps.browser } : {}),
   });
   deps.stats?.record({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification });
   const passed = report.classification === 'pass';

@@ -5,7 +5,9 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { BrowserServer, LaunchOptions } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserServer, LaunchOptions } from '@playwright/test';
+import { resolvePlaywright } from './workspace.ts';
 
 export class SharedBrowser {
   private readonly launch: LaunchOptions;
@@ -24,6 +26,13 @@ export class SharedBrowser {
       this.servers.set(packageDir, server);
     }
     return (await server).wsEndpoint();
+  }
+
+  /** The browser for Scribe's own use (exploring), through Scribe's @playwright/test; the caller closes the connection. */
+  async connect(): Promise<Browser> {
+    const own = resolvePlaywright(path.dirname(fileURLToPath(import.meta.url)));
+    const { chromium } = createRequire(path.join(own.packageDir, 'package.json'))(own.packageDir) as typeof import('@playwright/test');
+    return chromium.connect(await this.endpoint(own.packageDir));
   }
 
   async close(): Promise<void> {
