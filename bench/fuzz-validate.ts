@@ -111,7 +111,7 @@ for (let start = 0; start < checked.length; start += 10) {
     const alone = new Validator(critic, { typeCheck: true }).validateText(mutant.file, mutant.text);
     if (signature(alone) !== signature(together[i]!)) {
       dependent++;
-      if (dependentSamples.length < 3) dependentSamples.push(`${mutant.file}: alone [${alone.issues.map((x) => x.rule).join(',')}] vs batch [${together[i]!.issues.map((x) => x.rule).join(',')}]`);
+      if (dependentSamples.length < 3) dependentSamples.push(`${mutant.file}: alone ${signature(alone)} vs batch ${signature(together[i]!)}`);
     }
   });
   if (process.stderr.isTTY) process.stderr.write(`\rbatch dependence: ${Math.min(start + 10, checked.length)}/${checked.length}`);

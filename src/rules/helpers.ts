@@ -69,7 +69,23 @@ export function removeStatementFix(model: SpecModel, call: ts.Expression): TextE
 export function diagnosticFindings(diagnostics: readonly ts.Diagnostic[], hint: string): Finding[] {
   return diagnostics
     .filter((d) => d.category === ts.DiagnosticCategory.Error)
-    .map((d) => ({ node: d.start ?? 0, message: `${ts.flattenDiagnosticMessageText(d.messageText, ' ')} (TS${d.code})${hint}` }));
+    .map((d) => {
+      const { code, text } = withoutNameSuggestion(d.code, ts.flattenDiagnosticMessageText(d.messageText, ' '));
+      return { node: d.start ?? 0, message: `${text} (TS${code})${hint}` };
+    });
+}
+
+/** "Cannot find name 'x'. Did you mean 'y'?" (TS2552), and the same without a suggestion (TS2304). */
+const NAME_SUGGESTED = 2552;
+const NAME_NOT_FOUND = 2304;
+
+/**
+ * A type checker suggests a spelling for only its first ten unknown names, whichever files they are in:
+ * with the suggestion a file's findings would depend on the files checked before it. So none is kept.
+ */
+function withoutNameSuggestion(code: number, text: string): { code: number; text: string } {
+  if (code !== NAME_SUGGESTED) return { code, text };
+  return { code: NAME_NOT_FOUND, text: text.replace(/ Did you mean '[^']*'\?$/, '') };
 }
 
 /** `page.click()`-style text for messages: the callee as written, shortened. */

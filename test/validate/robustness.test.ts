@@ -88,6 +88,16 @@ describe('no file judged by another', () => {
     expect(together.issues.map((i) => `${i.rule} ${i.line} ${i.message}`)).toEqual(alone.issues.map((i) => `${i.rule} ${i.line} ${i.message}`));
   });
 
+  it('an unknown name reads the same whatever was checked before (the compiler suggests spellings for its first ten only)', () => {
+    const misspelled = (n: number) => `import { test } from '@playwright/test';\n\ntest('t${n}', async ({ page }) => {\n  const checkout = page.getByTestId('checkout');\n  await new CheckoutPage(checkout).open();\n});\n`;
+    const specs = Array.from({ length: 12 }, (_, n) => ({ file: `/virtual/m${n}.spec.ts`, text: misspelled(n) }));
+    const alone = new Validator(critic, { typeCheck: true }).validateText(specs[11]!.file, specs[11]!.text);
+    const batched = new Validator(critic, { typeCheck: true }).validateMany(specs);
+    const messages = (v: { issues: Array<{ rule: string; message: string }> }) => v.issues.filter((i) => i.rule === 'type-check').map((i) => i.message);
+    expect(messages(alone)).toEqual([expect.stringMatching(/^Cannot find name 'CheckoutPage'\. \(TS2304\)/)]);
+    for (const result of batched) expect(messages(result)).toEqual(messages(alone));
+  });
+
   it('a validator kept across jobs keeps nothing of an earlier job’s files', () => {
     const validator = new Validator(critic, { typeCheck: true });
     validator.validateText('/virtual/job-1/a.spec.ts', 'declare global { var password: string }\nexport {};\n');
