@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SERVER_PATH } from '../../src/config/server.ts';
+import { StatsLog } from '../../src/stats/log.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { makeScribeProject } from '../fixtures/scribe-project.ts';
 import { runCli } from './harness.ts';
@@ -87,6 +88,9 @@ describe('scribe serve: SIGTERM', () => {
       expect(await logs.next('stopped')).toMatchObject({ finished: 0, abandoned: 1, cancelled: 0 });
       const [code] = (await once(child, 'exit')) as [number | null];
       expect(code).toBe(0);
+      // The abandoned job's generation ends once, as interrupted, not as a success nor without an outcome.
+      const ended = new StatsLog(project.home).read().filter((e) => e.generation === id && (e.type === 'success' || e.type === 'give_up'));
+      expect(ended).toEqual([expect.objectContaining({ type: 'give_up', reason: 'interrupted' })]);
       expect(logs.raw().join('\n')).not.toContain(TOKEN);
       expect(logs.all().every((entry) => typeof entry.time === 'string' && typeof entry.level === 'string')).toBe(true);
     } finally {
