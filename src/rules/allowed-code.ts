@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ruleOptions } from '../config/zod-helpers.ts';
 import type { SpecModel } from '../validate/model.ts';
 import { PLAYWRIGHT_BUILTIN_FIXTURES } from '../validate/playwright-api.ts';
+import { parseDirectives } from '../validate/suppressions.ts';
 import { isValueReference } from './helpers.ts';
 import { defineRule, type Finding, type RuleEnvironment } from './types.ts';
 import { extendedFixtureNames, extendedFixtureValue, isExtendArgument, isFixtureCallback, isFixtureRooted, isPlainData } from './untrusted-values.ts';
@@ -78,6 +79,10 @@ class Gate {
   }
 
   findings(): Finding[] {
+    // The rules judge model-written code; it does not get to switch them off.
+    for (const directive of parseDirectives(this.model.sourceFile)) {
+      this.found.push({ node: directive.pos, message: `A "${directive.keyword}" comment is not allowed in generated code: fix the problem instead of suppressing it.` });
+    }
     this.imports();
     this.structure(this.model.sourceFile.statements, 'at the top level of the file');
     this.visit(this.model.sourceFile);

@@ -10,6 +10,7 @@ import type { Issue, PageInventory } from '../contracts.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import type { Finding, RuleEnvironment, TextEdit } from '../rules/types.ts';
 import { scriptKindOf, SpecModel } from './model.ts';
+import { applyDirectives, parseDirectives, type Directive } from './suppressions.ts';
 import { fixBreaks, hasSyntaxErrors } from './verify-fix.ts';
 
 export interface ValidatorOptions {
@@ -64,6 +65,8 @@ interface RawFinding {
 const MAX_FIX_ROUNDS = 5;
 /** A finding about Scribe, not the spec: the file could not be analysed. The other files keep their reports. */
 export const INTERNAL_ERROR_RULE = 'internal-error';
+/** A suppression comment that suppressed nothing (people's specs only; see suppressions.ts). */
+export const UNUSED_DIRECTIVE_RULE = 'unused-disable-directive';
 /** Results kept for texts seen again (a generation's attempts, fixes and reviews); the oldest go first. */
 const MAX_REMEMBERED = 64;
 const TYPE_CHECK_RULE = 'type-check';
@@ -252,7 +255,18 @@ export class Validator {
         fixable: finding.fix !== undefined,
       }))
       .sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
-    return { file, text, issues, passed: !issues.some((i) => i.severity === 'error') };
+    const kept = this.options.untrusted ? issues : this.suppressed(model, issues);
+    return { file, text, issues: kept, passed: !kept.some((i) => i.severity === 'error') };
+  }
+
+  /** People's specs: the findings their suppression comments leave, and a warning for each comment that suppressed nothing. */
+  private suppressed(model: SpecModel, issues: Issue[]): Issue[] {
+    const directives = parseDirectives(model.sourceFile);
+    if (directives.length === 0) return issues;
+    const known = new Set(this.config.rules.map((r) => r.rule.id));
+    const { kept, unused } = applyDirectives(issues, directives, known);
+    const reported = unused.map((d): Issue => ({ rule: UNUSED_DIRECTIVE_RULE, severity: 'warning', message: unusedMessage(d), line: d.line, column: d.column, fixable: false }));
+    return [...kept, ...reported].sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
   }
 
   private position(model: SpecModel, at: ts.Node | number): { line: number; column: number } {
@@ -269,6 +283,12 @@ export class Validator {
     });
     return this.project;
   }
+}
+
+function unusedMessage(directive: Directive): string {
+  const what = directive.rules ? `${directive.rules.join(', ')} problem` : 'problem';
+  const where = directive.kind === 'disable' ? 'after it' : directive.kind === 'disable-next-line' ? 'on the next line' : 'on its line';
+  return `unused ${directive.keyword} directive: no ${what} reported ${where}`;
 }
 
 const require = createRequire(import.meta.url);
