@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
+import { GENERATED_PRESET, withPreset } from '../config/critic.ts';
 import { loadProject } from '../project/context.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { collectSpecFiles, MissingPathError } from '../validate/files.ts';
@@ -17,6 +18,7 @@ interface ValidateFlags {
   format?: ValidateFormat;
   typeCheck: boolean;
   untrusted?: boolean;
+  preset?: string;
 }
 
 const VALIDATE_FORMATS = ['stylish', 'json', 'sarif'] as const;
@@ -33,6 +35,7 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .addOption(new Option('--format <format>', 'stylish for people, json, or sarif (SARIF 2.1.0 for code scanning)').choices([...VALIDATE_FORMATS]))
     .option('--no-type-check', 'skip the type-check rule (faster)')
     .option('--untrusted', "treat the specs as model-written: apply the allow-list gate (allowed-code, allowed-paths) too")
+    .option('--preset <name>', 'the rule set for your own specs: generated (every rule) or recommended (critic.yaml presets; default: settings.validate_preset)')
     .action((paths: string[], flags: ValidateFlags) => runValidate(paths, flags, ctx));
 }
 
@@ -41,7 +44,10 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   const format = flags.json ? 'json' : (flags.format ?? 'stylish');
   const quiet = format !== 'stylish';
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, criticFile: flags.config });
-  const config = project.agents.critic;
+  if (flags.untrusted && flags.preset) throw new UsageError('--untrusted holds the specs to every rule; --preset is for your own specs');
+  const preset = flags.untrusted ? GENERATED_PRESET : (flags.preset ?? project.agents.critic.validatePreset);
+  if (!Object.hasOwn(project.agents.critic.presets, preset)) throw new UsageError(`--preset ${preset}: no such preset (${Object.keys(project.agents.critic.presets).join(', ')})`);
+  const config = withPreset(project.agents.critic, preset);
   for (const warning of project.warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
   let files: string[];
   try {

@@ -26,11 +26,19 @@ const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment var
 /** The credentials contract: what each credential is (username, password, admin_password, …) → the variable holding it. */
 export const DEFAULT_CREDENTIALS = { username: 'E2E_USERNAME', password: 'E2E_PASSWORD' } as const;
 
+/** Every rule, as Scribe's own output is held to. */
+export const GENERATED_PRESET = 'generated';
+
 const CriticSettings = z.strictObject({
   test_id_attribute: z.string().min(1),
   /** The environment variables that hold credentials; specs read only these, and their values never reach a model. */
   credentials: z.record(z.string().min(1), EnvName).default({ ...DEFAULT_CREDENTIALS }),
+  /** The rule set `scribe validate` applies to people's specs (model-written code always gets every rule). */
+  validate_preset: z.string().min(1).default(GENERATED_PRESET),
 });
+
+/** A preset: the rules it leaves off. `generated` (every rule) needs no entry. */
+const PresetEntry = z.strictObject({ off: z.array(z.string().min(1)) });
 
 const ConfiguredSeverity = z.enum(['error', 'warning', 'off']);
 
@@ -72,6 +80,7 @@ const CriticFile = z.strictObject({
   settings: CriticSettings,
   rules: z.record(z.string(), RuleEntry),
   custom_rules: z.array(CustomRuleEntry).optional(),
+  presets: z.record(z.string().min(1), PresetEntry).optional(),
   review: ReviewEntry.optional(),
   estimate: EstimateEntry.optional(),
 });
@@ -90,6 +99,9 @@ export interface CriticConfig {
   credentials: Record<string, string>;
   /** Enabled rules, built-in then custom, in the file's order. */
   rules: ActiveRule[];
+  /** The rule set `scribe validate` applies to people's specs, and each preset's rules left off. */
+  validatePreset: string;
+  presets: Record<string, string[]>;
   /** Every rule id the file names with its setting, for prompts and docs (disabled ones included). */
   criteria: Array<{ id: string; severity: 'error' | 'warning' | 'off'; reason: string; options: unknown }>;
   review: { enabled: boolean; prompt?: string; temperature?: number };
@@ -137,11 +149,24 @@ export function criticConfigFrom(source: YamlSource): CriticConfig {
     if (entry.severity !== 'off') rules.push({ rule: customRule(entry), severity: entry.severity, reason: entry.reason, options: {} });
   });
 
+  const presets: Record<string, string[]> = { [GENERATED_PRESET]: [] };
+  for (const [name, preset] of Object.entries(parsed.presets ?? {})) {
+    preset.off.forEach((id, index) => {
+      if (!criteria.some((c) => c.id === id)) problems.push({ file: source.file, key: `presets.${name}.off[${index}]`, line: source.lineOf(['presets', name, 'off', index]), message: `unknown rule id${suggest(id, criteria.map((c) => c.id))}` });
+    });
+    presets[name] = preset.off;
+  }
+  if (!Object.hasOwn(presets, parsed.settings.validate_preset)) {
+    problems.push({ file: source.file, key: 'settings.validate_preset', line: source.lineOf(['settings', 'validate_preset']), message: `no preset "${parsed.settings.validate_preset}" (presets: ${Object.keys(presets).join(', ')})` });
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     file: source.file,
     testIdAttribute: parsed.settings.test_id_attribute,
     credentials: parsed.settings.credentials,
+    validatePreset: parsed.settings.validate_preset,
+    presets,
     rules,
     criteria,
     review: parsed.review ?? { enabled: false },
@@ -170,4 +195,11 @@ export function distance(a: string, b: string): number {
     }
   }
   return row[b.length]!;
+}
+
+/** The config with a preset's rules left off; an unknown preset is a usage problem of the caller's. */
+export function withPreset(config: CriticConfig, preset: string): CriticConfig {
+  const off = config.presets[preset];
+  if (off === undefined) throw new RangeError(`no preset "${preset}" in ${config.file} (presets: ${Object.keys(config.presets).join(', ')})`);
+  return { ...config, rules: config.rules.filter((active) => !off.includes(active.rule.id)) };
 }

@@ -131,3 +131,46 @@ describe('scribe validate', () => {
     expect(flag.code).toBe(2);
   });
 });
+
+describe('scribe validate: presets for people’s suites', () => {
+  // A human-style spec: role locators, a list index, no screenshot, a hard-coded URL, and one real flake.
+  const human = `import { test, expect } from '@playwright/test';
+
+test('opens the second order', async ({ page }) => {
+  await page.goto('http://localhost:3000/orders');
+  await page.getByRole('row').nth(1).click();
+  await page.waitForTimeout(500);
+  await expect(page.getByRole('heading', { name: 'Order' })).toBeVisible();
+});
+`;
+  const rulesOf = (report: ValidateReport) => [...new Set(report.files.flatMap((f) => f.issues.map((i) => i.rule)))].sort();
+
+  it('generated holds a suite to every rule; recommended keeps the correctness and flakiness rules only', async () => {
+    writeFileSync(path.join(dir, 'orders.spec.ts'), human);
+    const generated = await json(['validate', 'orders.spec.ts', '--no-type-check']);
+    expect(rulesOf(generated.report)).toEqual(expect.arrayContaining(['no-hardcoded-base-url', 'no-nth-methods', 'no-wait-for-timeout', 'require-screenshot']));
+    const recommended = await json(['validate', 'orders.spec.ts', '--no-type-check', '--preset', 'recommended']);
+    expect(rulesOf(recommended.report)).toEqual(['no-wait-for-timeout']);
+    expect(recommended.code).toBe(1);
+  });
+
+  it('settings.validate_preset in the project’s critic.yaml chooses it without a flag; an unknown preset is exit 2', async () => {
+    writeFileSync(path.join(dir, 'orders.spec.ts'), human);
+    mkdirSync(path.join(dir, 'agents'));
+    writeFileSync(path.join(dir, 'agents', 'critic.yaml'), 'version: 1\nsettings:\n  validate_preset: recommended\n');
+    expect(rulesOf((await json(['validate', 'orders.spec.ts', '--no-type-check'])).report)).toEqual(['no-wait-for-timeout']);
+    const unknown = await scribe(['validate', 'orders.spec.ts', '--preset', 'lenient'], { cwd: dir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--preset lenient: no such preset (generated, recommended)');
+    const gated = await scribe(['validate', 'orders.spec.ts', '--preset', 'recommended', '--untrusted'], { cwd: dir });
+    expect(gated.code).toBe(2);
+  });
+
+  it('a preset naming a rule that does not exist is a configuration error at its line', async () => {
+    mkdirSync(path.join(dir, 'agents'));
+    writeFileSync(path.join(dir, 'agents', 'critic.yaml'), 'version: 1\npresets:\n  mine:\n    off: [no-wait-for-timout]\n');
+    const run = await scribe(['validate', 'clean.spec.ts'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/critic\.yaml:4: presets\.mine\.off\[0\]: unknown rule id.*no-wait-for-timeout/);
+  });
+});
