@@ -5,7 +5,8 @@
  * failure, Playwright's output). The spec runs from a temporary folder that is always removed, also on
  * timeout, crash or Ctrl-C; past the whole-run limit Playwright's whole process tree is killed.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
@@ -23,7 +24,7 @@ import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOu
 import { newRunId, removeAbandonedRuns, removeWorkspace, workspaceDir } from './runner/run-folders.ts';
 import { SharedBrowser } from './runner/browser-server.ts';
 import { runPermissions } from './runner/permissions.ts';
-import { sandboxPrefix, SandboxUnavailableError } from './runner/sandbox.ts';
+import { openBrowserRelay, RELAY_SOCKET_INSIDE, sandboxPrefix, SandboxUnavailableError } from './runner/sandbox.ts';
 import {
   containedTsconfig,
   createWorkspace,
@@ -103,6 +104,9 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     removeWorkspace(dir);
   });
   const ownBrowser = options.untrusted && !options.browser ? new SharedBrowser(launch) : undefined;
+  // Outside the run folder: a socket's path may not be long.
+  const relaySocket = path.join(tmpdir(), `scribe-relay-${id}.sock`);
+  let relay: { close(): Promise<void> } | undefined;
   try {
     const userConfig = options.playwrightConfigFile ? { file: path.resolve(cwd, options.playwrightConfigFile), ...(options.project ? { project: options.project } : {}) } : undefined;
     let contained: WorkspaceSettings['contained'];
@@ -117,12 +121,14 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     let invocation: Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'>;
     try {
       invocation = contained
-        ? containedInvocation(workspace, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace.dir), [cwd, spec.sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config)
+        ? containedInvocation(workspace, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace.dir), [cwd, spec.sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, { socket: relaySocket, port: Number(new URL(contained.wsEndpoint).port) })
         : { cli: playwright.cli, args: ['test', '--config', workspace.configFile], env: playwrightEnv(env, options.baseURL) };
     } catch (error) {
       if (error instanceof SandboxUnavailableError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
       throw error;
     }
+    // In the sandbox the test has no network: its one connection, to the browser, goes through the relay.
+    if (contained && invocation.prefix) relay = await openBrowserRelay(relaySocket, Number(new URL(contained.wsEndpoint).port));
     running = startPlaywright({
       ...invocation,
       cwd: workspace.dir,
@@ -139,6 +145,8 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   } finally {
     unregister();
     removeWorkspace(dir);
+    await relay?.close();
+    rmSync(relaySocket, { force: true });
     await ownBrowser?.close();
   }
 }
@@ -155,16 +163,23 @@ function containedInvocation(
   env: NodeJS.ProcessEnv,
   readable: string[],
   config: RunnerConfig,
+  relay: { socket: string; port: number },
 ): Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'> {
   const installation = path.resolve(playwright.packageDir, '..', '..');
   const reads = [...readable, installation, CONTAINED_CLI];
-  const permissions = runPermissions({ runDir: workspace.dir, readable: reads });
+  const permissions = runPermissions({ runDir: workspace.dir, readable: [...reads, RELAY_SOCKET_INSIDE] });
   mkdirSync(env.TMPDIR!, { recursive: true });
+  const prefix = sandboxPrefix(config.containment.os_sandbox, { runDir: workspace.dir, readOnly: reads, relay: { socket: relay.socket, inside: RELAY_SOCKET_INSIDE } }, callerEnv);
   return {
-    prefix: sandboxPrefix(config.containment.os_sandbox, { runDir: workspace.dir, readOnly: reads }, callerEnv),
+    prefix,
     cli: CONTAINED_CLI,
     args: [playwright.cli, 'test', '--config', workspace.configFile],
-    env: { ...env, NODE_OPTIONS: permissions.runner, SCRIBE_WORKER_NODE_OPTIONS: permissions.workers },
+    env: {
+      ...env,
+      NODE_OPTIONS: permissions.runner,
+      SCRIBE_WORKER_NODE_OPTIONS: permissions.workers,
+      ...(prefix ? { SCRIBE_BROWSER_RELAY: `${RELAY_SOCKET_INSIDE} ${relay.port}` } : {}),
+    },
   };
 }
 

@@ -449,6 +449,26 @@ describe('an untrusted run (model-written code)', () => {
     },
   );
 
+  it.skipIf(sandboxPrefix('auto', { runDir: tmpdir(), readOnly: [] }, process.env) === undefined)(
+    'in the OS sandbox the test has no network of its own: only the browser reaches out',
+    async () => {
+      const sink = await listener();
+      try {
+        const report = await run(
+          spec(`  const direct = await fetch(${JSON.stringify(`${sink.url}/direct`)}).then(() => 'reached', (error) => 'refused: ' + String(error.cause?.code ?? error));
+  await page.request.post(${JSON.stringify(`${sink.url}/through-the-browser`)}, { data: direct });
+  await page.goto('/');
+  await expect(page.getByTestId('title')).toHaveText('Welcome');`),
+          { untrusted: true },
+        );
+        expect(report.error_message).toBeNull();
+        expect(sink.seen).toEqual([expect.stringMatching(/^\/through-the-browser refused: ECONNREFUSED/)]);
+      } finally {
+        await sink.close();
+      }
+    },
+  );
+
   it('with the OS sandbox required where there is none, refuses to run and names the fix', async () => {
     const required = { ...config, containment: { os_sandbox: 'required' as const } };
     const report = await run(spec(`  await page.goto('/');`), { untrusted: true, config: required, env: { ...process.env, PATH: '/nonexistent' } });

@@ -4,9 +4,12 @@
  * read-only, the project and the Playwright installation read-only, the run folder writable, and
  * nothing else: no home folder, no other project, no /tmp, no host process in /proc. What the spec
  * might start despite the permission model (code that runs while Playwright loads the file) is inside
- * it too. The network is shared: the test must reach the browser Scribe launched on 127.0.0.1.
+ * it too. It has no network but its own loopback: the one connection a run needs, to the browser
+ * Scribe launched, is relayed through a Unix socket (openBrowserRelay here, contained-cli.cjs inside),
+ * so the test reaches the app only through the browser.
  */
 import { execFileSync } from 'node:child_process';
+import { connect, createServer, type Socket } from 'node:net';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
@@ -19,7 +22,12 @@ export interface SandboxPaths {
   runDir: string;
   /** Folders and files the run reads: the project, the spec's folder, the Playwright installation, Scribe's launcher. */
   readOnly: readonly string[];
+  /** The relay's socket on this machine, and where the sandbox sees it. */
+  relay?: { socket: string; inside: string };
 }
+
+/** Where the sandbox sees the browser relay's socket: short, because a socket path may not be long. */
+export const RELAY_SOCKET_INSIDE = '/tmp/scribe-browser.sock';
 
 export class SandboxUnavailableError extends Error {
   constructor(detail: string) {
@@ -50,11 +58,13 @@ export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env:
     '--unshare-ipc',
     '--unshare-uts',
     '--unshare-cgroup-try',
+    '--unshare-net',
     '--proc', '/proc',
     '--dev', '/dev',
     '--tmpfs', '/tmp',
     ...readOnly.flatMap((p) => ['--ro-bind-try', p, p]),
     '--bind', paths.runDir, paths.runDir,
+    ...(paths.relay ? ['--bind', paths.relay.socket, paths.relay.inside] : []),
     '--chdir', paths.runDir,
     '--',
   ];
@@ -77,4 +87,29 @@ function probe(bwrap: string): string | undefined {
     const stderr = String((error as { stderr?: Buffer }).stderr ?? '').trim();
     return `bwrap failed: ${stderr || (error as Error).message}`;
   }
+}
+
+/**
+ * Scribe's end of the browser relay: a Unix socket whose every connection is piped to the browser's
+ * WebSocket port on 127.0.0.1. Inside the sandbox, contained-cli.cjs listens on that same port of the
+ * sandbox's own loopback and pipes to the socket, so the test's wsEndpoint works unchanged.
+ */
+export async function openBrowserRelay(socket: string, port: number): Promise<{ close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((inbound) => {
+    const outbound = connect(port, '127.0.0.1');
+    for (const side of [inbound, outbound]) {
+      sockets.add(side);
+      side.on('close', () => sockets.delete(side)).on('error', () => side.destroy());
+    }
+    inbound.pipe(outbound).pipe(inbound);
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const side of sockets) side.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -88,8 +88,9 @@ export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
     snapshotDir: run.snapshotDir,
     globalSetup: absoluteScripts(user.globalSetup),
     globalTeardown: absoluteScripts(user.globalTeardown),
-    // Scribe may already have started the app the way this config does: use it rather than refuse.
-    webServer: webServers?.map((server) => ({ ...server, cwd: absolute(server.cwd ?? '.'), reuseExistingServer: true })),
+    // Scribe may already have started the app the way this config does: use it rather than refuse. A
+    // contained run starts nothing: its caller started the app, and its browser (Scribe's) reaches it.
+    webServer: run.connectOptions ? undefined : webServers?.map((server) => ({ ...server, cwd: absolute(server.cwd ?? '.'), reuseExistingServer: true })),
     timeout: user.timeout ?? run.timeouts.test_ms,
     expect: { ...user.expect, timeout: user.expect?.timeout ?? run.timeouts.expect_ms },
     workers: 1,
