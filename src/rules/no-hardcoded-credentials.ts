@@ -30,9 +30,9 @@ export default defineRule({
     const secretNames = options.secret_names.map(normalize);
     const reported = new Set<ts.Node>();
     const findings: Finding[] = [];
-    const report = (literals: ts.Node[], message: string) => {
+    const report = (literals: ts.Node[], message: string, byName = false) => {
       for (const literal of literals) {
-        if (reported.has(literal)) continue;
+        if (reported.has(literal) || deliberatelyWrong(model, literal) || (byName && isProse(literal))) continue;
         reported.add(literal);
         findings.push({ node: literal, message });
       }
@@ -53,7 +53,7 @@ export default defineRule({
 
     for (const { name, value } of [...namedValues(model), ...secretArguments(model, secretNames)]) {
       if (!isSecretName(name, secretNames)) continue;
-      report(literalsOf(model, value, 0), `"${name}" is given a hard-coded secret; read it from the declared environment variable instead (process.env.${credentialFor(name, credentials)}).`);
+      report(literalsOf(model, value, 0), `"${name}" is given a hard-coded secret; read it from the declared environment variable instead (process.env.${credentialFor(name, credentials)}).`, true);
     }
     return findings;
   },
@@ -226,6 +226,29 @@ function secretArguments(model: SpecModel, secretNames: string[]): Array<{ name:
     });
   }
   return out;
+}
+
+/** Words that say a credential is meant to fail: in the value itself, or in the title of the test it is in. */
+const NEGATIVE = /\b(wrong|invalid|incorrect|bad|fake|bogus|mismatch(ed)?|expired|revoked|rejects?|rejected|denied|locked|fails?|failure|error|unauthori[sz]ed)\b/i;
+const TEST_CALL = /^(test|it)(\.(only|skip|fixme|fail|slow))?$/;
+
+/** A negative test's credential (`fill('wrong-password')` in "rejects a wrong password"): deliberately not the real one. */
+function deliberatelyWrong(model: SpecModel, literal: ts.Node): boolean {
+  if (ts.isStringLiteralLike(literal) && NEGATIVE.test(literal.text.replace(/[-_]/g, ' '))) return true;
+  for (let current = literal.parent; current; current = current.parent) {
+    if (!ts.isCallExpression(current) || !TEST_CALL.test(model.text(current.expression).replace(/\s+/g, ''))) continue;
+    const title = current.arguments[0];
+    return title !== undefined && ts.isStringLiteralLike(title) && NEGATIVE.test(title.text);
+  }
+  return false;
+}
+
+/**
+ * Words with spaces between them (`'Require account'`): a label held by a secret-sounding name, not a
+ * secret — unless it is an Authorization header's value (`Bearer …`).
+ */
+function isProse(literal: ts.Node): boolean {
+  return ts.isStringLiteralLike(literal) && /[A-Za-z]{2,}\s+[A-Za-z]{2,}/.test(literal.text) && !/^\s*(bearer|basic|digest|token)\s/i.test(literal.text);
 }
 
 /** Whether a name ends in a secret word: `adminPassword`, `API_KEY`, `x-api-key` do; `passwordInput`, `author` do not. */

@@ -21,7 +21,7 @@ export default defineRule({
           message: `${calleeText(model, call)}() sleeps for a fixed time; wait for a condition instead (await expect(locator).toBeVisible()).`,
           fix: removeStatementFix(model, call),
         });
-      } else if (isTimerCall(model, call, name, receiver)) {
+      } else if (isTimerCall(model, call, name, receiver) && !inRouteHandler(model, call)) {
         const sleep = enclosingPromise(call);
         findings.push({
           node: call,
@@ -48,6 +48,19 @@ function isTimerCall(model: SpecModel, call: ts.CallExpression, name: string | u
   const binding = model.moduleBinding(callee);
   if (binding) return TIMER_MODULES.has(binding.module) && binding.imported === 'setTimeout';
   return name === 'setTimeout' && model.declarationOf(callee) === undefined;
+}
+
+/** Methods whose callback answers the page's requests: a delay there simulates the server, the test does not wait. */
+const ROUTE_METHODS = new Set(['route', 'routeWebSocket', 'routeFromHAR']);
+
+/** Inside a function handed to page.route() and the like (a mocked endpoint's latency). */
+function inRouteHandler(model: SpecModel, node: ts.Node): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    if (!ts.isArrowFunction(current) && !ts.isFunctionExpression(current)) continue;
+    const call = current.parent;
+    if (call && ts.isCallExpression(call) && call.arguments.includes(current as ts.Expression) && ROUTE_METHODS.has(model.callee(call).name ?? '')) return true;
+  }
+  return false;
 }
 
 /** `new Promise((r) => setTimeout(r, 500))`: the sleep as a whole, so the fix removes all of it. */

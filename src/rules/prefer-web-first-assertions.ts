@@ -107,6 +107,8 @@ function readBehind(model: SpecModel, expr: ts.Expression, variable: string | un
   if (!fits) return undefined;
   // On an unknown value only an awaited read counts: the methods are async, so the await shows intent.
   if (kind === 'unknown' && !isAwaitedDirectly(e)) return undefined;
+  // count() is also a database's or a collection's (prisma.user.count()): there is no web-first form for those.
+  if (kind === 'unknown' && spec.kind === 'count') return undefined;
   return { call: e, method: name, spec, receiver, variable, inverted };
 }
 

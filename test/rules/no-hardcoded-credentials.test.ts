@@ -115,4 +115,22 @@ test('evasions', async ({ page }) => {
   await page.getByTestId('otp').fill('123456');`);
     expect(lines(code, { secret_names: ['passcode'], field_patterns: ['otp'] })).toEqual([5, 7]);
   });
+
+  it('human suites: a label held by a secret-sounding name, and a negative test’s deliberately wrong credential, are not secrets', () => {
+    const code = `import { test, expect } from '@playwright/test';
+
+const form = { accessAuth: 'Require account', authMode: 'Single sign-on' };
+
+test('rejects a wrong password', async ({ page }) => {
+  await page.getByLabel('Password').fill('not-the-password-1');
+});
+
+test('signs in', async ({ page }) => {
+  await page.getByLabel('Password').fill('wrong-password');
+  await page.getByLabel('Password').fill('hunter2');
+  const token = 'Bearer abc123';
+});
+`;
+    expect(lines(code)).toEqual([11, 12]);
+  });
 });

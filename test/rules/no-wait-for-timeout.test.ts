@@ -92,4 +92,15 @@ test('x', async () => {
     expect(lint(RULE, code).map((i) => [i.line, i.fixable])).toEqual([[4, false]]);
     expect(fix(RULE, code)).toBe(code);
   });
+
+  it('a delay inside a page.route handler simulates the server, not a wait of the test; one outside still counts', () => {
+    const code = inTest(`
+  await page.route('**/api/orders', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.fulfill({ json: [] });
+  });
+  await page.context().route('**/api/slow', (route) => setTimeout(() => route.continue(), 300));
+  await new Promise((resolve) => setTimeout(resolve, 800));`);
+    expect(lines(code)).toEqual([10]);
+  });
 });

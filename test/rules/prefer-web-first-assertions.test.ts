@@ -140,4 +140,18 @@ describe('prefer-web-first-assertions', () => {
   it('never offers a fix (a fix never changes an assertion)', () => {
     expect(lint(RULE, inTest("  expect(await page.getByTestId('a').isVisible()).toBe(true);"))).toMatchObject([{ fixable: false }]);
   });
+
+  it('a count that is not the page’s (a database’s, a collection’s) has no web-first form and is left alone', () => {
+    const code = `import { test, expect } from '@playwright/test';
+import { prisma } from './db';
+
+test('t', async ({ page }) => {
+  const orders = await prisma.order.count();
+  expect(orders).toBe(0);
+  expect(await prisma.user.count({ where: { active: true } })).toBeGreaterThan(1);
+  expect(await page.getByTestId('rows').count()).toBe(3);
+});
+`;
+    expect(lint(RULE, code).map((i) => i.line)).toEqual([8]);
+  });
 });
