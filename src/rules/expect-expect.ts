@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import { ruleOptions } from '../config/zod-helpers.ts';
+import { regexSource, ruleOptions } from '../config/zod-helpers.ts';
 import type { SpecModel } from '../validate/model.ts';
-import type { ts } from 'ts-morph';
+import { ts } from 'ts-morph';
 import { isExpectation, testCalls, testLabel } from './test-steps.ts';
 import { defineRule, type Finding } from './types.ts';
 
 const Options = ruleOptions({
   /** Calls that count as assertions besides expect(...) matchers: a function name or a dotted callee (`assert.ok`). */
   assert_function_names: z.array(z.string().min(1)),
+  /** Callee names (the last member) that count as assertions: helpers and page-object methods named like one. */
+  assert_function_patterns: z.array(regexSource).default([]),
 });
 type Options = z.infer<typeof Options>;
 
@@ -35,8 +37,16 @@ export default defineRule({
 
 function isAssertion(model: SpecModel, call: ts.CallExpression, options: Options): boolean {
   if (isExpectation(model, call)) return true;
-  if (options.assert_function_names.length === 0) return false;
   const { name } = model.callee(call);
+  // Only for helpers from elsewhere: one written in this file is looked into, not trusted by its name.
+  if (name !== undefined && options.assert_function_patterns.some((pattern) => new RegExp(pattern).test(name)) && !declaredHere(model, name)) return true;
+  if (options.assert_function_names.length === 0) return false;
   const written = model.text(call.expression).replace(/\s+/g, '');
   return options.assert_function_names.some((n) => n === name || n === written);
+}
+
+/** A function, method or property of that name declared in this file. */
+function declaredHere(model: SpecModel, name: string): boolean {
+  const kinds = [ts.SyntaxKind.FunctionDeclaration, ts.SyntaxKind.MethodDeclaration, ts.SyntaxKind.PropertyDeclaration, ts.SyntaxKind.PropertyAssignment, ts.SyntaxKind.VariableDeclaration];
+  return kinds.some((kind) => model.nodes<ts.NamedDeclaration>(kind).some((d) => d.name !== undefined && ts.isIdentifier(d.name) && d.name.text === name));
 }

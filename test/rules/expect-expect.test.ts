@@ -82,8 +82,10 @@ import { assertVisible } from './asserts';
 test('custom', async ({ page }) => { await assertVisible(page.getByTestId('x')); });
 test('namespaced', async ({ page }) => { await asserts.check(page); });
 `);
-    expect(lines(code)).toEqual([4, 5]);
-    expect(lines(code, { assert_function_names: ['assertVisible', 'asserts.check'] })).toEqual([]);
+    expect(lines(code, { assert_function_names: [], assert_function_patterns: [] })).toEqual([4, 5]);
+    expect(lines(code, { assert_function_names: ['assertVisible', 'asserts.check'], assert_function_patterns: [] })).toEqual([]);
+    // The bundled name pattern already counts assertVisible (named like an assertion, from elsewhere).
+    expect(lines(code)).toEqual([5]);
   });
 
   it('reports a spec that declares no test at all, at line 1', () => {
@@ -104,5 +106,31 @@ it('a', async ({ page }) => { await expect(page.getByTestId('x')).toBeVisible();
 const test = base.extend({});
 test('a', async ({ page }) => { await expect(page.getByTestId('x')).toBeVisible(); });
 `)).toEqual([]);
+  });
+
+  it('a helper or page-object method from elsewhere named like an assertion counts; one written here is looked into', () => {
+    const code = `import { test } from '@playwright/test';
+import { expectLoggedIn } from './helpers';
+import { OrdersPage } from './pages/orders';
+
+test('signs in', async ({ page }) => {
+  await expectLoggedIn(page);
+});
+
+test('lists orders', async ({ page }) => {
+  const orders = new OrdersPage(page);
+  await orders.verifyOrderCount(3);
+});
+
+test('checks the box', async ({ page }) => {
+  await page.getByTestId('terms').check();
+});
+
+async function verifyNothing() {}
+test('pretends', async () => {
+  await verifyNothing();
+});
+`;
+    expect(lint('expect-expect', code).map((i) => i.line)).toEqual([14, 19]);
   });
 });
