@@ -1,16 +1,22 @@
 import { ts } from 'ts-morph';
-import { noOptions } from '../config/zod-helpers.ts';
+import { z } from 'zod';
+import { ruleOptions } from '../config/zod-helpers.ts';
 import { isFunctionLike, type SpecModel } from '../validate/model.ts';
 import { defineRule, type Finding } from './types.ts';
 
 const SKIPPING = new Set(['skip', 'fixme']);
 
+const Options = ruleOptions({
+  /** Accept skips with a condition (`test.skip(!process.env.STORAGE_URL, 'needs storage')`), as eslint-plugin-playwright's allowConditional. */
+  allow_conditional: z.boolean().default(false),
+});
+
 export default defineRule({
   id: 'no-skipped-test',
   description: 'Disallows test.skip, test.fixme and test.describe.skip/fixme, as blocks or as annotations inside a test.',
   fixable: false,
-  options: noOptions,
-  check(model) {
+  options: Options,
+  check(model, options) {
     const findings: Finding[] = [];
     for (const call of model.calls) {
       // Cheap first: a written member must be skip or fixme; only an alias needs following.
@@ -21,6 +27,7 @@ export default defineRule({
       if (path?.startsWith('test.') && last && SKIPPING.has(last)) {
         // A block has a title first; `test.skip(({ browserName }) => …, 'reason')` is a condition.
         const isBlock = call.arguments.slice(path.startsWith('test.describe') ? 0 : 1).some(isFunctionLike);
+        if (!isBlock && options.allow_conditional && isConditional(call)) continue;
         const what = path.startsWith('test.describe') ? 'every test in this group' : 'this test';
         findings.push({
           node: call,
@@ -31,7 +38,7 @@ export default defineRule({
         continue;
       }
       const { name, receiver } = model.callee(call);
-      if (name && receiver && SKIPPING.has(name) && isTestInfo(model, receiver)) {
+      if (name && receiver && SKIPPING.has(name) && isTestInfo(model, receiver) && !(options.allow_conditional && isConditional(call))) {
         findings.push({
           node: call,
           message: `${model.text(receiver)}.${name}() skips the running test at run time, so it checks nothing; remove the call and make the test pass where it runs.`,
@@ -41,6 +48,12 @@ export default defineRule({
     return findings;
   },
 });
+
+/** An annotation whose first argument is a condition (a value or a callback), not a bare `test.skip()` or a title. */
+function isConditional(call: ts.CallExpression): boolean {
+  const first = call.arguments[0];
+  return first !== undefined && !ts.isStringLiteralLike(first);
+}
 
 /** `test.info()` or the TestInfo a test or hook receives as its second parameter. */
 function isTestInfo(model: SpecModel, expr: ts.Expression): boolean {
