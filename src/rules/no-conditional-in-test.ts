@@ -39,6 +39,7 @@ export default defineRule({
 });
 
 function problemOf(model: SpecModel, node: ts.Node): string | undefined {
+  if (ts.isIfStatement(node) && isGuard(node)) return undefined;
   if (ts.isIfStatement(node)) return `\`if\` in a test makes what it checks depend on the run; ${ONE_PATH}.`;
   if (ts.isConditionalExpression(node)) return `A conditional expression (\`?:\`) in a test makes what it checks depend on the run; ${ONE_PATH}.`;
   if (ts.isSwitchStatement(node)) return `\`switch\` in a test makes what it checks depend on the run; ${ONE_PATH}.`;
@@ -48,13 +49,54 @@ function problemOf(model: SpecModel, node: ts.Node): string | undefined {
       return `\`${e.operatorToken.getText(model.sourceFile)}\` used as a statement is an \`if\` in disguise: the right side runs only sometimes; ${ONE_PATH}.`;
     }
   }
-  if (ts.isTryStatement(node) && node.catchClause && !rethrows(node.catchClause.block)) {
+  if (ts.isTryStatement(node) && node.catchClause && !rethrows(node.catchClause.block) && !recordsForAnAssertion(model, node)) {
     return 'This try/catch swallows failures: its catch does not rethrow, so a failing step or assertion passes silently; remove the try/catch and let the test fail (or rethrow).';
   }
   if (ts.isCallExpression(node) && model.callee(node).name === 'catch' && model.callee(node).receiver && !handlerRethrows(node)) {
     return '`.catch(…)` swallows the failure of this promise, so a failing step passes silently; remove it and let the test fail.';
   }
   return undefined;
+}
+
+/** `if (!token) throw new Error('…')`: the test stops or goes on along its one path; nothing is checked only sometimes. */
+function isGuard(node: ts.IfStatement): boolean {
+  if (node.elseStatement) return false;
+  const then = node.thenStatement;
+  return ts.isThrowStatement(then) || (ts.isBlock(then) && then.statements.length === 1 && ts.isThrowStatement(then.statements[0]!));
+}
+
+/**
+ * `try { … } catch { failed = true; }` followed by `expect(failed)…`: the catch records the failure for an
+ * assertion that comes after it, so nothing is swallowed.
+ */
+function recordsForAnAssertion(model: SpecModel, node: ts.TryStatement): boolean {
+  const statements = node.catchClause!.block.statements;
+  const recorded = statements.map((statement) => {
+    const e = ts.isExpressionStatement(statement) ? model.unwrap(statement.expression) : undefined;
+    return e && ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(e.left) ? e.left.text : undefined;
+  });
+  if (recorded.length === 0 || recorded.some((name) => name === undefined)) return false;
+  const block = node.parent;
+  if (!ts.isBlock(block)) return false;
+  const after = block.statements.slice(block.statements.indexOf(node) + 1);
+  return recorded.every((name) => after.some((statement) => assertsOn(model, statement, name!)));
+}
+
+/** Whether a statement holds an `expect(…)` whose subject mentions `name`. */
+function assertsOn(model: SpecModel, statement: ts.Node, name: string): boolean {
+  let found = false;
+  const visit = (node: ts.Node): void => {
+    if (found) return;
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'expect' && node.arguments[0] && mentions(node.arguments[0], name)) found = true;
+    else ts.forEachChild(node, visit);
+  };
+  visit(statement);
+  return found;
+}
+
+function mentions(node: ts.Node, name: string): boolean {
+  if (ts.isIdentifier(node)) return node.text === name;
+  return ts.forEachChild(node, (child) => mentions(child, name) || undefined) ?? false;
 }
 
 function statementExpression(model: SpecModel, expr: ts.Expression): ts.Expression {
@@ -96,5 +138,14 @@ function isHandedToElsewhere(model: SpecModel, node: ts.Node): boolean {
   const call = argument.parent;
   if (!ts.isCallExpression(call) || !call.arguments.includes(argument as ts.Expression)) return false;
   const { name, receiver } = model.callee(call);
-  return name !== undefined && receiver !== undefined && RUNS_ELSEWHERE.has(name);
+  if (name !== undefined && receiver !== undefined && RUNS_ELSEWHERE.has(name)) return true;
+  // Polled until it holds: expect.poll(() => …) and expect(async () => …).toPass().
+  return model.playwrightPath(call.expression) === 'expect.poll' || isToPassSubject(model, call);
+}
+
+function isToPassSubject(model: SpecModel, call: ts.CallExpression): boolean {
+  if (model.playwrightPath(call.expression) !== 'expect') return false;
+  let outer: ts.Node = call;
+  while (ts.isPropertyAccessExpression(outer.parent) || (ts.isCallExpression(outer.parent) && outer.parent.expression !== outer)) outer = outer.parent;
+  return ts.isPropertyAccessExpression(outer) && outer.name.text === 'toPass';
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lint } from './harness.ts';
+import { inTest, lint } from './harness.ts';
 
 const RULE = 'no-conditional-in-test';
 const header = "import { test, expect, type Page } from '@playwright/test';";
@@ -126,5 +126,30 @@ describe('no-conditional-in-test', () => {
       '});',
     ].join('\n');
     expect(lines(code)).toEqual([7]);
+  });
+
+  it('human suites: a throwing guard, a branch inside a polled callback, and a catch recorded for a later assertion are one path', () => {
+    const code = inTest(`
+  const token = process.env.API_TOKEN;
+  if (!token) throw new Error('API_TOKEN must be set');
+  await expect.poll(async () => ((await page.getByTestId('rows').count()) > 2 ? 'many' : 'few')).toBe('many');
+  await expect(async () => {
+    const text = await page.getByTestId('status').textContent();
+    expect(text === 'ready' ? 1 : 0).toBe(1);
+  }).toPass();
+  let failed = false;
+  try {
+    await page.getByTestId('locked').click({ timeout: 500 });
+  } catch {
+    failed = true;
+  }
+  expect(failed).toBe(true);
+  try {
+    await page.getByTestId('maybe').click();
+  } catch {
+    console.log('ignored');
+  }
+  if (token.length > 3) await page.goto('/');`);
+    expect(lint('no-conditional-in-test', code).map((i) => i.line)).toEqual([19, 24]);
   });
 });
