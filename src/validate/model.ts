@@ -407,6 +407,8 @@ export class SpecModel {
     if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
       const base = this.playwrightPath(e.expression, depth + 1);
       const name = this.memberName(e);
+      // test.expect is expect itself.
+      if (base === 'test' && name === 'expect') return 'expect';
       return base && name ? `${base}.${name}` : undefined;
     }
     if (ts.isCallExpression(e)) {
@@ -426,7 +428,11 @@ export class SpecModel {
     const owner = pattern.parent;
     let base: string | undefined;
     if (ts.isBindingElement(owner)) base = this.destructuredPath(owner, depth + 1);
-    else if (ts.isVariableDeclaration(owner) && owner.initializer) base = this.playwrightPath(owner.initializer, depth + 1);
+    else if (ts.isVariableDeclaration(owner) && owner.initializer) {
+      // `const { test, expect } = require('@playwright/test')` (or a fixtures module): named as an import would be.
+      if (this.requiredModule(owner.initializer) !== undefined) return name === 'test' || name === 'expect' ? name : undefined;
+      base = this.playwrightPath(owner.initializer, depth + 1);
+    }
     return base ? `${base}.${name}` : undefined;
   }
 

@@ -65,4 +65,11 @@ describe('no-focused-test', () => {
       ].join('\n'),
     );
   });
+
+  it('sees a test required in CommonJS and one built by a fixtures factory in another module', () => {
+    const cjs = "const { test } = require('@playwright/test');\ntest.only('a', async () => {});\n";
+    const factory = "import { test } from './support/fixtures';\ntest.describe.only('group', () => {});\n";
+    expect(lint(RULE, cjs).map((i) => i.line)).toEqual([2]);
+    expect(lint(RULE, factory).map((i) => i.line)).toEqual([2]);
+  });
 });

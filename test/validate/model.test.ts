@@ -14,7 +14,7 @@ function find(model: SpecModel, text: string): ts.Expression {
   return found;
 }
 
-const parse = (code: string) => SpecModel.fromText('/virtual/model.spec.ts', code);
+const parse = (code: string, name = 'model.spec.ts') => SpecModel.fromText(`/virtual/${name}`, code);
 
 describe('SpecModel.kindOf', () => {
   const model = parse(
@@ -188,6 +188,18 @@ describe('SpecModel.playwrightPath', () => {
 
   it('is undefined for anything else', () => {
     expect(path('local')).toBeUndefined();
+  });
+
+  it('follows CommonJS: test and expect destructured from require, and test.expect', () => {
+    const cjs = parse(
+      ["const { test, expect: check } = require('@playwright/test');", "const { helper } = require('./helpers');", 'test.only; check.soft; test.expect; test.expect.soft; helper;'].join('\n'),
+      'a.spec.js',
+    );
+    const at = (text: string) => cjs.playwrightPath(find(cjs, text));
+    expect(at('test.only')).toBe('test.only');
+    expect(at('check.soft')).toBe('expect.soft');
+    expect(at('test.expect.soft')).toBe('expect.soft');
+    expect(at('helper')).toBeUndefined();
   });
 });
 
