@@ -60,7 +60,7 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
 
   const progress = createProgress(ctx, quiet);
   progress.start(`Validating ${files.length} file${files.length === 1 ? '' : 's'}`);
-  const trusted = new Validator(config, { typeCheck: flags.typeCheck });
+  const trusted = new Validator(config, { typeCheck: flags.typeCheck, tsconfig: project.tsconfig });
   const validator = flags.untrusted ? trusted.forUntrustedCode(ctx.cwd) : trusted;
   const specs = files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
   const results: FileValidation[] = flags.fix ? specs.map((spec) => fixFile(validator, spec, ctx, quiet)) : validator.validateMany(specs);

@@ -27,7 +27,7 @@ function serveJobs(port: MessagePort): void {
     project ??= loadProject({ cwd: message.job.cwd, env: process.env });
     project
       .then((loaded) => {
-        validator ??= new Validator(loaded.agents.critic, { typeCheck: true });
+        validator ??= new Validator(loaded.agents.critic, { typeCheck: true, tsconfig: loaded.tsconfig });
         const provider = message.job.request.provider ?? loaded.provider;
         return generateSpec(message.job.request, {
           cwd: message.job.cwd,

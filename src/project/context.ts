@@ -6,6 +6,7 @@
  * Precedence, highest first: command-line flags, environment (BASE_URL), agents/*.yaml, the Playwright
  * config, the bundled defaults.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadAgents, safetyWarning, type Agents } from '../config/agents.ts';
 import { chooseProviderName, type ProviderName } from '../llm/provider.ts';
@@ -29,6 +30,8 @@ export interface ProjectContext {
   provider: ProviderName;
   /** Said on every run (stderr; a `warnings` field under --json): safety rules switched off, and the like. */
   warnings: string[];
+  /** The project's tsconfig.json, if it has one: the type check resolves imports (path aliases) as the project does. */
+  tsconfig: string | undefined;
 }
 
 export interface ProjectOptions {
@@ -56,6 +59,7 @@ export async function loadProject(options: ProjectOptions): Promise<ProjectConte
     baseURL: options.env.BASE_URL?.trim() || playwright?.project.use.baseURL,
     provider: chooseProviderName(options.env, options.provider),
     warnings,
+    tsconfig: existsSync(path.join(cwd, 'tsconfig.json')) ? path.join(cwd, 'tsconfig.json') : undefined,
   };
 }
 

@@ -66,12 +66,12 @@ export function removeStatementFix(model: SpecModel, call: ts.Expression): TextE
 }
 
 /** Compiler diagnostics as findings, with the compiler's own message. */
-export function diagnosticFindings(diagnostics: readonly ts.Diagnostic[], hint: string): Finding[] {
+export function diagnosticFindings(diagnostics: readonly ts.Diagnostic[], hintFor: (code: number) => string): Finding[] {
   return diagnostics
     .filter((d) => d.category === ts.DiagnosticCategory.Error)
     .map((d) => {
       const { code, text } = withoutNameSuggestion(d.code, ts.flattenDiagnosticMessageText(d.messageText, ' '));
-      return { node: d.start ?? 0, message: `${text} (TS${code})${hint}` };
+      return { node: d.start ?? 0, message: `${text} (TS${code})${hintFor(code)}` };
     });
 }
 

@@ -7,5 +7,5 @@ export default defineRule({
   description: 'The spec parses as TypeScript.',
   fixable: false,
   options: noOptions,
-  check: (model) => diagnosticFindings(model.syntaxDiagnostics(), ''),
+  check: (model) => diagnosticFindings(model.syntaxDiagnostics(), () => ''),
 });

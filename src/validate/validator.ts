@@ -24,6 +24,11 @@ export interface ValidatorOptions {
    * bounds its relative imports. Off for people's own specs, unless they ask (`validate --untrusted`).
    */
   untrusted?: { projectRoot: string };
+  /**
+   * The project's tsconfig.json: the type check resolves imports the way the project does (its `paths`
+   * aliases and `baseUrl`). Scribe's own choices win for the Playwright and Node types.
+   */
+  tsconfig?: string;
 }
 
 export interface FileValidation {
@@ -277,7 +282,7 @@ export class Validator {
 
   private compilerProject(): Project {
     this.project ??= new Project({
-      compilerOptions: compilerOptions(this.config.rules.find((r) => r.rule.id === TYPE_CHECK_RULE)?.options),
+      compilerOptions: compilerOptions(this.config.rules.find((r) => r.rule.id === TYPE_CHECK_RULE)?.options, this.options.tsconfig),
       skipAddingFilesFromTsConfig: true,
       skipFileDependencyResolution: false,
     });
@@ -294,7 +299,19 @@ function unusedMessage(directive: Directive): string {
 const require = createRequire(import.meta.url);
 
 /** Specs are checked against the @playwright/test and Node types Scribe ships with, wherever they live. */
-function compilerOptions(typeCheckOptions: unknown): ts.CompilerOptions {
+/** How the project resolves module names (tsconfig.json `paths`, `baseUrl`); nothing where there is no readable one. */
+function projectResolution(tsconfig: string | undefined): ts.CompilerOptions {
+  if (!tsconfig) return {};
+  const read = ts.readConfigFile(tsconfig, ts.sys.readFile);
+  if (read.error) return {};
+  const { options } = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(tsconfig), undefined, tsconfig);
+  // pathsBasePath is where `paths` are relative to when there is no baseUrl (set by the parser, not public).
+  const { paths, baseUrl, pathsBasePath } = options as ts.CompilerOptions & { pathsBasePath?: string };
+  return { ...(paths ? { paths } : {}), ...(baseUrl ? { baseUrl } : {}), ...(pathsBasePath ? { pathsBasePath } : {}) };
+}
+
+function compilerOptions(typeCheckOptions: unknown, tsconfig?: string): ts.CompilerOptions {
+  const project = projectResolution(tsconfig);
   const testTypes = path.join(path.dirname(require.resolve('@playwright/test/package.json')), 'index.d.ts');
   const coreTestTypes = path.join(path.dirname(require.resolve('playwright/package.json')), 'test.d.ts');
   const nodeTypesRoot = path.dirname(path.dirname(require.resolve('@types/node/package.json')));
@@ -306,7 +323,8 @@ function compilerOptions(typeCheckOptions: unknown): ts.CompilerOptions {
     lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
     types: ['node'],
     typeRoots: [nodeTypesRoot],
-    paths: { '@playwright/test': [testTypes], 'playwright/test': [coreTestTypes] },
+    ...project,
+    paths: { ...project.paths, '@playwright/test': [testTypes], 'playwright/test': [coreTestTypes] },
     strict,
     noEmit: true,
     skipLibCheck: true,

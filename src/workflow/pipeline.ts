@@ -116,7 +116,7 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
   // One validator for Scribe, the Critic and the Medic: one compiler project (type-checking after the
   // first spec is fast), and a text already validated is not validated again. Everything it sees is
   // model-written, so the allow-list gate applies.
-  const validator = (options.validator ?? new Validator(critic, { typeCheck: true })).forUntrustedCode(options.cwd).withInventory(inventory).withEnv(options.env);
+  const validator = (options.validator ?? new Validator(critic, { typeCheck: true, tsconfig: project.tsconfig })).forUntrustedCode(options.cwd).withInventory(inventory).withEnv(options.env);
   const providerName = request.provider ?? project.provider;
   const shared = { critic, validator, inventory, stats: stats ?? (false as const), cwd: options.cwd, env: options.env };
   const scribe = new Scribe({

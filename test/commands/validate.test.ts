@@ -174,3 +174,36 @@ test('opens the second order', async ({ page }) => {
     expect(run.stderr).toMatch(/critic\.yaml:4: presets\.mine\.off\[0\]: unknown rule id.*no-wait-for-timeout/);
   });
 });
+
+describe('scribe validate: the project’s tsconfig.json', () => {
+  const aliased = `import { test, expect } from '@playwright/test';
+import { LoginPage } from '@pages/login';
+
+test('signs in', async ({ page }) => {
+  const login = new LoginPage(page);
+  await login.open();
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+});
+`;
+  const pageObject = `import type { Page } from '@playwright/test';
+export class LoginPage {
+  constructor(private readonly page: Page) {}
+  async open() { await this.page.goto('/login'); }
+}
+`;
+
+  it('resolves path aliases as the project does; an import that still does not resolve says so', async () => {
+    mkdirSync(path.join(dir, 'pages'));
+    writeFileSync(path.join(dir, 'pages', 'login.ts'), pageObject);
+    writeFileSync(path.join(dir, 'aliased.spec.ts'), aliased);
+    const typeErrors = async () => (await json(['validate', 'aliased.spec.ts', '--preset', 'recommended'])).report.files[0]!.issues.filter((i) => i.rule === 'type-check');
+
+    const unresolved = await typeErrors();
+    expect(unresolved.map((i) => i.message)).toEqual([expect.stringContaining("Cannot find module '@pages/login'")]);
+    expect(unresolved[0]!.message).toContain("declare the alias in the project's tsconfig.json compilerOptions.paths");
+    expect(unresolved[0]!.message).not.toContain('use only the real @playwright/test API');
+
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { paths: { '@pages/*': ['./pages/*'] } } }));
+    expect(await typeErrors()).toEqual([]);
+  });
+});
