@@ -107,14 +107,17 @@ async function attack(name: string, text: string, config?: RunnerConfig): Promis
 /**
  * Which layer stopped a payload that left nothing on the host: Node refused an API (permission model),
  * the browser refused a navigation (routing), a request reached the listener without a secret
- * (environment); else the payload ran to no effect (the test connects to Scribe's browser, so a browser
- * executable of its own never starts) or the test failed before reaching it. The OS sandbox is found
- * by running those again without it.
+ * (environment), a connection of the test's own was refused (the OS sandbox has no network); else the
+ * payload ran to no effect (the test connects to Scribe's browser, so a browser executable of its own
+ * never starts) or the test failed before reaching it. The OS sandbox is found again by running those
+ * without it.
  */
 function layerOf(report: RunnerReport, requests: number): Layer {
   const evidence = `${report.error_message ?? ''}\n${report.segment?.content ?? ''}`;
   if (/ERR_ACCESS_DENIED|Access to this API has been restricted|executable doesn't exist/.test(evidence)) return 'permission model';
   if (evidence.includes('Scribe blocked')) return 'browser routing';
+  // The sandbox has no network of its own: a connection the test opens itself is refused.
+  if (sandboxed && /fetch failed|ECONNREFUSED|ENETUNREACH/.test(evidence)) return 'OS sandbox';
   if (requests > 0) return 'environment';
   return report.status === 'pass' ? 'no effect' : 'failed before its payload';
 }
