@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
+import type { ValidateReport } from '../contracts.ts';
 import { GENERATED_PRESET, withPreset } from '../config/critic.ts';
 import { loadProject } from '../project/context.ts';
 import { writeFileAtomic } from '../util/fs.ts';
@@ -73,9 +74,13 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
     sarif: () => `${JSON.stringify(sarifReport(report, config, { cwd: ctx.cwd }), null, 2)}\n`,
   };
   ctx.stdout.write(render[format]());
-  // A file Scribe could not analyse is Scribe's failure, not a finding: CI must not read it as one.
+  ctx.exitCode = validateExitCode(report);
+}
+
+/** 0 clean, 1 findings, 3 when Scribe could not analyse a file: Scribe's failure, which CI must not read as a finding. */
+export function validateExitCode(report: Pick<ValidateReport, 'files' | 'summary'>): number {
   const internal = report.files.some((f) => f.issues.some((issue) => issue.rule === INTERNAL_ERROR_RULE));
-  ctx.exitCode = internal ? INTERNAL_ERROR_EXIT : report.summary.errors > 0 ? 1 : 0;
+  return internal ? INTERNAL_ERROR_EXIT : report.summary.errors > 0 ? 1 : 0;
 }
 
 function fixFile(validator: Validator, spec: { file: string; text: string }, ctx: CliContext, quiet: boolean): FileValidation {

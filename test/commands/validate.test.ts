@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ValidateReport } from '../../src/contracts.ts';
 import { DEFAULT_CRITIC_PATH } from '../../src/config/critic.ts';
+import { validateExitCode } from '../../src/commands/validate.ts';
 import { scribe } from './cli-harness.ts';
 
 const specs = fileURLToPath(new URL('../fixtures/specs/', import.meta.url));
@@ -24,12 +25,12 @@ const json = async (args: string[]) => {
 };
 
 describe('scribe validate', () => {
-  it('reports a file it cannot analyse as internal-error, keeps every other file’s report, and exits 3 (not 1)', async () => {
+  it('reports a file nested too deeply to analyse as a finding on it, keeps every other file’s report, exits 1', async () => {
     writeFileSync(path.join(dir, 'deep.spec.ts'), `const x = ${'('.repeat(5000)}1${')'.repeat(5000)};\n`);
     const { code, report } = await json(['validate', '.']);
-    expect(code).toBe(3);
+    expect(code).toBe(1);
     const byFile = Object.fromEntries(report.files.map((f) => [path.basename(f.file), f.issues.map((i) => i.rule)]));
-    expect(byFile['deep.spec.ts']).toEqual(['internal-error']);
+    expect(byFile['deep.spec.ts']).toEqual(['syntax']);
     expect(byFile['clean.spec.ts']).toEqual([]);
     expect(byFile['planted.spec.ts']).toContain('missing-playwright-await');
   });
@@ -205,5 +206,14 @@ export class LoginPage {
 
     writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { paths: { '@pages/*': ['./pages/*'] } } }));
     expect(await typeErrors()).toEqual([]);
+  });
+});
+
+describe('scribe validate: exit codes', () => {
+  const file = (rule: string, severity: 'error' | 'warning' = 'error') => ({ file: 'a.spec.ts', passed: severity !== 'error', issues: [{ rule, severity, message: 'm', line: 1, column: 1, fixable: false }] });
+  it('is 3 when a file could not be analysed (whatever else was found), 1 for findings, 0 for warnings only', () => {
+    expect(validateExitCode({ files: [file('internal-error'), file('no-wait-for-timeout')], summary: { files: 2, passed: 0, errors: 2, warnings: 0 } })).toBe(3);
+    expect(validateExitCode({ files: [file('no-wait-for-timeout')], summary: { files: 1, passed: 0, errors: 1, warnings: 0 } })).toBe(1);
+    expect(validateExitCode({ files: [file('unused-disable-directive', 'warning')], summary: { files: 1, passed: 1, errors: 0, warnings: 1 } })).toBe(0);
   });
 });

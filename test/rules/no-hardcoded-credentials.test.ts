@@ -133,4 +133,23 @@ test('signs in', async ({ page }) => {
 `;
     expect(lines(code)).toEqual([11, 12]);
   });
+
+  it('a token the test writes into its own database before using it is test data, not a leaked secret', () => {
+    const code = `import { test, expect } from '@playwright/test';
+import { prisma } from '../support/db';
+
+test('creates an order with a seeded token', async ({ request }) => {
+  const token = 'seed-token-1';
+  await prisma.apiToken.create({ data: { token } });
+  const response = await request.post('/api/orders', { headers: { authorization: 'Bearer ' + token } });
+  expect(response.ok()).toBeTruthy();
+});
+
+test('uses a token nobody created', async ({ request }) => {
+  const apiToken = 'sk-live-123456';
+  await request.get('/api/me', { headers: { authorization: 'Bearer ' + apiToken } });
+});
+`;
+    expect(lines(code)).toEqual([12]);
+  });
 });

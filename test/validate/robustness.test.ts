@@ -3,7 +3,9 @@
  * file's report, JavaScript specs are checked, and no file is judged by another in the same batch.
  */
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { loadCriticConfig } from '../../src/config/critic.ts';
+import type { SpecModel } from '../../src/validate/model.ts';
 import { INTERNAL_ERROR_RULE, Validator } from '../../src/validate/validator.ts';
 
 const critic = loadCriticConfig();
@@ -49,16 +51,24 @@ describe('never lose a report', () => {
   const deep = `const x = ${'('.repeat(5000)}1${')'.repeat(5000)};\n`;
   const plain = "import { test, expect } from '@playwright/test';\n\ntest('t', async ({ page }) => {\n  await page.goto('/');\n  await page.waitForTimeout(500);\n  await expect(page.getByTestId('x')).toBeVisible();\n});\n";
 
-  it.each([false, true])('reports a file too deep to analyse as internal-error and every other file as usual (type check %s)', (typeCheck) => {
+  it.each([false, true])('reports a file too deep to analyse as a finding on it and every other file as usual (type check %s)', (typeCheck) => {
     const validator = new Validator(critic, { typeCheck });
     const [tooDeep, other] = validator.validateMany([
       { file: '/virtual/deep.spec.ts', text: deep },
       { file: '/virtual/other.spec.ts', text: plain },
     ]);
-    expect(tooDeep!.issues.map((i) => i.rule)).toEqual([INTERNAL_ERROR_RULE]);
-    expect(tooDeep!.issues[0]!.message).toMatch(/nests too deeply/);
+    expect(tooDeep!.issues.map((i) => i.rule)).toEqual(['syntax']);
+    expect(tooDeep!.issues[0]!.message).toMatch(/nests expressions too deeply to analyse/);
     expect(tooDeep!.passed).toBe(false);
     expect(rulesOf(other!.issues)).toContain('no-wait-for-timeout');
+  });
+
+  it('a rule that fails on one file is an internal-error finding on that file; the others keep their reports', () => {
+    const failing = { rule: { id: 'fails-on-b', description: 'fails on b', fixable: false, options: z.object({}), check: (model: SpecModel) => { if (model.sourceFile.fileName.endsWith('b.spec.ts')) throw new TypeError('boom'); return []; } }, severity: 'error' as const, reason: 'test', options: {} };
+    const validator = new Validator({ ...critic, rules: [...critic.rules, failing as never] }, { typeCheck: false });
+    const [a, b] = validator.validateMany([{ file: '/virtual/a.spec.ts', text: plain }, { file: '/virtual/b.spec.ts', text: plain }]);
+    expect(rulesOf(a!.issues)).toContain('no-wait-for-timeout');
+    expect(b!.issues).toEqual([expect.objectContaining({ rule: INTERNAL_ERROR_RULE, message: expect.stringContaining('Scribe failed while analysing the file (boom)') })]);
   });
 });
 
