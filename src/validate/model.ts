@@ -414,8 +414,17 @@ export class SpecModel {
     if (ts.isCallExpression(e)) {
       const path = this.playwrightPath(e.expression, depth + 1);
       if (path?.endsWith('.extend') || path?.endsWith('.configure')) return path.slice(0, path.lastIndexOf('.'));
+      // `baseTest().extend({...})`, `fixtures.base.extend({...})`: a test factory of the project's, imported.
+      if (path === undefined && this.memberName(this.unwrap(e.expression)) === 'extend' && this.importedRoot(e.expression)) return 'test';
     }
     return undefined;
+  }
+
+  /** Whether an access chain (`a.b().c`) starts at a name imported or required from a module. */
+  private importedRoot(expr: ts.Expression): boolean {
+    let root = this.unwrap(expr);
+    while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root) || ts.isCallExpression(root)) root = this.unwrap(root.expression);
+    return ts.isIdentifier(root) && this.moduleBinding(root) !== undefined;
   }
 
   /** `const { describe } = test` → `test.describe`; a nested pattern adds a segment per level. */

@@ -71,5 +71,7 @@ describe('no-focused-test', () => {
     const factory = "import { test } from './support/fixtures';\ntest.describe.only('group', () => {});\n";
     expect(lint(RULE, cjs).map((i) => i.line)).toEqual([2]);
     expect(lint(RULE, factory).map((i) => i.line)).toEqual([2]);
+    const extended = "import { baseTest } from './support/base';\nconst test = baseTest().extend<{ todo: string }>({ todo: async ({}, use) => use('x') });\ntest.only('a', async ({ todo }) => {});\n";
+    expect(lint(RULE, extended).map((i) => i.line)).toEqual([3]);
   });
 });
