@@ -37,6 +37,8 @@ export default defineRule({
 
 function isAssertion(model: SpecModel, call: ts.CallExpression, options: Options): boolean {
   if (isExpectation(model, call)) return true;
+  // With the type check, a helper imported from the project is looked into: does it call expect?
+  if (model.declarationsElsewhere(call).some((declaration) => callsExpect(declaration, 0))) return true;
   const { name } = model.callee(call);
   // Only for helpers from elsewhere: one written in this file is looked into, not trusted by its name.
   if (name !== undefined && options.assert_function_patterns.some((pattern) => new RegExp(pattern).test(name)) && !declaredHere(model, name)) return true;
@@ -49,4 +51,34 @@ function isAssertion(model: SpecModel, call: ts.CallExpression, options: Options
 function declaredHere(model: SpecModel, name: string): boolean {
   const kinds = [ts.SyntaxKind.FunctionDeclaration, ts.SyntaxKind.MethodDeclaration, ts.SyntaxKind.PropertyDeclaration, ts.SyntaxKind.PropertyAssignment, ts.SyntaxKind.VariableDeclaration];
   return kinds.some((kind) => model.nodes<ts.NamedDeclaration>(kind).some((d) => d.name !== undefined && ts.isIdentifier(d.name) && d.name.text === name));
+}
+
+/** How deep helpers in other files are followed (a helper calling a helper calling expect). */
+const MAX_HELPER_DEPTH = 4;
+
+/**
+ * Whether a function or method declared in another file calls expect(…) (or expect.soft/poll, test.expect),
+ * by its syntax: that file has no model of its own. Helpers it calls in its own file are followed too.
+ */
+function callsExpect(declaration: ts.Node, depth: number): boolean {
+  if (depth > MAX_HELPER_DEPTH) return false;
+  const body = ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
+  if (!body) return false;
+  let found = false;
+  const localHelpers = new Map<string, ts.Node>();
+  for (const statement of declaration.getSourceFile().statements) {
+    if (ts.isFunctionDeclaration(statement) && statement.name) localHelpers.set(statement.name.text, statement);
+  }
+  const visit = (node: ts.Node): void => {
+    if (found) return;
+    if (ts.isCallExpression(node)) {
+      let root: ts.Expression = node.expression;
+      while (ts.isPropertyAccessExpression(root) || ts.isCallExpression(root)) root = root.expression;
+      if (ts.isIdentifier(root) && root.text === 'expect') found = true;
+      else if (ts.isIdentifier(node.expression) && localHelpers.has(node.expression.text) && localHelpers.get(node.expression.text) !== declaration) found = callsExpect(localHelpers.get(node.expression.text)!, depth + 1);
+    }
+    if (!found) ts.forEachChild(node, visit);
+  };
+  visit(body);
+  return found;
 }

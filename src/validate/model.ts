@@ -65,10 +65,13 @@ export class SpecModel {
   private testBlocks: TestBlock[] | undefined;
   private readonly semanticDiagnosticsOf: (() => readonly ts.Diagnostic[]) | undefined;
 
-  /** `semanticDiagnostics` comes from a compiler program when the file is type-checked. */
-  constructor(sourceFile: ts.SourceFile, semanticDiagnostics?: () => readonly ts.Diagnostic[]) {
+  private readonly checkerOf: (() => ts.TypeChecker) | undefined;
+
+  /** `semanticDiagnostics` and `checker` come from a compiler program when the file is type-checked. */
+  constructor(sourceFile: ts.SourceFile, semanticDiagnostics?: () => readonly ts.Diagnostic[], checker?: () => ts.TypeChecker) {
     this.sourceFile = sourceFile;
     this.semanticDiagnosticsOf = semanticDiagnostics;
+    this.checkerOf = checker;
     this.fileName = sourceFile.fileName;
     const visit = (node: ts.Node): void => {
       const bucket = this.buckets.get(node.kind);
@@ -91,6 +94,20 @@ export class SpecModel {
   /** The type checker's errors, when the file was parsed in a program; otherwise none. */
   semanticDiagnostics(): readonly ts.Diagnostic[] {
     return this.semanticDiagnosticsOf?.() ?? [];
+  }
+
+  /**
+   * Where a called name is declared in another file of the program (a helper or page-object method
+   * imported from the project); nothing without a type check, or for names declared in this file.
+   */
+  declarationsElsewhere(call: ts.CallExpression): readonly ts.Declaration[] {
+    const checker = this.checkerOf?.();
+    if (!checker) return [];
+    const callee = this.unwrap(call.expression);
+    const at = ts.isPropertyAccessExpression(callee) ? callee.name : ts.isIdentifier(callee) ? callee : undefined;
+    let symbol = at && checker.getSymbolAtLocation(at);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+    return (symbol?.declarations ?? []).filter((d) => d.getSourceFile() !== this.sourceFile && !d.getSourceFile().isDeclarationFile);
   }
 
   /** Every node of a syntax kind, in source order. */

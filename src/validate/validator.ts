@@ -233,7 +233,7 @@ export class Validator {
     return sourceFiles.map((sf) => {
       if (sf instanceof Error) return sf;
       if (program instanceof Error) return program;
-      return new SpecModel(sf.compilerNode, () => program.getSemanticDiagnostics(sf.compilerNode));
+      return new SpecModel(sf.compilerNode, () => program.getSemanticDiagnostics(sf.compilerNode), () => program.getTypeChecker());
     });
   }
 

@@ -217,3 +217,33 @@ describe('scribe validate: exit codes', () => {
     expect(validateExitCode({ files: [file('unused-disable-directive', 'warning')], summary: { files: 1, passed: 1, errors: 0, warnings: 1 } })).toBe(0);
   });
 });
+
+describe('scribe validate: helpers that assert, in other files', () => {
+  it('with the type check, a helper imported from the project that calls expect counts as the test’s assertion', async () => {
+    mkdirSync(path.join(dir, 'support'));
+    writeFileSync(path.join(dir, 'support', 'orders.ts'), `import { expect, type Page } from '@playwright/test';
+function seesTotal(page: Page, total: string) { return expect(page.getByTestId('total')).toHaveText(total); }
+export async function confirmOrder(page: Page) {
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await seesTotal(page, '€12');
+}
+export async function openOrders(page: Page) { await page.goto('/orders'); }
+`);
+    writeFileSync(path.join(dir, 'orders.spec.ts'), `import { test } from '@playwright/test';
+import { confirmOrder, openOrders } from './support/orders';
+
+test('confirms an order', async ({ page }) => {
+  await openOrders(page);
+  await confirmOrder(page);
+});
+
+test('only opens the page', async ({ page }) => {
+  await openOrders(page);
+});
+`);
+    const unasserted = async (args: string[]) => (await json(['validate', 'orders.spec.ts', '--preset', 'recommended', ...args])).report.files[0]!.issues.filter((i) => i.rule === 'expect-expect').map((i) => i.line);
+    expect(await unasserted([])).toEqual([9]);
+    // Without the type check there is no program to follow the import into: only names count.
+    expect(await unasserted(['--no-type-check'])).toEqual([4, 9]);
+  });
+});
