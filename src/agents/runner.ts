@@ -167,9 +167,10 @@ function containedInvocation(
 ): Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'> {
   const installation = path.resolve(playwright.packageDir, '..', '..');
   const reads = [...readable, installation, CONTAINED_CLI];
-  const permissions = runPermissions({ runDir: workspace.dir, readable: [...reads, RELAY_SOCKET_INSIDE] });
-  mkdirSync(env.TMPDIR!, { recursive: true });
   const prefix = sandboxPrefix(config.containment.os_sandbox, { runDir: workspace.dir, readOnly: reads, relay: { socket: relay.socket, inside: RELAY_SOCKET_INSIDE } }, callerEnv);
+  // Inside the sandbox the runner process connects to the relay's socket.
+  const permissions = runPermissions({ runDir: workspace.dir, readable: prefix ? [...reads, RELAY_SOCKET_INSIDE] : reads });
+  mkdirSync(env.TMPDIR!, { recursive: true });
   return {
     prefix,
     cli: CONTAINED_CLI,

@@ -469,6 +469,16 @@ describe('an untrusted run (model-written code)', () => {
     },
   );
 
+  it('without an OS sandbox (off, or no bubblewrap) a contained run still runs, under the permission model', async () => {
+    const off = { ...config, containment: { os_sandbox: 'off' as const } };
+    const report = await run(spec(`  const denied = await Promise.resolve().then(() => (process as any).getBuiltinModule('node:child_process').execSync('true')).then(() => 'ran', (e) => e.code);
+  expect(denied).toBe('ERR_ACCESS_DENIED');
+  await page.goto('/');
+  await expect(page.getByTestId('title')).toHaveText('Welcome');`), { untrusted: true, config: off });
+    expect(report.error_message).toBeNull();
+    expect(report.status).toBe('pass');
+  });
+
   it('with the OS sandbox required where there is none, refuses to run and names the fix', async () => {
     const required = { ...config, containment: { os_sandbox: 'required' as const } };
     const report = await run(spec(`  await page.goto('/');`), { untrusted: true, config: required, env: { ...process.env, PATH: '/nonexistent' } });
