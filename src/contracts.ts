@@ -101,6 +101,8 @@ export const GenerateResult = z.object({
   error: z.string().nullable(),
   /** What the project's setup asks a person to know (a safety rule switched off, …); absent when nothing. */
   warnings: z.array(z.string()).optional(),
+  /** Wall time per stage (explore, scribe, critic, run, medic) and `total`, in ms; absent when the request was refused. */
+  timings_ms: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });
 export type GenerateResult = z.infer<typeof GenerateResult>;
 

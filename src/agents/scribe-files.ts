@@ -70,6 +70,8 @@ export const Provenance = z.object({
   runner: z
     .object({ status: z.string(), classification: z.string(), duration_ms: z.number(), error_message: z.string().nullable(), screenshots: z.array(z.string()) })
     .optional(),
+  /** Wall time per pipeline stage up to the write, and `total`, in ms. */
+  timings_ms: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });
 export type Provenance = z.infer<typeof Provenance>;
 

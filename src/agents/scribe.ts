@@ -117,7 +117,7 @@ export interface PriorAttempt {
 export type ScribeFailure = GenerationFailure | 'exists' | 'invalid_task' | 'explore';
 
 /** What later stages add to a spec's provenance; `force` overrides the Scribe's own setting. */
-export type SpecRecord = Partial<Pick<Provenance, 'status' | 'note' | 'critic' | 'runner'>> & { force?: boolean };
+export type SpecRecord = Partial<Pick<Provenance, 'status' | 'note' | 'critic' | 'runner' | 'timings_ms'>> & { force?: boolean };
 
 export class Scribe {
   readonly cwd: string;

@@ -22,6 +22,7 @@ import type { OutcomeEvent } from '../stats/outcome.ts';
 import { Validator } from '../validate/validator.ts';
 import { runWorkflow } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
+import { StageClock, type StageTimings } from './stage-clock.ts';
 import type { PipelineSegment, ResolvedTask } from './segments.ts';
 import { pipelineWorkers } from './workers.ts';
 
@@ -73,7 +74,11 @@ export interface PipelineResult {
 }
 
 export async function generateSpec(request: GenerateRequest, options: PipelineOptions): Promise<PipelineResult> {
-  const emit: Emit = (stage, status, message) => options.onEvent?.({ stage, status, message, at: new Date().toISOString() });
+  const clock = new StageClock();
+  const emit: Emit = (stage, status, message) => {
+    clock.observe(stage, status);
+    options.onEvent?.({ stage, status, message, at: new Date().toISOString() });
+  };
   const stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(options.env, options.cwd));
   const generation = options.generation ?? randomUUID();
   const project = options.project ?? (await loadProject({ cwd: options.cwd, env: options.env, provider: request.provider }));
@@ -84,7 +89,7 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   // One browser for the generation: explore drives it, and every run's test connects to it.
   const browser = task.value.url ? sharedBrowser(options.env) : undefined;
   try {
-    return await generateWith(request, options, { project, task: task.value, stats, generation, emit, browser });
+    return await generateWith(request, options, { project, task: task.value, stats, generation, emit, browser, clock });
   } finally {
     await browser?.close();
   }
@@ -98,9 +103,10 @@ interface Generation {
   generation: string;
   emit: Emit;
   browser: SharedBrowser | undefined;
+  clock: StageClock;
 }
 
-async function generateWith(request: GenerateRequest, options: PipelineOptions, { project, task, stats, generation, emit, browser }: Generation): Promise<PipelineResult> {
+async function generateWith(request: GenerateRequest, options: PipelineOptions, { project, task, stats, generation, emit, browser, clock }: Generation): Promise<PipelineResult> {
   const { scribe: config, critic } = project.agents;
 
   // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
@@ -145,13 +151,14 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
     signal: options.signal,
     emit,
     browser,
+    timings: () => clock.snapshot(),
   });
   const manifest = workflowFrom(project.agents.workflow, Object.keys(workers));
   try {
     // An aborted job (a server shutting down) stops before its next stage.
     const walk = await runWorkflow<PipelineSegment>(manifest, workers, [{ type: 'REQUEST', task }], { onBlock: () => options.signal?.throwIfAborted() });
     stats?.record(outcomeOf(generation, walk.outcome, new RunState(walk.payload)));
-    return withWarnings(resultOf(walk.outcome, walk.payload, options.cwd), project.warnings);
+    return withWarnings(resultOf(walk.outcome, walk.payload, options.cwd, clock.snapshot()), project.warnings);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof ProviderSetupError) {
@@ -247,7 +254,7 @@ async function explore(url: string, testIdAttribute: string, settings: ScribeCon
 }
 
 /** The `generate --json` document of a finished walk, and the exit code it means. */
-function resultOf(outcome: 'success' | 'failure', payload: readonly PipelineSegment[], cwd: string): PipelineResult {
+function resultOf(outcome: 'success' | 'failure', payload: readonly PipelineSegment[], cwd: string, timings: StageTimings): PipelineResult {
   const state = new RunState(payload);
   const final = state.newest('OUTCOME');
   const failure = state.newest('SCRIBE_FAILURE')?.candidate;
@@ -262,6 +269,7 @@ function resultOf(outcome: 'success' | 'failure', payload: readonly PipelineSegm
     critic: state.lastVerdict() ?? null,
     runner: state.lastRun()?.report ?? null,
     error: success ? null : (final?.message ?? failure?.error ?? 'generation failed'),
+    timings_ms: timings,
   });
   return { document, exitCode: success ? 0 : failure?.failure === 'model_config' ? 2 : 1 };
 }

@@ -30,6 +30,8 @@ export interface WorkerDeps {
   stats?: StatsSink;
   /** The generation's browser: every run's test connects to it. */
   browser?: SharedBrowser;
+  /** Each stage's time so far, for the provenance record. */
+  timings?: () => Record<string, number>;
   signal?: AbortSignal;
   emit: (stage: string, status: 'started' | 'done' | 'failed' | 'info', message: string) => void;
 }
@@ -178,7 +180,7 @@ function acceptWorker(deps: WorkerDeps, state: RunState): WorkerOutput {
   const ran = state.lastRun();
   // A stand-in that does not test the request is never reported as the requested test, even when green.
   if (candidate.substitute) return { ...keepWorker(deps, state, 'needs_review', `kept for review: ${candidate.substitute}`), signal: 'FAILED' };
-  const record: SpecRecord = { ...evidence(state), status: ran ? 'accepted' : 'not_run', ...(ran ? {} : { note: 'not run: no app URL or --no-run' }) };
+  const record: SpecRecord = { ...evidence(state), status: ran ? 'accepted' : 'not_run', ...(ran ? {} : { note: 'not run: no app URL or --no-run' }), ...timingsOf(deps) };
   try {
     const testPath = deps.scribe.write(candidate, specTask(task), record);
     return { signal: 'ACCEPTED', segments: [{ type: 'OUTCOME', status: 'accepted', testPath, message: ran ? 'passed the rules, the Critic and a green run' : 'passed the rules and the Critic (not run)' } as const] };
@@ -197,7 +199,7 @@ function keepWorker(deps: WorkerDeps, state: RunState, status: 'not_run' | 'need
   const task = state.task();
   const best = state.bestCandidate();
   const file = freeReviewPath(task.file, status, deps.project);
-  const testPath = deps.scribe.write({ ...best, file }, specTask(task), { ...evidence(state), status, note, force: false });
+  const testPath = deps.scribe.write({ ...best, file }, specTask(task), { ...evidence(state), status, note, force: false, ...timingsOf(deps) });
   deps.emit('keep', 'info', `kept for review: ${path.relative(deps.cwd, testPath) || testPath} (${note})`);
   return { signal: 'KEPT', segments: [{ type: 'OUTCOME', status, testPath, message: note } as const] };
 }
@@ -215,6 +217,10 @@ function freeReviewPath(file: string, status: 'not_run' | 'needs_review', projec
 
 function specTask(task: ResolvedTask) {
   return { taskDescription: task.description, featureName: task.feature, complexity: task.complexity, url: task.url };
+}
+
+function timingsOf(deps: WorkerDeps): Pick<SpecRecord, 'timings_ms'> {
+  return deps.timings ? { timings_ms: deps.timings() } : {};
 }
 
 /** The Critic's verdict and the last run, for the provenance record. */

@@ -92,6 +92,12 @@ describe('the Test-Fix cycle', () => {
     expect(read(TARGET)).toBe(HEALED);
     const provenance = JSON.parse(read(TARGET.replace('.spec.ts', '.provenance.json')));
     expect(provenance).toMatchObject({ status: 'accepted', runner: { classification: 'pass' }, critic: { status: 'approved' } });
+    // Each stage's time, in the document and the provenance record: both runs and the heal are in it.
+    const timings = document.timings_ms!;
+    for (const stage of ['explore', 'scribe', 'critic', 'run', 'medic']) expect(timings[stage], stage).toBeGreaterThan(0);
+    expect(timings.total).toBeGreaterThanOrEqual(timings.explore! + timings.scribe! + timings.critic! + timings.run! + timings.medic!);
+    expect(timings.run).toBeGreaterThanOrEqual(document.runner!.duration_ms);
+    expect(Object.keys(provenance.timings_ms)).toEqual(expect.arrayContaining(['explore', 'scribe', 'critic', 'run', 'medic', 'total']));
 
     const stats = computeStats(new StatsLog(project.home).read());
     expect(stats).toMatchObject({ heal_attempts: 1, heal_successes: 1, weakening_heals_refused: 0 });
