@@ -118,17 +118,18 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
       }
     }
     const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config, userConfig, contained });
+    const browserPort = contained ? Number(new URL(contained.wsEndpoint).port) : 0;
     let invocation: Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'>;
     try {
       invocation = contained
-        ? containedInvocation(workspace, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace.dir), [cwd, spec.sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, { socket: relaySocket, port: Number(new URL(contained.wsEndpoint).port) })
+        ? containedInvocation(workspace, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace.dir), [cwd, spec.sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, { socket: relaySocket, port: browserPort })
         : { cli: playwright.cli, args: ['test', '--config', workspace.configFile], env: playwrightEnv(env, options.baseURL) };
     } catch (error) {
       if (error instanceof SandboxUnavailableError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
       throw error;
     }
     // In the sandbox the test has no network: its one connection, to the browser, goes through the relay.
-    if (contained && invocation.prefix) relay = await openBrowserRelay(relaySocket, Number(new URL(contained.wsEndpoint).port));
+    if (contained && invocation.prefix) relay = await openBrowserRelay(relaySocket, browserPort);
     running = startPlaywright({
       ...invocation,
       cwd: workspace.dir,

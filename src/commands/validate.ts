@@ -47,8 +47,8 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, criticFile: flags.config });
   if (flags.untrusted && flags.preset) throw new UsageError('--untrusted holds the specs to every rule; --preset is for your own specs');
   const preset = flags.untrusted ? GENERATED_PRESET : (flags.preset ?? project.agents.critic.validatePreset);
-  if (!Object.hasOwn(project.agents.critic.presets, preset)) throw new UsageError(`--preset ${preset}: no such preset (${Object.keys(project.agents.critic.presets).join(', ')})`);
   const config = withPreset(project.agents.critic, preset);
+  if (!config) throw new UsageError(`--preset ${preset}: no such preset (${Object.keys(project.agents.critic.presets).join(', ')})`);
   for (const warning of project.warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
   let files: string[];
   try {

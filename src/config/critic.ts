@@ -197,9 +197,8 @@ export function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-/** The config with a preset's rules left off; an unknown preset is a usage problem of the caller's. */
-export function withPreset(config: CriticConfig, preset: string): CriticConfig {
-  const off = config.presets[preset];
-  if (off === undefined) throw new RangeError(`no preset "${preset}" in ${config.file} (presets: ${Object.keys(config.presets).join(', ')})`);
-  return { ...config, rules: config.rules.filter((active) => !off.includes(active.rule.id)) };
+/** The config with a preset's rules left off; undefined for a preset the config does not have. */
+export function withPreset(config: CriticConfig, preset: string): CriticConfig | undefined {
+  const off = Object.hasOwn(config.presets, preset) ? config.presets[preset]! : undefined;
+  return off && { ...config, rules: config.rules.filter((active) => !off.includes(active.rule.id)) };
 }

@@ -131,7 +131,7 @@ export class JobQueue {
       if (unfinished) {
         const view = this.view(job);
         this.store?.save(view);
-        interrupted.push({ ...view, status: stored.status, started_at: stored.started_at });
+        interrupted.push(view);
       }
     }
     this.finished.sort((a, b) => a.finishedAt! - b.finishedAt!);

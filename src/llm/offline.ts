@@ -156,7 +156,6 @@ function specFile(header: string[], feature: string, title: string, stepTitles: 
   ].join('\n');
 }
 
-/** A TypeScript string literal. */
 /** Playwright's locator for the element: its test id, else role and name, label or placeholder (exact). */
 function locatorCode(locator: Locator): string {
   if ('testId' in locator) return `page.getByTestId(${literal(locator.testId)})`;
@@ -171,6 +170,7 @@ function describe(locator: Locator): string {
   return 'label' in locator ? `the field labelled ${quote(locator.label)}` : `the field ${quote(locator.placeholder)}`;
 }
 
+/** A TypeScript string literal. */
 function literal(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\r?\n/g, '\\n')}'`;
 }

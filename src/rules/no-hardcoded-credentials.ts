@@ -262,10 +262,7 @@ function seededByTheTest(model: SpecModel, literal: ts.Node): boolean {
 
 /** A call on something imported from a module that is not Playwright (`prisma.x.create`, `db.insert`). */
 function isProjectModuleCall(model: SpecModel, call: ts.CallExpression): boolean {
-  let root: ts.Expression = call.expression;
-  while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root) || ts.isCallExpression(root)) root = root.expression;
-  if (!ts.isIdentifier(root)) return false;
-  const module = model.moduleBinding(root)?.module;
+  const module = model.chainModule(call.expression);
   return module !== undefined && module !== '@playwright/test' && module !== 'playwright/test';
 }
 

@@ -8,7 +8,7 @@ import type { StatsLog, StatsSink } from './log.ts';
 
 export type OutcomeEvent = Extract<NewStatsEvent, { type: 'success' | 'give_up' }>;
 
-export function isOutcome<E extends { type: string }>(event: E): event is E & { type: 'success' | 'give_up' } {
+function isOutcome<E extends { type: string }>(event: E): event is E & { type: 'success' | 'give_up' } {
   return event.type === 'success' || event.type === 'give_up';
 }
 
@@ -26,31 +26,28 @@ export class OneOutcomeSink implements StatsSink {
   /** A sink over a log that already has history (a restarted server): it knows which generations ended. */
   static resuming(log: StatsLog): OneOutcomeSink {
     const sink = new OneOutcomeSink(log);
-    for (const event of log.read()) {
-      if (isOutcome(event)) sink.ended.add(event.generation);
-      else if (event.type === 'validation') sink.attempts.set(event.generation, (sink.attempts.get(event.generation) ?? 0) + 1);
-    }
-    for (const generation of sink.ended) sink.attempts.delete(generation);
+    for (const event of log.read()) sink.track(event);
     return sink;
   }
 
   record(event: NewStatsEvent): void {
+    if (this.track(event)) this.sink.record(event);
+  }
+
+  /** Notes what an event says about its generation; false for a second outcome, which is not to be recorded. */
+  private track(event: NewStatsEvent): boolean {
     if (isOutcome(event)) {
-      if (this.ended.has(event.generation)) return;
+      if (this.ended.has(event.generation)) return false;
       this.ended.add(event.generation);
       this.attempts.delete(event.generation);
     } else if (event.type === 'validation') {
       this.attempts.set(event.generation, (this.attempts.get(event.generation) ?? 0) + 1);
     }
-    this.sink.record(event);
+    return true;
   }
 
   /** Ends a generation that could not end by itself (stopped, or its worker died); nothing if it has ended. */
   giveUp(generation: string, reason: 'interrupted' | 'error', why: string): void {
     this.record({ type: 'give_up', generation, attempts: this.attempts.get(generation) ?? 0, reason, error: why });
-  }
-
-  hasOutcome(generation: string): boolean {
-    return this.ended.has(generation);
   }
 }

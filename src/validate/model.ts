@@ -439,9 +439,14 @@ export class SpecModel {
 
   /** Whether an access chain (`a.b().c`) starts at a name imported or required from a module. */
   private importedRoot(expr: ts.Expression): boolean {
+    return this.chainModule(expr) !== undefined;
+  }
+
+  /** The module the name at the start of an access chain (`prisma.user.count()`, `a.b().c`) comes from, if imported or required. */
+  chainModule(expr: ts.Expression): string | undefined {
     let root = this.unwrap(expr);
     while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root) || ts.isCallExpression(root)) root = this.unwrap(root.expression);
-    return ts.isIdentifier(root) && this.moduleBinding(root) !== undefined;
+    return ts.isIdentifier(root) ? this.moduleBinding(root)?.module : undefined;
   }
 
   /** `const { describe } = test` → `test.describe`; a nested pattern adds a segment per level. */

@@ -11,7 +11,7 @@ import type { CriticConfig } from '../config/critic.ts';
 import type { Finding, RuleEnvironment, TextEdit } from '../rules/types.ts';
 import { scriptKindOf, SpecModel } from './model.ts';
 import { applyDirectives, parseDirectives, type Directive } from './suppressions.ts';
-import { fixBreaks, hasSyntaxErrors } from './verify-fix.ts';
+import { fixBreaks } from './verify-fix.ts';
 
 export interface ValidatorOptions {
   /** Run the `type-check` rule (when critic.yaml enables it). Off makes validation several times faster. */
@@ -141,7 +141,7 @@ export class Validator {
     });
     this.parse(fresh).forEach((parsed, i) => {
       const { file, text } = fresh[i]!;
-      const result = parsed instanceof Error ? internalError(file, text, parsed) : this.checked(file, text, parsed);
+      const result = parsed instanceof Error ? unanalysable(file, text, parsed) : this.checked(file, text, parsed);
       found.set(resultKey(result), result);
       this.remember(result);
     });
@@ -154,7 +154,7 @@ export class Validator {
     try {
       return this.report(file, text, model, this.run(model));
     } catch (error) {
-      return internalError(file, text, error);
+      return unanalysable(file, text, error);
     }
   }
 
@@ -194,7 +194,7 @@ export class Validator {
         }),
       );
       if (candidates.length === 0) break;
-      if (hasSyntaxErrors(file, current)) {
+      if (model.syntaxDiagnostics().length > 0) {
         refused.push(...candidates.map(({ rule, line, before }) => ({ rule, line, before, reason: 'the file has syntax errors, and a fix to a file that does not parse cannot be checked' })));
         break;
       }
@@ -259,7 +259,7 @@ export class Validator {
         ...this.position(model, finding.node),
         fixable: finding.fix !== undefined,
       }))
-      .sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
+      .sort(byPosition);
     const kept = this.options.untrusted ? issues : this.suppressed(model, issues);
     return { file, text, issues: kept, passed: !kept.some((i) => i.severity === 'error') };
   }
@@ -271,7 +271,7 @@ export class Validator {
     const known = new Set(this.config.rules.map((r) => r.rule.id));
     const { kept, unused } = applyDirectives(issues, directives, known);
     const reported = unused.map((d): Issue => ({ rule: UNUSED_DIRECTIVE_RULE, severity: 'warning', message: unusedMessage(d), line: d.line, column: d.column, fixable: false }));
-    return [...kept, ...reported].sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
+    return [...kept, ...reported].sort(byPosition);
   }
 
   private position(model: SpecModel, at: ts.Node | number): { line: number; column: number } {
@@ -290,6 +290,11 @@ export class Validator {
   }
 }
 
+/** Issues in reading order: line, column, then rule id. */
+function byPosition(a: Issue, b: Issue): number {
+  return a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule);
+}
+
 function unusedMessage(directive: Directive): string {
   const what = directive.rules ? `${directive.rules.join(', ')} problem` : 'problem';
   const where = directive.kind === 'disable' ? 'after it' : directive.kind === 'disable-next-line' ? 'on the next line' : 'on its line';
@@ -298,7 +303,6 @@ function unusedMessage(directive: Directive): string {
 
 const require = createRequire(import.meta.url);
 
-/** Specs are checked against the @playwright/test and Node types Scribe ships with, wherever they live. */
 /** How the project resolves module names (tsconfig.json `paths`, `baseUrl`); nothing where there is no readable one. */
 function projectResolution(tsconfig: string | undefined): ts.CompilerOptions {
   if (!tsconfig) return {};
@@ -310,6 +314,7 @@ function projectResolution(tsconfig: string | undefined): ts.CompilerOptions {
   return { ...(paths ? { paths } : {}), ...(baseUrl ? { baseUrl } : {}), ...(pathsBasePath ? { pathsBasePath } : {}) };
 }
 
+/** Specs are checked against the @playwright/test and Node types Scribe ships with, wherever they live. */
 function compilerOptions(typeCheckOptions: unknown, tsconfig?: string): ts.CompilerOptions {
   const project = projectResolution(tsconfig);
   const testTypes = path.join(path.dirname(require.resolve('@playwright/test/package.json')), 'index.d.ts');
@@ -352,7 +357,8 @@ function asModule<T extends { compilerNode: ts.SourceFile }>(sourceFile: T): T {
 /** The rule a file too deeply nested to analyse is reported under: a finding about its structure. */
 const SYNTAX_RULE = 'syntax';
 
-function internalError(file: string, text: string, error: unknown): FileValidation {
+/** The report of a file whose analysis failed: too deeply nested (a finding about it), else an internal error. */
+function unanalysable(file: string, text: string, error: unknown): FileValidation {
   // Thousands of nested parentheses, calls or arrays overflow any recursive analysis: no test needs them.
   if (error instanceof RangeError && /call stack/i.test(error.message)) {
     const message = 'the spec nests expressions too deeply to analyse (thousands of levels); no test needs that: flatten it. The other files were validated.';

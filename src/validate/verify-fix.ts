@@ -13,8 +13,3 @@ export function fixBreaks(file: string, before: string, after: string): string |
   const weakening = findWeakening(before, after);
   return weakening.length > 0 ? `it would change the assertions: ${weakening[0]}` : undefined;
 }
-
-/** Whether a file has syntax errors: such a file is never edited, since no fix can be checked on it. */
-export function hasSyntaxErrors(file: string, text: string): boolean {
-  return SpecModel.fromText(file, text).syntaxDiagnostics().length > 0;
-}

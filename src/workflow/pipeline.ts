@@ -157,8 +157,9 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
   try {
     // An aborted job (a server shutting down) stops before its next stage.
     const walk = await runWorkflow<PipelineSegment>(manifest, workers, [{ type: 'REQUEST', task }], { onBlock: () => options.signal?.throwIfAborted() });
-    stats?.record(outcomeOf(generation, walk.outcome, new RunState(walk.payload)));
-    return withWarnings(resultOf(walk.outcome, walk.payload, options.cwd, clock.snapshot()), project.warnings);
+    const state = new RunState(walk.payload);
+    stats?.record(outcomeOf(generation, walk.outcome, state));
+    return withWarnings(resultOf(walk.outcome, state, options.cwd, clock.snapshot()), project.warnings);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof ProviderSetupError) {
@@ -254,8 +255,7 @@ async function explore(url: string, testIdAttribute: string, settings: ScribeCon
 }
 
 /** The `generate --json` document of a finished walk, and the exit code it means. */
-function resultOf(outcome: 'success' | 'failure', payload: readonly PipelineSegment[], cwd: string, timings: StageTimings): PipelineResult {
-  const state = new RunState(payload);
+function resultOf(outcome: 'success' | 'failure', state: RunState, cwd: string, timings: StageTimings): PipelineResult {
   const final = state.newest('OUTCOME');
   const failure = state.newest('SCRIBE_FAILURE')?.candidate;
   const last = state.newest('CANDIDATE')?.candidate;

@@ -57,6 +57,8 @@ export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
     const state = project.use?.storageState ?? user.use?.storageState;
     if (typeof state === 'string') deps.mirror(absolute(state), state);
   }
+  // A contained run: every project's test connects to Scribe's browser.
+  const connect = run.connectOptions ? { connectOptions: run.connectOptions } : {};
   const candidateUse = (use = {}) => ({
     ...use,
     baseURL: run.baseURL,
@@ -64,12 +66,12 @@ export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
     navigationTimeout: use.navigationTimeout ?? user.use?.navigationTimeout ?? run.timeouts.navigation_ms,
     launchOptions: use.launchOptions ?? user.use?.launchOptions ?? run.launchOptions,
     screenshot: use.screenshot ?? user.use?.screenshot ?? (run.failureScreenshot ? 'only-on-failure' : 'off'),
-    ...(run.connectOptions ? { connectOptions: run.connectOptions } : {}),
+    ...connect,
   });
   const helperUse = (use) => ({
     ...use,
     launchOptions: use?.launchOptions ?? user.use?.launchOptions ?? run.launchOptions,
-    ...(run.connectOptions ? { connectOptions: run.connectOptions } : {}),
+    ...connect,
   });
 
   const kept = projects
@@ -99,7 +101,7 @@ export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
     forbidOnly: false,
     updateSnapshots: 'none',
     reporter: [['json', { outputFile: run.reportFile }], ...run.reporters],
-    use: { ...user.use, baseURL: run.baseURL, ...(run.connectOptions ? { connectOptions: run.connectOptions } : {}) },
+    use: { ...user.use, baseURL: run.baseURL, ...connect },
     ...(run.tsconfig ? { tsconfig: user.tsconfig ? absolute(user.tsconfig) : run.tsconfig } : {}),
     projects: kept,
   };
