@@ -8,6 +8,7 @@ import { writeFileAtomic } from '../util/fs.ts';
 import { collectSpecFiles, MissingPathError } from '../validate/files.ts';
 import { formatStylish, validateReport } from '../validate/report.ts';
 import { sarifReport } from '../validate/sarif.ts';
+import { TYPE_CHECKER_CHOICES, type TypeCheckerChoice } from '../validate/type-checker.ts';
 import { INTERNAL_ERROR_RULE, Validator, type FileValidation } from '../validate/validator.ts';
 import { INTERNAL_ERROR_EXIT, UsageError, type CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
@@ -20,6 +21,7 @@ interface ValidateFlags {
   typeCheck: boolean;
   untrusted?: boolean;
   preset?: string;
+  typeChecker: TypeCheckerChoice;
 }
 
 const VALIDATE_FORMATS = ['stylish', 'json', 'sarif'] as const;
@@ -35,6 +37,7 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .option('--json', 'print one JSON document (the same as --format json)')
     .addOption(new Option('--format <format>', 'stylish for people, json, or sarif (SARIF 2.1.0 for code scanning)').choices([...VALIDATE_FORMATS]))
     .option('--no-type-check', 'skip the type-check rule (faster)')
+    .addOption(new Option('--type-checker <compiler>', 'the type-check rule\'s compiler: auto (TypeScript 7\'s native one where installed), native or javascript').choices([...TYPE_CHECKER_CHOICES]).default('auto'))
     .option('--untrusted', "treat the specs as model-written: apply the allow-list gate (allowed-code, allowed-paths) too")
     .option('--preset <name>', 'the rule set for your own specs: generated (every rule) or recommended (critic.yaml presets; default: settings.validate_preset)')
     .action((paths: string[], flags: ValidateFlags) => runValidate(paths, flags, ctx));
@@ -61,10 +64,10 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
 
   const progress = createProgress(ctx, quiet);
   progress.start(`Validating ${files.length} file${files.length === 1 ? '' : 's'}`);
-  const trusted = new Validator(config, { typeCheck: flags.typeCheck, tsconfig: project.tsconfig });
+  const trusted = new Validator(config, { typeCheck: flags.typeCheck, tsconfig: project.tsconfig, typeChecker: flags.typeChecker });
   const validator = flags.untrusted ? trusted.forUntrustedCode(ctx.cwd) : trusted;
   const specs = files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
-  const results: FileValidation[] = flags.fix ? specs.map((spec) => fixFile(validator, spec, ctx, quiet)) : validator.validateMany(specs);
+  const results: FileValidation[] = flags.fix ? specs.map((spec) => fixFile(validator, spec, ctx, quiet)) : await validator.validateManyConcurrently(specs);
   progress.stop();
 
   const report = { ...validateReport(results, ctx.cwd), ...(project.warnings.length > 0 ? { warnings: project.warnings } : {}) };

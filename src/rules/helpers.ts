@@ -1,6 +1,7 @@
 /** Small pieces several rules share: where selectors are, removing a statement, compiler diagnostics. */
 import { ts } from 'ts-morph';
 import type { SpecModel } from '../validate/model.ts';
+import type { TypeDiagnostic } from '../validate/type-checker.ts';
 import { ELEMENT_HANDLE_FACTORIES, PLAYWRIGHT_OBJECTS, type ValueKind } from '../validate/playwright-api.ts';
 import type { Finding, TextEdit } from './types.ts';
 
@@ -66,12 +67,12 @@ export function removeStatementFix(model: SpecModel, call: ts.Expression): TextE
 }
 
 /** Compiler diagnostics as findings, with the compiler's own message. */
-export function diagnosticFindings(diagnostics: readonly ts.Diagnostic[], hintFor: (code: number) => string): Finding[] {
+export function diagnosticFindings(diagnostics: readonly TypeDiagnostic[], hintFor: (code: number) => string): Finding[] {
   return diagnostics
-    .filter((d) => d.category === ts.DiagnosticCategory.Error)
+    .filter((d) => d.error)
     .map((d) => {
-      const { code, text } = withoutNameSuggestion(d.code, ts.flattenDiagnosticMessageText(d.messageText, ' '));
-      return { node: d.start ?? 0, message: `${text} (TS${code})${hintFor(code)}` };
+      const { code, text } = withoutNameSuggestion(d.code, d.text);
+      return { node: d.start, message: `${text} (TS${code})${hintFor(code)}` };
     });
 }
 

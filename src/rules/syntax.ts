@@ -1,4 +1,5 @@
 import { noOptions } from '../config/zod-helpers.ts';
+import { fromCompilerDiagnostic } from '../validate/type-checker.ts';
 import { diagnosticFindings } from './helpers.ts';
 import { defineRule } from './types.ts';
 
@@ -7,5 +8,5 @@ export default defineRule({
   description: 'The spec parses as TypeScript.',
   fixable: false,
   options: noOptions,
-  check: (model) => diagnosticFindings(model.syntaxDiagnostics(), () => ''),
+  check: (model) => diagnosticFindings(model.syntaxDiagnostics().map(fromCompilerDiagnostic), () => ''),
 });

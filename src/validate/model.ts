@@ -7,6 +7,7 @@
  * so it stays fast enough to run on every model answer and on thousands of files.
  */
 import { ts } from 'ts-morph';
+import type { TypeDiagnostic } from './type-checker.ts';
 import { PLAYWRIGHT_MODULES, fixtureKind, kindFromTypeName, kindOfCall, type ValueKind } from './playwright-api.ts';
 
 export type { ValueKind } from './playwright-api.ts';
@@ -63,12 +64,12 @@ export class SpecModel {
   private readonly memos = new Map<string, Map<ts.Node, unknown>>();
   private localFunctionNames: Set<string> | undefined;
   private testBlocks: TestBlock[] | undefined;
-  private readonly semanticDiagnosticsOf: (() => readonly ts.Diagnostic[]) | undefined;
+  private readonly semanticDiagnosticsOf: (() => readonly TypeDiagnostic[]) | undefined;
 
   private readonly checkerOf: (() => ts.TypeChecker) | undefined;
 
   /** `semanticDiagnostics` and `checker` come from a compiler program when the file is type-checked. */
-  constructor(sourceFile: ts.SourceFile, semanticDiagnostics?: () => readonly ts.Diagnostic[], checker?: () => ts.TypeChecker) {
+  constructor(sourceFile: ts.SourceFile, semanticDiagnostics?: () => readonly TypeDiagnostic[], checker?: () => ts.TypeChecker) {
     this.sourceFile = sourceFile;
     this.semanticDiagnosticsOf = semanticDiagnostics;
     this.checkerOf = checker;
@@ -92,7 +93,7 @@ export class SpecModel {
   }
 
   /** The type checker's errors, when the file was parsed in a program; otherwise none. */
-  semanticDiagnostics(): readonly ts.Diagnostic[] {
+  semanticDiagnostics(): readonly TypeDiagnostic[] {
     return this.semanticDiagnosticsOf?.() ?? [];
   }
 
@@ -101,13 +102,29 @@ export class SpecModel {
    * imported from the project); nothing without a type check, or for names declared in this file.
    */
   declarationsElsewhere(call: ts.CallExpression): readonly ts.Declaration[] {
-    const checker = this.checkerOf?.();
-    if (!checker) return [];
+    if (!this.checkerOf || !this.mayBeDeclaredElsewhere(call)) return [];
+    const checker = this.checkerOf();
     const callee = this.unwrap(call.expression);
     const at = ts.isPropertyAccessExpression(callee) ? callee.name : ts.isIdentifier(callee) ? callee : undefined;
     let symbol = at && checker.getSymbolAtLocation(at);
     if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
     return (symbol?.declarations ?? []).filter((d) => d.getSourceFile() !== this.sourceFile && !d.getSourceFile().isDeclarationFile);
+  }
+
+  /**
+   * Whether the checker could find the callee declared in another of the project's files. It cannot for a
+   * Playwright object's method (declared in Playwright's types), a name declared here, or a global: asking
+   * it only for the rest spares building a JavaScript program where the native checker type-checks.
+   */
+  private mayBeDeclaredElsewhere(call: ts.CallExpression): boolean {
+    const callee = this.unwrap(call.expression);
+    if (this.playwrightPath(callee) !== undefined || this.localFunction(call) !== undefined) return false;
+    if (ts.isIdentifier(callee)) {
+      const declaration = this.declarationOf(callee);
+      return declaration !== undefined && this.moduleBinding(callee) !== undefined;
+    }
+    if (ts.isPropertyAccessExpression(callee)) return this.kindOf(callee.expression) === 'unknown';
+    return false;
   }
 
   /** Every node of a syntax kind, in source order. */

@@ -3,15 +3,15 @@
  * One Validator keeps one ts-morph Project, so type-checking many files (or many attempts of one
  * file) reuses the compiler's work on the library and Playwright's types.
  */
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Project, ts } from 'ts-morph';
+import { ts } from 'ts-morph';
 import type { Issue, PageInventory } from '../contracts.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import type { Finding, RuleEnvironment, TextEdit } from '../rules/types.ts';
 import { scriptKindOf, SpecModel } from './model.ts';
 import { applyDirectives, parseDirectives, type Directive } from './suppressions.ts';
 import { fixBreaks } from './verify-fix.ts';
+import { compilerOptionsFor, fromCompilerDiagnostic, JavaScriptPrograms, NativeTypeChecker, typeCheckOptions, type TypeCheckerChoice, type TypeDiagnostic } from './type-checker.ts';
 
 export interface ValidatorOptions {
   /** Run the `type-check` rule (when critic.yaml enables it). Off makes validation several times faster. */
@@ -29,6 +29,8 @@ export interface ValidatorOptions {
    * aliases and `baseUrl`). Scribe's own choices win for the Playwright and Node types.
    */
   tsconfig?: string;
+  /** Which compiler type-checks (default `auto`: TypeScript 7's native one where it is installed). */
+  typeChecker?: TypeCheckerChoice;
 }
 
 export interface FileValidation {
@@ -75,11 +77,13 @@ export const UNUSED_DIRECTIVE_RULE = 'unused-disable-directive';
 /** Results kept for texts seen again (a generation's attempts, fixes and reviews); the oldest go first. */
 const MAX_REMEMBERED = 64;
 const TYPE_CHECK_RULE = 'type-check';
+/** How many files validateManyConcurrently checks between two turns of the event loop. */
+const YIELD_EVERY = 20;
 
 export class Validator {
   private readonly config: CriticConfig;
   private readonly options: ValidatorOptions;
-  private project: Project | undefined;
+  private compiler: Compiler | undefined;
   private readonly results = new Map<string, FileValidation>();
 
   constructor(config: CriticConfig, options: ValidatorOptions = {}) {
@@ -91,7 +95,7 @@ export class Validator {
   withEnv(env: Readonly<Record<string, string | undefined>> | undefined): Validator {
     if (env === this.options.env) return this;
     const other = new Validator(this.config, { ...this.options, env });
-    if (this.typeChecking) other.project = this.compilerProject();
+    if (this.typeChecking) other.compiler = this.compilerState();
     return other;
   }
 
@@ -99,7 +103,7 @@ export class Validator {
   withInventory(inventory: PageInventory | undefined): Validator {
     if (inventory === this.options.inventory) return this;
     const other = new Validator(this.config, { ...this.options, inventory });
-    if (this.typeChecking) other.project = this.compilerProject();
+    if (this.typeChecking) other.compiler = this.compilerState();
     return other;
   }
 
@@ -110,7 +114,7 @@ export class Validator {
   forUntrustedCode(projectRoot: string): Validator {
     if (this.options.untrusted) return this;
     const other = new Validator(this.config, { ...this.options, untrusted: { projectRoot: path.resolve(projectRoot) } });
-    if (this.typeChecking) other.project = this.compilerProject();
+    if (this.typeChecking) other.compiler = this.compilerState();
     return other;
   }
 
@@ -133,37 +137,70 @@ export class Validator {
    * what Scribe just checked would otherwise pay for a new type-checker.
    */
   validateMany(specs: ReadonlyArray<{ file: string; text: string }>): FileValidation[] {
-    const found = new Map<string, FileValidation>();
+    const { known, fresh } = this.known(specs);
+    if (!this.typeChecking) {
+      // Without a program, each file is parsed just before its rules run, so its syntax tree dies young.
+      for (const spec of fresh) this.keep(known, spec, this.parse([spec])[0]!, (model) => this.run(model));
+    } else {
+      const native = this.compilerState().native;
+      const diagnostics = native ? once(() => native.check(fresh)) : undefined;
+      this.parse(fresh, diagnostics).forEach((parsed, i) => this.keep(known, fresh[i]!, parsed, (model) => this.run(model)));
+    }
+    return specs.map((spec) => known.get(resultKey(spec))!);
+  }
+
+  /**
+   * The same as validateMany for a large batch: the native type checker works in its own process while
+   * this thread runs the other rules, and the type-check rule runs last, on its answer.
+   */
+  async validateManyConcurrently(specs: ReadonlyArray<{ file: string; text: string }>): Promise<FileValidation[]> {
+    const native = this.typeChecking ? this.compilerState().native : undefined;
+    if (!native) return this.validateMany(specs);
+    const { known, fresh } = this.known(specs);
+    const checking = await native.checkConcurrently(fresh);
+    let answer: Map<string, TypeDiagnostic[]> | undefined;
+    const parsed = this.parse(fresh, () => answer!);
+    const others: Array<RawFinding[] | Error> = [];
+    for (const model of parsed) {
+      // Yielding now and then lets the compiler process start, load the batch and be answered meanwhile.
+      if (others.length % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      others.push(model instanceof Error ? [] : attempt(() => this.run(model, (id) => id !== TYPE_CHECK_RULE)));
+    }
+    answer = await checking();
+    parsed.forEach((model, i) => {
+      const before = others[i]!;
+      this.keep(known, fresh[i]!, model, (m) => {
+        if (before instanceof Error) throw before;
+        return [...before, ...this.run(m, (id) => id === TYPE_CHECK_RULE)];
+      });
+    });
+    return specs.map((spec) => known.get(resultKey(spec))!);
+  }
+
+  /** Results this validator has for these texts already, and the specs still to check. */
+  private known(specs: ReadonlyArray<{ file: string; text: string }>): { known: Map<string, FileValidation>; fresh: Array<{ file: string; text: string }> } {
+    const known = new Map<string, FileValidation>();
     const fresh = specs.filter((spec) => {
-      const known = this.results.get(resultKey(spec));
-      if (known) found.set(resultKey(spec), known);
-      return !known;
+      const result = this.results.get(resultKey(spec));
+      if (result) known.set(resultKey(spec), result);
+      return !result;
     });
-    this.parse(fresh).forEach((parsed, i) => {
-      const { file, text } = fresh[i]!;
-      const result = parsed instanceof Error ? unanalysable(file, text, parsed) : this.checked(file, text, parsed);
-      found.set(resultKey(result), result);
-      this.remember(result);
-    });
-    this.forget(fresh);
-    return specs.map((spec) => found.get(resultKey(spec))!);
+    return { known, fresh };
+  }
+
+  /** The report on one parsed spec (or on why it could not be analysed), kept for the batch and remembered. */
+  private keep(found: Map<string, FileValidation>, spec: { file: string; text: string }, parsed: SpecModel | Error, findings: (model: SpecModel) => RawFinding[]): void {
+    const result = parsed instanceof Error ? unanalysable(spec.file, spec.text, parsed) : this.checked(spec.file, spec.text, parsed, findings);
+    found.set(resultKey(result), result);
+    this.remember(result);
   }
 
   /** The rules' report on one parsed file, or an internal-error finding when analysing it failed. */
-  private checked(file: string, text: string, model: SpecModel): FileValidation {
+  private checked(file: string, text: string, model: SpecModel, findings: (model: SpecModel) => RawFinding[]): FileValidation {
     try {
-      return this.report(file, text, model, this.run(model));
+      return this.report(file, text, model, findings(model));
     } catch (error) {
       return unanalysable(file, text, error);
-    }
-  }
-
-  /** A later batch (another job of a long-lived validator) must not see this batch's files. */
-  private forget(specs: ReadonlyArray<{ file: string }>): void {
-    if (!this.project) return;
-    for (const spec of specs) {
-      const sourceFile = this.project.getSourceFile(path.resolve(spec.file));
-      if (sourceFile) this.project.removeSourceFile(sourceFile);
     }
   }
 
@@ -186,7 +223,8 @@ export class Validator {
       const model = this.parse([{ file, text: current }])[0]!;
       if (model instanceof Error) break;
       const candidates = nonOverlapping(
-        this.run(model).flatMap(({ rule, finding }) => {
+        // The type check fixes nothing: its diagnostics are read once, for the final validation.
+        this.run(model, (id) => id !== TYPE_CHECK_RULE).flatMap(({ rule, finding }) => {
           if (!finding.fix) return [];
           const line = this.position(model, finding.node).line;
           const fix = { rule, line, before: model.lineText(line).trim(), edits: finding.fix };
@@ -217,30 +255,29 @@ export class Validator {
     return { text: current, applied, refused, validation: this.validateText(file, current) };
   }
 
-  /** Each spec parsed on its own (a file too deep to parse is an Error, not a lost batch); one program type-checks them. */
-  private parse(specs: ReadonlyArray<{ file: string; text: string }>): Array<SpecModel | Error> {
-    const attempt = <T>(work: () => T): T | Error => {
-      try {
-        return work();
-      } catch (error) {
-        return error instanceof Error ? error : new Error(String(error));
-      }
-    };
-    if (!this.typeChecking) return specs.map((s) => attempt(() => SpecModel.fromText(s.file, s.text)));
-    const project = this.compilerProject();
-    const sourceFiles = specs.map((s) => attempt(() => asModule(project.createSourceFile(path.resolve(s.file), s.text, { overwrite: true, scriptKind: scriptKindOf(s.file) }))));
-    const program = attempt(() => project.getProgram().compilerObject);
-    return sourceFiles.map((sf) => {
-      if (sf instanceof Error) return sf;
-      if (program instanceof Error) return program;
-      return new SpecModel(sf.compilerNode, () => program.getSemanticDiagnostics(sf.compilerNode), () => program.getTypeChecker());
-    });
+  /**
+   * Each spec parsed on its own (a file too deep to parse is an Error, not a lost batch). Type-checked, their
+   * diagnostics come from the native checker's answer for the batch, or from one JavaScript program over
+   * their syntax trees; that program is also built, only when asked, for a rule that follows a call into
+   * another file.
+   */
+  private parse(specs: ReadonlyArray<{ file: string; text: string }>, native?: () => Map<string, TypeDiagnostic[]>): Array<SpecModel | Error> {
+    const trees = specs.map((s) => attempt(() => SpecModel.fromText(s.file, s.text).sourceFile));
+    if (!this.typeChecking) return trees.map((tree) => (tree instanceof Error ? tree : new SpecModel(tree)));
+    const { javascript } = this.compilerState();
+    const program = once(() => javascript.program(trees.filter((t): t is ts.SourceFile => !(t instanceof Error))));
+    const diagnosticsOf = native
+      ? (sf: ts.SourceFile) => native().get(path.resolve(sf.fileName)) ?? []
+      : (sf: ts.SourceFile) => program().getSemanticDiagnostics(sf).map(fromCompilerDiagnostic);
+    return trees.map((tree) => (tree instanceof Error ? tree : new SpecModel(tree, () => diagnosticsOf(tree), () => program().getTypeChecker())));
   }
 
-  private run(model: SpecModel): RawFinding[] {
+  /** The findings of the enabled rules (of those `which` admits) on one file. */
+  private run(model: SpecModel, which: (id: string) => boolean = () => true): RawFinding[] {
     const env: RuleEnvironment = { testIdAttribute: this.config.testIdAttribute, inventory: this.options.inventory, projectRoot: this.options.untrusted?.projectRoot, credentials: this.config.credentials, env: this.options.env };
     const found: RawFinding[] = [];
     for (const active of this.config.rules) {
+      if (!which(active.rule.id)) continue;
       if (active.rule.id === TYPE_CHECK_RULE && !this.typeChecking) continue;
       if (active.rule.untrustedOnly && !this.options.untrusted) continue;
       for (const finding of active.rule.check(model, active.options, env)) {
@@ -280,14 +317,48 @@ export class Validator {
     return { line: line + 1, column: character + 1 };
   }
 
-  private compilerProject(): Project {
-    this.project ??= new Project({
-      compilerOptions: compilerOptions(this.config.rules.find((r) => r.rule.id === TYPE_CHECK_RULE)?.options, this.options.tsconfig),
-      skipAddingFilesFromTsConfig: true,
-      skipFileDependencyResolution: false,
-    });
-    return this.project;
+  /** The compiler work every validator derived from this one shares: declaration files parsed once, and the native checker if any. */
+  private compilerState(): Compiler {
+    if (this.compiler) return this.compiler;
+    const strict = (this.config.rules.find((r) => r.rule.id === TYPE_CHECK_RULE)?.options as { strict?: boolean } | undefined)?.strict === true;
+    const options = typeCheckOptions(strict, this.options.tsconfig);
+    this.compiler = { javascript: new JavaScriptPrograms(compilerOptionsFor(options)), native: nativeChecker(this.options.typeChecker ?? 'auto', options) };
+    return this.compiler;
   }
+}
+
+interface Compiler {
+  javascript: JavaScriptPrograms;
+  native: NativeTypeChecker | undefined;
+}
+
+/** The native type checker for `auto` and `native` where it is installed; asked for by name and missing, an error that says so. */
+function nativeChecker(choice: TypeCheckerChoice, options: Record<string, unknown>): NativeTypeChecker | undefined {
+  if (choice === 'javascript') return undefined;
+  const native = NativeTypeChecker.create(options);
+  if (!(native instanceof Error)) return native;
+  if (choice === 'native') throw new Error(`the native type checker (TypeScript 7, the optional dependency typescript-native) cannot be loaded: ${native.message}`);
+  return undefined;
+}
+
+function attempt<T>(work: () => T): T | Error {
+  try {
+    return work();
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+function once<T>(compute: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value;
+  };
 }
 
 /** Issues in reading order: line, column, then rule id. */
@@ -299,59 +370,6 @@ function unusedMessage(directive: Directive): string {
   const what = directive.rules ? `${directive.rules.join(', ')} problem` : 'problem';
   const where = directive.kind === 'disable' ? 'after it' : directive.kind === 'disable-next-line' ? 'on the next line' : 'on its line';
   return `unused ${directive.keyword} directive: no ${what} reported ${where}`;
-}
-
-const require = createRequire(import.meta.url);
-
-/** How the project resolves module names (tsconfig.json `paths`, `baseUrl`); nothing where there is no readable one. */
-function projectResolution(tsconfig: string | undefined): ts.CompilerOptions {
-  if (!tsconfig) return {};
-  const read = ts.readConfigFile(tsconfig, ts.sys.readFile);
-  if (read.error) return {};
-  const { options } = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(tsconfig), undefined, tsconfig);
-  // pathsBasePath is where `paths` are relative to when there is no baseUrl (set by the parser, not public).
-  const { paths, baseUrl, pathsBasePath } = options as ts.CompilerOptions & { pathsBasePath?: string };
-  return { ...(paths ? { paths } : {}), ...(baseUrl ? { baseUrl } : {}), ...(pathsBasePath ? { pathsBasePath } : {}) };
-}
-
-/** Specs are checked against the @playwright/test and Node types Scribe ships with, wherever they live. */
-function compilerOptions(typeCheckOptions: unknown, tsconfig?: string): ts.CompilerOptions {
-  const project = projectResolution(tsconfig);
-  const testTypes = path.join(path.dirname(require.resolve('@playwright/test/package.json')), 'index.d.ts');
-  const coreTestTypes = path.join(path.dirname(require.resolve('playwright/package.json')), 'test.d.ts');
-  const nodeTypesRoot = path.dirname(path.dirname(require.resolve('@types/node/package.json')));
-  const strict = (typeCheckOptions as { strict?: boolean } | undefined)?.strict === true;
-  return {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-    types: ['node'],
-    typeRoots: [nodeTypesRoot],
-    ...project,
-    paths: { ...project.paths, '@playwright/test': [testTypes], 'playwright/test': [coreTestTypes] },
-    strict,
-    noEmit: true,
-    skipLibCheck: true,
-    allowImportingTsExtensions: true,
-    esModuleInterop: true,
-    resolveJsonModule: true,
-    noUnusedLocals: false,
-    // Playwright users write specs in JavaScript too: parsed and checked the way their editor does.
-    allowJs: true,
-    checkJs: true,
-  };
-}
-
-/**
- * Every spec is a module, so a script's top-level names never become globals another spec of the batch
- * sees. This is what `moduleDetection: force` does, which ts-morph does not pass to the parser: mark the
- * file as a module before the program binds it.
- */
-function asModule<T extends { compilerNode: ts.SourceFile }>(sourceFile: T): T {
-  const node = sourceFile.compilerNode as ts.SourceFile & { externalModuleIndicator?: unknown };
-  node.externalModuleIndicator ??= true;
-  return sourceFile;
 }
 
 /** The rule a file too deeply nested to analyse is reported under: a finding about its structure. */

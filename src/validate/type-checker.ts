@@ -1,0 +1,312 @@
+/**
+ * The `type-check` rule's compiler. TypeScript 7's native compiler (the optional `typescript-native`
+ * dependency, a platform binary) checks a batch in a fraction of the JavaScript compiler's time; where it
+ * is not installed the JavaScript compiler (ts-morph's) does the same work. Both read one set of compiler
+ * options and report diagnostics in one shape, so a finding does not depend on which one ran.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
+import { ts } from 'ts-morph';
+
+/** One compiler diagnostic, as both compilers report it. */
+export interface TypeDiagnostic {
+  /** Offset of its first character in the file. */
+  start: number;
+  code: number;
+  error: boolean;
+  /** The message with its chain of reasons, on one line. */
+  text: string;
+}
+
+/** Which compiler type-checks: `auto` takes the native one when it is installed. */
+export type TypeCheckerChoice = 'auto' | 'native' | 'javascript';
+export const TYPE_CHECKER_CHOICES: readonly TypeCheckerChoice[] = ['auto', 'native', 'javascript'];
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Compiler options in tsconfig.json form (the native compiler reads only that): specs are checked against
+ * the @playwright/test and Node types Scribe ships with, and resolve imports the way the project does.
+ */
+export function typeCheckOptions(strict: boolean, tsconfig: string | undefined): Record<string, unknown> {
+  const testTypes = path.join(path.dirname(require.resolve('@playwright/test/package.json')), 'index.d.ts');
+  const coreTestTypes = path.join(path.dirname(require.resolve('playwright/package.json')), 'test.d.ts');
+  const nodeTypesRoot = path.dirname(path.dirname(require.resolve('@types/node/package.json')));
+  return {
+    target: 'es2022',
+    module: 'esnext',
+    moduleResolution: 'bundler',
+    lib: ['es2023', 'dom'],
+    types: ['node'],
+    typeRoots: [nodeTypesRoot],
+    paths: { ...projectPaths(tsconfig), '@playwright/test': [testTypes], 'playwright/test': [coreTestTypes] },
+    strict,
+    noEmit: true,
+    skipLibCheck: true,
+    allowImportingTsExtensions: true,
+    esModuleInterop: true,
+    resolveJsonModule: true,
+    noUnusedLocals: false,
+    // Every spec is a module, so a script's top-level names never become globals another spec of the batch sees.
+    moduleDetection: 'force',
+    // Playwright users write specs in JavaScript too: parsed and checked the way their editor does.
+    allowJs: true,
+    checkJs: true,
+  };
+}
+
+/**
+ * The project's import aliases (tsconfig.json `paths`, and `baseUrl` as the `*` alias TypeScript 7 asks
+ * for in its place), with absolute targets so they hold wherever the options are used.
+ */
+function projectPaths(tsconfig: string | undefined): Record<string, string[]> {
+  if (!tsconfig) return {};
+  const read = ts.readConfigFile(tsconfig, ts.sys.readFile);
+  if (read.error) return {};
+  const { options } = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(tsconfig), undefined, tsconfig);
+  // pathsBasePath is where `paths` are relative to when there is no baseUrl (set by the parser, not public).
+  const { paths, baseUrl, pathsBasePath } = options as ts.CompilerOptions & { pathsBasePath?: string };
+  const base = baseUrl ?? pathsBasePath ?? path.dirname(tsconfig);
+  const aliases = Object.fromEntries(Object.entries(paths ?? {}).map(([alias, targets]) => [alias, targets.map((t) => path.resolve(base, t))]));
+  return baseUrl && !aliases['*'] ? { ...aliases, '*': [path.join(baseUrl, '*')] } : aliases;
+}
+
+/** The same options for the JavaScript compiler. */
+export function compilerOptionsFor(json: Record<string, unknown>): ts.CompilerOptions {
+  const { options, errors } = ts.convertCompilerOptionsFromJson(json, process.cwd());
+  if (errors.length > 0) throw new Error(`type-check options: ${ts.flattenDiagnosticMessageText(errors[0]!.messageText, ' ')}`);
+  return options;
+}
+
+/** A diagnostic of the JavaScript compiler in the shared shape. */
+export function fromCompilerDiagnostic(d: ts.Diagnostic): TypeDiagnostic {
+  return { start: d.start ?? 0, code: d.code, error: d.category === ts.DiagnosticCategory.Error, text: ts.flattenDiagnosticMessageText(d.messageText, ' ') };
+}
+
+/** What the native API reports, as far as Scribe reads it. */
+interface NativeDiagnostic {
+  pos: number;
+  code: number;
+  category: number;
+  text: string;
+  messageChain?: readonly NativeDiagnostic[];
+}
+
+/** The chain flattened the way `ts.flattenDiagnosticMessageText(…, ' ')` does: each level indented two more spaces. */
+function flattenChain(d: NativeDiagnostic, indent = 0): string {
+  let text = d.text;
+  for (const next of d.messageChain ?? []) text += ` ${'  '.repeat(indent + 1)}${flattenChain(next, indent + 1)}`;
+  return text;
+}
+
+const NATIVE_ERROR_CATEGORY = 1;
+/** How long the compiler process of `check` waits for the next batch before it exits. */
+const IDLE_MS = 5_000;
+
+type Spec = { file: string; text: string };
+type FileSystemCallbacks = Record<string, (p: string) => unknown>;
+interface NativeProgram<R> {
+  getSemanticDiagnostics(file: string): R;
+}
+interface NativeApi<R, V> {
+  updateSnapshot(params: Record<string, unknown>): V extends 'sync' ? NativeSnapshot<R> : Promise<NativeSnapshot<R>>;
+  close(): unknown;
+}
+interface NativeSnapshot<R> {
+  getProject(configFileName: string): { program: NativeProgram<R> } | undefined;
+  dispose(): void;
+}
+type NativeApiConstructor<R, V> = new (options: { cwd: string; fs?: FileSystemCallbacks }) => NativeApi<R, V>;
+type SyncApi = NativeApiConstructor<readonly NativeDiagnostic[], 'sync'>;
+type AsyncApi = NativeApiConstructor<Promise<readonly NativeDiagnostic[]>, 'async'>;
+
+/** The native compiler's synchronous API, or why it cannot be used here. */
+function nativeSyncApi(): SyncApi | Error {
+  try {
+    return (require('typescript-native/unstable/sync') as { API: SyncApi }).API;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** The native compiler's asynchronous API (loaded before the caller gets busy: loading takes many turns of the event loop). */
+async function nativeAsyncApi(): Promise<AsyncApi> {
+  return ((await import('typescript-native/unstable/async')) as unknown as { API: AsyncApi }).API;
+}
+
+/**
+ * TypeScript 7 in its own process. `check` keeps one process for the validator's life and hands each batch
+ * over in memory (a generation's specs are not on disk yet); `checkConcurrently` lets the compiler work
+ * while the caller runs the other rules.
+ */
+export class NativeTypeChecker {
+  private api: NativeApi<readonly NativeDiagnostic[], 'sync'> | undefined;
+  private readonly configFile: string;
+  private configText = '{}';
+  private texts = new Map<string, string>();
+  private idle: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly Api: SyncApi,
+    private readonly options: Record<string, unknown>,
+    cwd: string,
+  ) {
+    this.configFile = path.join(cwd, `.scribe-type-check-${process.pid}.tsconfig.json`);
+  }
+
+  /** The native checker, or the error that says why it is not installed. */
+  static create(options: Record<string, unknown>, cwd = process.cwd()): NativeTypeChecker | Error {
+    const Api = nativeSyncApi();
+    return Api instanceof Error ? Api : new NativeTypeChecker(Api, options, cwd);
+  }
+
+  check(specs: readonly Spec[]): Map<string, TypeDiagnostic[]> {
+    clearTimeout(this.idle);
+    try {
+      return this.checkNow(specs);
+    } finally {
+      // An idle compiler holds a hundred megabytes: it goes after a while, and the next batch starts another.
+      this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
+    }
+  }
+
+  private checkNow(specs: readonly Spec[]): Map<string, TypeDiagnostic[]> {
+    const previous = [...this.texts.keys()];
+    this.texts = new Map(specs.map((s) => [path.resolve(s.file), s.text]));
+    const files = [...this.texts.keys()];
+    this.configText = JSON.stringify({ compilerOptions: this.options, files });
+    const first = this.api === undefined;
+    this.api ??= new this.Api({ cwd: path.dirname(this.configFile), fs: inMemory(this.configFile, () => this.configText, () => this.texts) });
+    const changed = [...new Set([this.configFile, ...previous, ...files])];
+    const snapshot = first ? this.api.updateSnapshot({ openProjects: [this.configFile] }) : this.api.updateSnapshot({ fileChanges: { changed } });
+    try {
+      const program = loaded(snapshot.getProject(this.configFile)?.program);
+      return new Map(files.map((file) => [file, program.getSemanticDiagnostics(file).map(fromNativeDiagnostic)]));
+    } finally {
+      snapshot.dispose();
+    }
+  }
+
+  /** Stops the compiler process of `check` (a later batch starts another). */
+  close(): void {
+    clearTimeout(this.idle);
+    this.api?.close();
+    this.api = undefined;
+    this.texts = new Map();
+  }
+
+  /**
+   * The batch checked by a compiler process of its own, which works while this thread runs the other rules:
+   * its tsconfig.json is written to a temporary folder, and only texts that differ from their file on disk
+   * are served from memory (each would make the compiler wait for this thread).
+   */
+  async checkConcurrently(specs: readonly Spec[]): Promise<() => Promise<Map<string, TypeDiagnostic[]>>> {
+    const API = await nativeAsyncApi();
+    const answer = this.checkWith(API, specs);
+    // A rejection is read when the answer is awaited; until then it must not count as unhandled.
+    answer.catch(() => undefined);
+    return () => answer;
+  }
+
+  private async checkWith(API: AsyncApi, specs: readonly Spec[]): Promise<Map<string, TypeDiagnostic[]>> {
+
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'scribe-type-check-'));
+    const configFile = path.join(folder, 'tsconfig.json');
+    const texts = new Map(specs.map((s) => [path.resolve(s.file), s.text]));
+    writeFileSync(configFile, JSON.stringify({ compilerOptions: this.options, files: [...texts.keys()] }));
+    const differing = new Map([...texts].filter(([file, text]) => readIfPresent(file) !== text));
+    const api = new API({ cwd: folder, ...(differing.size > 0 ? { fs: inMemory(configFile, () => readFileSync(configFile, 'utf8'), () => differing) } : {}) });
+    try {
+      const snapshot = await api.updateSnapshot({ openProjects: [configFile] });
+      const program = loaded(snapshot.getProject(configFile)?.program);
+      const files = [...texts.keys()];
+      const diagnostics = await Promise.all(files.map((file) => program.getSemanticDiagnostics(file)));
+      return new Map(files.map((file, i) => [file, diagnostics[i]!.map(fromNativeDiagnostic)]));
+    } finally {
+      await api.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+}
+
+function loaded<P>(program: P | undefined): P {
+  if (!program) throw new Error('the native type checker did not load the batch');
+  return program;
+}
+
+function readIfPresent(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A tsconfig.json and spec texts served from memory; everything else read from disk. */
+function inMemory(configFile: string, configText: () => string, texts: () => ReadonlyMap<string, string>): FileSystemCallbacks {
+  const held = (p: string) => p === configFile || texts().has(p);
+  return {
+    readFile: (p) => (p === configFile ? configText() : texts().get(p)),
+    fileExists: (p) => (held(p) ? true : undefined),
+    directoryExists: (p) => ([configFile, ...texts().keys()].some((f) => f.startsWith(`${p}${path.sep}`)) ? true : undefined),
+  };
+}
+
+function fromNativeDiagnostic(d: NativeDiagnostic): TypeDiagnostic {
+  return { start: d.pos, code: d.code, error: d.category === NATIVE_ERROR_CATEGORY, text: flattenChain(d) };
+}
+
+/**
+ * The JavaScript compiler's programs over parsed specs: the specs' own syntax trees go in (so a rule's
+ * node is the checker's node), and declaration files (the library, Playwright's and Node's types) are
+ * parsed once for the validator's life.
+ */
+export class JavaScriptPrograms {
+  private readonly declarationFiles = new Map<string, ts.SourceFile | undefined>();
+  private readonly host: ts.CompilerHost;
+  /** TypeScript's library, which ts-morph's compiler carries in memory rather than on disk. */
+  private readonly library = new Map(getLibFiles().map((f) => [path.posix.join(libFolderInMemoryPath, f.fileName), f.text]));
+
+  constructor(private readonly options: ts.CompilerOptions) {
+    this.host = ts.createCompilerHost(options, true);
+  }
+
+  program(specs: readonly ts.SourceFile[]): ts.Program {
+    const batch = new Map(specs.map((sf) => [path.resolve(sf.fileName), asModule(sf)]));
+    const text = (fileName: string) => batch.get(path.resolve(fileName))?.text ?? this.library.get(fileName);
+    const host: ts.CompilerHost = {
+      ...this.host,
+      getDefaultLibLocation: () => libFolderInMemoryPath,
+      getDefaultLibFileName: (options) => path.posix.join(libFolderInMemoryPath, ts.getDefaultLibFileName(options)),
+      getSourceFile: (fileName, languageVersion, onError) => {
+        const spec = batch.get(path.resolve(fileName));
+        if (spec) return spec;
+        if (!fileName.endsWith('.d.ts')) return this.host.getSourceFile(fileName, languageVersion, onError);
+        if (!this.declarationFiles.has(fileName)) this.declarationFiles.set(fileName, this.declarationFile(fileName, languageVersion, onError));
+        return this.declarationFiles.get(fileName);
+      },
+      fileExists: (fileName) => text(fileName) !== undefined || this.host.fileExists(fileName),
+      readFile: (fileName) => text(fileName) ?? this.host.readFile(fileName),
+    };
+    return ts.createProgram({ rootNames: [...batch.keys()], options: this.options, host });
+  }
+
+  private declarationFile(fileName: string, languageVersion: ts.ScriptTarget | ts.CreateSourceFileOptions, onError?: (message: string) => void): ts.SourceFile | undefined {
+    const library = this.library.get(fileName);
+    return library === undefined ? this.host.getSourceFile(fileName, languageVersion, onError) : ts.createSourceFile(fileName, library, languageVersion);
+  }
+}
+
+/**
+ * Every spec is a module, so a script's top-level names never become globals another spec of the batch
+ * sees: what `moduleDetection: force` does for files the program parses itself, done for the specs the
+ * validator parsed.
+ */
+function asModule(sourceFile: ts.SourceFile): ts.SourceFile {
+  const node = sourceFile as ts.SourceFile & { externalModuleIndicator?: unknown };
+  node.externalModuleIndicator ??= true;
+  return sourceFile;
+}
