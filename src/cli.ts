@@ -4,15 +4,24 @@ import { ConfigError } from './config/load.ts';
 import { WebServerError } from './project/web-server.ts';
 import { INTERNAL_ERROR_EXIT, UsageError, type CliContext } from './commands/context.ts';
 import { Interrupted } from './commands/interrupt.ts';
-import { registerValidate } from './commands/validate.ts';
-import { registerEval } from './commands/eval.ts';
-import { registerGenerate } from './commands/generate.ts';
-import { registerStats } from './commands/stats.ts';
-import { registerRun } from './commands/run.ts';
-import { registerServe } from './commands/serve.ts';
-import { registerDemo } from './commands/demo.ts';
-import { registerInit } from './commands/init.ts';
-import { registerMcp } from './commands/mcp.ts';
+
+type Register = (program: Command, ctx: CliContext) => void;
+
+/**
+ * Each command's module, loaded only when that command runs (all of them for the overall help): a quick
+ * command such as `validate` does not pay for loading the browser, model and MCP libraries it never uses.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  validate: async () => (await import('./commands/validate.ts')).registerValidate,
+  generate: async () => (await import('./commands/generate.ts')).registerGenerate,
+  eval: async () => (await import('./commands/eval.ts')).registerEval,
+  stats: async () => (await import('./commands/stats.ts')).registerStats,
+  run: async () => (await import('./commands/run.ts')).registerRun,
+  serve: async () => (await import('./commands/serve.ts')).registerServe,
+  demo: async () => (await import('./commands/demo.ts')).registerDemo,
+  init: async () => (await import('./commands/init.ts')).registerInit,
+  mcp: async () => (await import('./commands/mcp.ts')).registerMcp,
+};
 
 export async function main(argv: string[], io: Partial<CliContext> = {}): Promise<number> {
   const ctx: CliContext = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), exitCode: 0, ...io };
@@ -21,22 +30,20 @@ export async function main(argv: string[], io: Partial<CliContext> = {}): Promis
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) })
     .showHelpAfterError('(run scribe --help for usage)');
-  registerValidate(program, ctx);
-  registerGenerate(program, ctx);
-  registerEval(program, ctx);
-  registerStats(program, ctx);
-  registerRun(program, ctx);
-  registerServe(program, ctx);
-  registerDemo(program, ctx);
-  registerInit(program, ctx);
-  registerMcp(program, ctx);
 
   try {
+    for (const register of await Promise.all(commandsFor(argv).map((name) => COMMANDS[name]!()))) register(program, ctx);
     await program.parseAsync(argv);
     return ctx.exitCode;
   } catch (error) {
     return handleError(error, ctx);
   }
+}
+
+/** The command the arguments name, or every command (for help, or to report an unknown one). */
+function commandsFor(argv: string[]): string[] {
+  const named = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  return named !== undefined && named in COMMANDS ? [named] : Object.keys(COMMANDS);
 }
 
 function handleError(error: unknown, ctx: CliContext): number {

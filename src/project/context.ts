@@ -46,10 +46,10 @@ export interface ProjectOptions {
 export async function loadProject(options: ProjectOptions): Promise<ProjectContext> {
   const cwd = path.resolve(options.cwd);
   const configFile = findPlaywrightConfig(cwd);
-  const playwright = configFile ? await readPlaywrightConfig(configFile, options.env) : undefined;
+  const playwright = configFile ? await readPlaywrightConfig(configFile, options.env, SAMPLE_SPEC) : undefined;
   const agents = loadAgents(cwd, { criticFile: options.criticFile, testIdAttribute: playwright?.project.use.testIdAttribute });
   const outputDir = outputFolder(cwd, agents, playwright);
-  const warnings = [safetyWarning(agents), placementWarning(outputDir, playwright)].filter((w): w is string => w !== undefined);
+  const warnings = [safetyWarning(agents), placementWarning(outputDir, playwright && { ...playwright, named: agents.named('scribe.yaml', ['generation', 'output_dir']) })].filter((w): w is string => w !== undefined);
   return {
     cwd,
     env: options.env,
@@ -69,11 +69,15 @@ function outputFolder(cwd: string, agents: Agents, playwright: PlaywrightProject
   return path.join(playwright.project.testDir, GENERATED_FOLDER);
 }
 
+/** Where a generated spec lands by default, under testDir: the config reader says whether each project runs it. */
+const SAMPLE_SPEC = path.join(GENERATED_FOLDER, 'feature', 'request.spec.ts');
+
 /** A spec written to the output folder that the user's own `npx playwright test` would not run is worth a word. */
-function placementWarning(outputDir: string, playwright: PlaywrightProject | undefined): string | undefined {
+function placementWarning(outputDir: string, playwright: (PlaywrightProject & { named: boolean }) | undefined): string | undefined {
   if (!playwright) return undefined;
-  const sample = path.join(outputDir, 'feature', 'request.spec.ts');
-  if (playwright.matches(sample)) return undefined;
+  // The default folder was asked of Playwright with the config; a folder named in scribe.yaml is matched here.
+  const runs = playwright.named ? playwright.matches(path.join(outputDir, 'feature', 'request.spec.ts')) : playwright.project.runsSample;
+  if (runs) return undefined;
   const name = playwright.project.name ? `project "${playwright.project.name}"` : 'its tests';
   return `specs written to ${outputDir} do not match the testDir/testMatch of ${name} in ${playwright.configFile}, so \`npx playwright test\` will not run them`;
 }

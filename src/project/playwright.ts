@@ -25,6 +25,8 @@ const PlaywrightProjectEntry = z.object({
   testMatch: z.array(Pattern),
   testIgnore: z.array(Pattern),
   dependencies: z.array(z.string()),
+  /** Whether Playwright would run a spec at the sample path asked for (see readPlaywrightConfig). */
+  runsSample: z.boolean(),
   use: z.object({
     baseURL: z.string().optional(),
     testIdAttribute: z.string().optional(),
@@ -66,9 +68,9 @@ export function findPlaywrightConfig(dir: string): string | undefined {
 }
 
 /** Loads the config with Playwright's own loader; a config Playwright refuses is a ConfigError naming the file. */
-export async function readPlaywrightConfig(configFile: string, env: NodeJS.ProcessEnv): Promise<PlaywrightProject> {
+export async function readPlaywrightConfig(configFile: string, env: NodeJS.ProcessEnv, sample: string): Promise<PlaywrightProject> {
   const answer = await new Promise<{ config?: unknown; error?: string }>((resolve, reject) => {
-    const child = fork(READER, [configFile], { cwd: path.dirname(configFile), env, execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(READER, [configFile, sample], { cwd: path.dirname(configFile), env, execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
     let message: { config?: unknown; error?: string } | undefined;
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -84,14 +86,19 @@ export async function readPlaywrightConfig(configFile: string, env: NodeJS.Proce
 
 /** The same file matching Playwright applies (its createFileMatcher), from Scribe's own Playwright. */
 function projectMatcher(project: PlaywrightProjectEntry): (file: string) => boolean {
-  const { createFileMatcher } = createRequire(import.meta.url)('playwright/lib/util') as { createFileMatcher: (p: Array<string | RegExp>) => (file: string) => boolean };
-  const toPattern = (p: z.infer<typeof Pattern>) => ('glob' in p ? p.glob : new RegExp(p.regex, p.flags));
-  const included = createFileMatcher(project.testMatch.map(toPattern));
-  const ignored = project.testIgnore.length > 0 ? createFileMatcher(project.testIgnore.map(toPattern)) : () => false;
+  // Loaded on first use: Playwright's utilities take a tenth of a second to load, and most commands never match a file.
+  let matchers: { included: (file: string) => boolean; ignored: (file: string) => boolean } | undefined;
+  const load = () => {
+    const { createFileMatcher } = createRequire(import.meta.url)('playwright/lib/util') as { createFileMatcher: (p: Array<string | RegExp>) => (file: string) => boolean };
+    const toPattern = (p: z.infer<typeof Pattern>) => ('glob' in p ? p.glob : new RegExp(p.regex, p.flags));
+    const ignored = project.testIgnore.length > 0 ? createFileMatcher(project.testIgnore.map(toPattern)) : () => false;
+    return { included: createFileMatcher(project.testMatch.map(toPattern)), ignored };
+  };
   return (file) => {
     const absolute = path.resolve(file);
     const relative = path.relative(project.testDir, absolute);
     if (relative.startsWith('..') || path.isAbsolute(relative)) return false;
-    return included(absolute) && !ignored(absolute);
+    matchers ??= load();
+    return matchers.included(absolute) && !matchers.ignored(absolute);
   };
 }

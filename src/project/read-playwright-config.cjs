@@ -5,16 +5,24 @@
 const { createRequire } = require('node:module');
 const path = require('node:path');
 
-function playwrightCommon(configFile) {
+function playwrightModules(configFile) {
   for (const from of [configFile, __filename]) {
     try {
       const fromPackage = createRequire(createRequire(from).resolve('@playwright/test/package.json'));
-      return fromPackage('playwright/lib/common');
+      return { common: fromPackage('playwright/lib/common'), util: fromPackage('playwright/lib/util') };
     } catch {
       // not installed there: try the next place
     }
   }
   throw new Error('cannot find @playwright/test (npm install --save-dev @playwright/test)');
+}
+
+/** Whether Playwright would run this file in the project (its testDir, testMatch and testIgnore). */
+function runsFile(util, project, file) {
+  const relative = path.relative(project.testDir, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return false;
+  const ignored = util.createFileMatcher(project.testIgnore);
+  return util.createFileMatcher(project.testMatch)(file) && !(project.testIgnore.length > 0 && ignored(file));
 }
 
 function pattern(value) {
@@ -30,8 +38,10 @@ function storageState(value, configDir) {
   return value === undefined ? undefined : null;
 }
 
-async function read(configFile) {
-  const common = playwrightCommon(configFile);
+// sample: a path under each project's testDir (where generated specs go by default); each project says
+// whether it would run a spec there, answered here where Playwright's matcher is loaded already.
+async function read(configFile, sample) {
+  const { common, util } = playwrightModules(configFile);
   const config = await common.configLoader.loadConfigFromFile(configFile);
   const configDir = config.configDir;
   return {
@@ -43,6 +53,7 @@ async function read(configFile) {
       testMatch: patterns(p.project.testMatch),
       testIgnore: patterns(p.project.testIgnore),
       dependencies: p.deps.map((d) => d.project.name),
+      runsSample: runsFile(util, p.project, path.join(p.project.testDir, sample)),
       use: {
         baseURL: typeof p.project.use.baseURL === 'string' ? p.project.use.baseURL : undefined,
         testIdAttribute: typeof p.project.use.testIdAttribute === 'string' ? p.project.use.testIdAttribute : undefined,
@@ -61,7 +72,7 @@ async function read(configFile) {
   };
 }
 
-read(process.argv[2]).then(
+read(process.argv[2], process.argv[3]).then(
   (config) => process.send({ config }, () => process.exit(0)),
   (error) => process.send({ error: error instanceof Error ? error.message : String(error) }, () => process.exit(0)),
 );
