@@ -1,6 +1,6 @@
 /** The command line: parse, call the library, print. Exit codes: 0 success, 1 the work failed, 2 usage or config. */
 import { Command, CommanderError } from 'commander';
-import { ConfigError } from './config/load.ts';
+import { ConfigError } from './config/errors.ts';
 import { WebServerError } from './project/web-server.ts';
 import { INTERNAL_ERROR_EXIT, UsageError, type CliContext } from './commands/context.ts';
 import { Interrupted } from './commands/interrupt.ts';

@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { ValidateReport } from '../contracts.ts';
-import { GENERATED_PRESET, withPreset } from '../config/critic.ts';
-import { loadProject } from '../project/context.ts';
+import { BUNDLED_AGENTS_DIR, PACKAGE_ROOT, statsHome } from '../config/paths.ts';
+import { findPlaywrightConfig } from '../project/config-file.ts';
 import { writeFileAtomic } from '../util/fs.ts';
+import { CACHE_FILE, cacheKey, ValidationCache } from '../validate/cache.ts';
 import { collectSpecFiles, MissingPathError } from '../validate/files.ts';
-import { formatStylish, validateReport } from '../validate/report.ts';
-import { sarifReport } from '../validate/sarif.ts';
-import { TYPE_CHECKER_CHOICES, type TypeCheckerChoice } from '../validate/type-checker.ts';
-import { INTERNAL_ERROR_RULE, Validator, type FileValidation } from '../validate/validator.ts';
+import { formatStylish, INTERNAL_ERROR_RULE, validateReport } from '../validate/report.ts';
+import { TYPE_CHECKER_CHOICES, type TypeCheckerChoice } from '../validate/type-checker-choice.ts';
+import type { FileValidation, Validator } from '../validate/validator.ts';
 import { INTERNAL_ERROR_EXIT, UsageError, type CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
 
@@ -22,6 +22,8 @@ interface ValidateFlags {
   untrusted?: boolean;
   preset?: string;
   typeChecker: TypeCheckerChoice;
+  cache?: boolean;
+  cacheLocation?: string;
 }
 
 const VALIDATE_FORMATS = ['stylish', 'json', 'sarif'] as const;
@@ -39,20 +41,17 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .option('--no-type-check', 'skip the type-check rule (faster)')
     .addOption(new Option('--type-checker <compiler>', 'the type-check rule\'s compiler: auto (TypeScript 7\'s native one where installed), native or javascript').choices([...TYPE_CHECKER_CHOICES]).default('auto'))
     .option('--untrusted', "treat the specs as model-written: apply the allow-list gate (allowed-code, allowed-paths) too")
+    .option('--cache', `reuse the findings of files unchanged since the last run (kept in .scribe/${CACHE_FILE})`)
+    .option('--cache-location <file>', 'where --cache keeps them')
     .option('--preset <name>', 'the rule set for your own specs: generated (every rule) or recommended (critic.yaml presets; default: settings.validate_preset)')
     .action((paths: string[], flags: ValidateFlags) => runValidate(paths, flags, ctx));
 }
 
 async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContext): Promise<void> {
   if (flags.json && flags.format && flags.format !== 'json') throw new UsageError(`--json and --format ${flags.format} ask for two formats; pick one`);
+  if (flags.untrusted && flags.preset) throw new UsageError('--untrusted holds the specs to every rule; --preset is for your own specs');
   const format = flags.json ? 'json' : (flags.format ?? 'stylish');
   const quiet = format !== 'stylish';
-  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, criticFile: flags.config });
-  if (flags.untrusted && flags.preset) throw new UsageError('--untrusted holds the specs to every rule; --preset is for your own specs');
-  const preset = flags.untrusted ? GENERATED_PRESET : (flags.preset ?? project.agents.critic.validatePreset);
-  const config = withPreset(project.agents.critic, preset);
-  if (!config) throw new UsageError(`--preset ${preset}: no such preset (${Object.keys(project.agents.critic.presets).join(', ')})`);
-  for (const warning of project.warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
   let files: string[];
   try {
     files = collectSpecFiles(paths, ctx.cwd);
@@ -60,24 +59,72 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
     if (error instanceof MissingPathError) throw new UsageError(error.message);
     throw error;
   }
-  if (files.length === 0) throw new UsageError(`no spec files (*.spec.ts, *.test.ts) under ${paths.join(', ')}`);
-
-  const progress = createProgress(ctx, quiet);
-  progress.start(`Validating ${files.length} file${files.length === 1 ? '' : 's'}`);
-  const trusted = new Validator(config, { typeCheck: flags.typeCheck, tsconfig: project.tsconfig, typeChecker: flags.typeChecker });
-  const validator = flags.untrusted ? trusted.forUntrustedCode(ctx.cwd) : trusted;
+  if (files.length === 0) {
+    // A configuration that does not load is the more useful message of the two.
+    await (await import('./validate-project.ts')).checkedProject(flags, ctx);
+    throw new UsageError(`no spec files (*.spec.ts, *.test.ts) under ${paths.join(', ')}`);
+  }
   const specs = files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
-  const results: FileValidation[] = flags.fix ? specs.map((spec) => fixFile(validator, spec, ctx, quiet)) : await validator.validateManyConcurrently(specs);
-  progress.stop();
+  const cache = flags.cache ? openCache(flags, ctx) : undefined;
+  const cached = cache && !flags.fix ? specs.map((spec) => cache.lookup(spec.file, spec.text)) : [];
 
-  const report = { ...validateReport(results, ctx.cwd), ...(project.warnings.length > 0 ? { warnings: project.warnings } : {}) };
-  const render: Record<ValidateFormat, () => string> = {
-    stylish: () => formatStylish(report, ctx.stdout.isTTY === true),
-    json: () => `${JSON.stringify(report, null, 2)}\n`,
-    sarif: () => `${JSON.stringify(sarifReport(report, config, { cwd: ctx.cwd }), null, 2)}\n`,
-  };
-  ctx.stdout.write(render[format]());
+  // Every file unchanged, and nothing to print that needs the rules: no compiler or project is loaded.
+  if (cache && format !== 'sarif' && cached.length === specs.length && cached.every((r) => r !== undefined)) {
+    for (const warning of cache.warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
+    print(format, { ...validateReport(cached, ctx.cwd), ...withWarnings(cache.warnings) }, ctx);
+    return;
+  }
+
+  const { checkedProject } = await import('./validate-project.ts');
+  const { validator, config, warnings } = await checkedProject(flags, ctx);
+  for (const warning of warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
+  const progress = createProgress(ctx, quiet);
+  const fresh = specs.filter((_, i) => cached[i] === undefined);
+  progress.start(`Validating ${fresh.length} file${fresh.length === 1 ? '' : 's'}${fresh.length < specs.length ? ` (${specs.length - fresh.length} unchanged)` : ''}`);
+  const checked = flags.fix ? fresh.map((spec) => fixFile(validator, spec, ctx, quiet)) : await validator.validateManyConcurrently(fresh);
+  progress.stop();
+  if (cache) {
+    for (const result of checked) cache.store(result, validator.projectImports(result.file, result.text));
+    cache.save(warnings);
+  }
+  const byFile = new Map(checked.map((result) => [result.file, result]));
+  const results = specs.map((spec, i) => cached[i] ?? byFile.get(spec.file)!);
+  const report = { ...validateReport(results, ctx.cwd), ...withWarnings(warnings) };
+  if (format === 'sarif') {
+    const { sarifReport } = await import('../validate/sarif.ts');
+    ctx.stdout.write(`${JSON.stringify(sarifReport(report, config, { cwd: ctx.cwd }), null, 2)}\n`);
+    ctx.exitCode = validateExitCode(report);
+    return;
+  }
+  print(format, report, ctx);
+}
+
+function print(format: 'stylish' | 'json', report: ValidateReport & { warnings?: readonly string[] }, ctx: CliContext): void {
+  ctx.stdout.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStylish(report, ctx.stdout.isTTY === true));
   ctx.exitCode = validateExitCode(report);
+}
+
+function withWarnings(warnings: readonly string[]): { warnings?: string[] } {
+  return warnings.length > 0 ? { warnings: [...warnings] } : {};
+}
+
+/**
+ * The cache for these options. Its key covers what decides the findings besides each file: Scribe's
+ * version, the files the rule configuration comes from, and the options that change what is checked.
+ */
+function openCache(flags: ValidateFlags, ctx: CliContext): ValidationCache {
+  const projectAgents = path.join(ctx.cwd, 'agents');
+  const configFiles = [
+    path.join(PACKAGE_ROOT, 'package.json'),
+    path.join(BUNDLED_AGENTS_DIR, 'critic.yaml'),
+    flags.config ? path.resolve(ctx.cwd, flags.config) : path.join(projectAgents, 'critic.yaml'),
+    findPlaywrightConfig(ctx.cwd) ?? path.join(ctx.cwd, 'playwright.config.ts'),
+    path.join(ctx.cwd, 'tsconfig.json'),
+  ];
+  const { version } = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+  const options = { preset: flags.preset, typeCheck: flags.typeCheck, untrusted: flags.untrusted === true, cwd: ctx.cwd };
+  const location = flags.cacheLocation ? path.resolve(ctx.cwd, flags.cacheLocation) : path.join(statsHome(ctx.env, ctx.cwd), CACHE_FILE);
+  return ValidationCache.open(location, cacheKey({ version, configFiles, options }));
 }
 
 /** 0 clean, 1 findings, 3 when Scribe could not analyse a file: Scribe's failure, which CI must not read as a finding. */

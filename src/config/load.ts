@@ -5,27 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
+import { ConfigError, type ConfigProblem } from './errors.ts';
 
-export interface ConfigProblem {
-  file: string;
-  key: string;
-  line: number;
-  message: string;
-}
-
-export class ConfigError extends Error {
-  readonly problems: ConfigProblem[];
-
-  constructor(problems: ConfigProblem[]) {
-    super(problems.map(formatProblem).join('\n'));
-    this.name = 'ConfigError';
-    this.problems = problems;
-  }
-}
-
-export function formatProblem(p: ConfigProblem): string {
-  return `${p.file}:${p.line}: ${p.key ? `${p.key}: ` : ''}${p.message}`;
-}
+export { ConfigError, formatProblem, type ConfigProblem } from './errors.ts';
 
 /** A parsed YAML document that can say on which line a key path stands. */
 export interface YamlSource {

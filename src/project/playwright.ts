@@ -5,7 +5,6 @@
  * the web server that starts the app.
  */
 import { fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +12,6 @@ import { z } from 'zod';
 import { ConfigError } from '../config/load.ts';
 
 /** The names `npx playwright test` looks for, in its order. */
-const CONFIG_NAMES = ['.ts', '.js', '.mts', '.mjs', '.cts', '.cjs'].map((ext) => `playwright.config${ext}`);
 
 const READER = fileURLToPath(new URL('./read-playwright-config.cjs', import.meta.url));
 
@@ -62,10 +60,7 @@ export interface PlaywrightProject extends ReadPlaywrightConfig {
   matches(file: string): boolean;
 }
 
-/** playwright.config.* of the folder, as `npx playwright test` would pick it; undefined when there is none. */
-export function findPlaywrightConfig(dir: string): string | undefined {
-  return CONFIG_NAMES.map((name) => path.join(dir, name)).find((file) => existsSync(file));
-}
+export { findPlaywrightConfig } from './config-file.ts';
 
 /** Loads the config with Playwright's own loader; a config Playwright refuses is a ConfigError naming the file. */
 export async function readPlaywrightConfig(configFile: string, env: NodeJS.ProcessEnv, sample: string): Promise<PlaywrightProject> {

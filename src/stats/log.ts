@@ -7,14 +7,12 @@
  */
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { statsHome } from '../config/paths.ts';
 import { StatsEvent, type NewStatsEvent } from './events.ts';
 
 export const EVENTS_FILE = 'events.jsonl';
 
-export function statsHome(env: NodeJS.ProcessEnv, cwd: string): string {
-  const home = env.SCRIBE_HOME?.trim();
-  return home ? path.resolve(cwd, home) : path.join(cwd, '.scribe');
-}
+export { statsHome };
 
 /** Where the stages record their events: the log itself, or a forwarder (a server's job thread). */
 export interface StatsSink {

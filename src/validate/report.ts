@@ -1,13 +1,17 @@
 /** Turns validations into the `validate --json` document and the human, linter-style text. */
 import path from 'node:path';
 import pc from 'picocolors';
-import { ValidateReport } from '../contracts.ts';
+import type { ValidateReport } from '../contracts.ts';
 import type { FileValidation } from './validator.ts';
 
+/** A finding about Scribe, not the spec: the file could not be analysed. The other files keep their reports. */
+export const INTERNAL_ERROR_RULE = 'internal-error';
+
+/** The `validate --json` document (the ValidateReport contract); built from typed results, so nothing to re-check. */
 export function validateReport(results: readonly FileValidation[], cwd: string): ValidateReport {
   const files = results.map((r) => ({ file: path.relative(cwd, r.file) || r.file, passed: r.passed, issues: r.issues }));
   const all = files.flatMap((f) => f.issues);
-  return ValidateReport.parse({
+  return {
     files,
     summary: {
       files: files.length,
@@ -15,7 +19,7 @@ export function validateReport(results: readonly FileValidation[], cwd: string):
       errors: all.filter((i) => i.severity === 'error').length,
       warnings: all.filter((i) => i.severity === 'warning').length,
     },
-  });
+  };
 }
 
 /** `file` then `line:col  severity  message  rule-id` rows, like a good linter. */

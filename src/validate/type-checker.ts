@@ -21,9 +21,6 @@ export interface TypeDiagnostic {
   text: string;
 }
 
-/** Which compiler type-checks: `auto` takes the native one when it is installed. */
-export type TypeCheckerChoice = 'auto' | 'native' | 'javascript';
-export const TYPE_CHECKER_CHOICES: readonly TypeCheckerChoice[] = ['auto', 'native', 'javascript'];
 
 const require = createRequire(import.meta.url);
 
@@ -79,6 +76,25 @@ export function compilerOptionsFor(json: Record<string, unknown>): ts.CompilerOp
   const { options, errors } = ts.convertCompilerOptionsFromJson(json, process.cwd());
   if (errors.length > 0) throw new Error(`type-check options: ${ts.flattenDiagnosticMessageText(errors[0]!.messageText, ' ')}`);
   return options;
+}
+
+/**
+ * The project's files a spec imports, directly or through each other (never packages): what its type
+ * check reads besides itself, so what a cached result depends on.
+ */
+export function projectImports(file: string, text: string, options: ts.CompilerOptions): string[] {
+  const found = new Set<string>();
+  const visit = (from: string, source: string) => {
+    for (const imported of ts.preProcessFile(source, true, true).importedFiles) {
+      const resolved = ts.resolveModuleName(imported.fileName, from, options, ts.sys).resolvedModule;
+      if (!resolved || resolved.isExternalLibraryImport || found.has(resolved.resolvedFileName)) continue;
+      found.add(resolved.resolvedFileName);
+      const next = ts.sys.readFile(resolved.resolvedFileName);
+      if (next !== undefined) visit(resolved.resolvedFileName, next);
+    }
+  };
+  visit(path.resolve(file), text);
+  return [...found].sort();
 }
 
 /** A diagnostic of the JavaScript compiler in the shared shape. */
@@ -270,7 +286,7 @@ export class JavaScriptPrograms {
   /** TypeScript's library, which ts-morph's compiler carries in memory rather than on disk. */
   private readonly library = new Map(getLibFiles().map((f) => [path.posix.join(libFolderInMemoryPath, f.fileName), f.text]));
 
-  constructor(private readonly options: ts.CompilerOptions) {
+  constructor(readonly options: ts.CompilerOptions) {
     this.host = ts.createCompilerHost(options, true);
   }
 

@@ -9,9 +9,11 @@ import type { Issue, PageInventory } from '../contracts.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import type { Finding, RuleEnvironment, TextEdit } from '../rules/types.ts';
 import { scriptKindOf, SpecModel } from './model.ts';
+import { INTERNAL_ERROR_RULE } from './report.ts';
 import { applyDirectives, parseDirectives, type Directive } from './suppressions.ts';
 import { fixBreaks } from './verify-fix.ts';
-import { compilerOptionsFor, fromCompilerDiagnostic, JavaScriptPrograms, NativeTypeChecker, typeCheckOptions, type TypeCheckerChoice, type TypeDiagnostic } from './type-checker.ts';
+import { compilerOptionsFor, fromCompilerDiagnostic, JavaScriptPrograms, NativeTypeChecker, projectImports, typeCheckOptions, type TypeDiagnostic } from './type-checker.ts';
+import type { TypeCheckerChoice } from './type-checker-choice.ts';
 
 export interface ValidatorOptions {
   /** Run the `type-check` rule (when critic.yaml enables it). Off makes validation several times faster. */
@@ -70,8 +72,7 @@ interface RawFinding {
 }
 
 const MAX_FIX_ROUNDS = 5;
-/** A finding about Scribe, not the spec: the file could not be analysed. The other files keep their reports. */
-export const INTERNAL_ERROR_RULE = 'internal-error';
+export { INTERNAL_ERROR_RULE };
 /** A suppression comment that suppressed nothing (people's specs only; see suppressions.ts). */
 export const UNUSED_DIRECTIVE_RULE = 'unused-disable-directive';
 /** Results kept for texts seen again (a generation's attempts, fixes and reviews); the oldest go first. */
@@ -175,6 +176,11 @@ export class Validator {
       });
     });
     return specs.map((spec) => known.get(resultKey(spec))!);
+  }
+
+  /** The project files a result for this spec depends on besides the spec: those its type check reads. */
+  projectImports(file: string, text: string): string[] {
+    return this.typeChecking ? projectImports(file, text, this.compilerState().javascript.options) : [];
   }
 
   /** Results this validator has for these texts already, and the specs still to check. */

@@ -1,0 +1,9 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+const CONFIG_NAMES = ['.ts', '.js', '.mts', '.mjs', '.cts', '.cjs'].map((ext) => `playwright.config${ext}`);
+
+/** playwright.config.* of the folder, as `npx playwright test` would pick it; undefined when there is none. */
+export function findPlaywrightConfig(dir: string): string | undefined {
+  return CONFIG_NAMES.map((name) => path.join(dir, name)).find((file) => existsSync(file));
+}
