@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import type { ValidateReport } from '../contracts.ts';
 import { BUNDLED_AGENTS_DIR, PACKAGE_ROOT, statsHome } from '../config/paths.ts';
 import { findPlaywrightConfig } from '../project/config-file.ts';
+import type { PlaywrightProject } from '../project/playwright.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { CACHE_FILE, cacheKey, ValidationCache } from '../validate/cache.ts';
 import { collectSpecFiles, MissingPathError } from '../validate/files.ts';
@@ -61,7 +62,7 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   }
   if (files.length === 0) {
     // A configuration that does not load is the more useful message of the two.
-    await (await import('./validate-project.ts')).checkedProject(flags, ctx);
+    await (await import('./validate-project.ts')).checkedProject(flags, ctx, (await startPlaywrightRead(ctx)).read);
     throw new UsageError(`no spec files (*.spec.ts, *.test.ts) under ${paths.join(', ')}`);
   }
   const specs = files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
@@ -75,11 +76,13 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
     return;
   }
 
+  // Playwright's config loads in a child process, meanwhile this one loads the compiler and the rules.
+  const playwright = (await startPlaywrightRead(ctx)).read;
   const { checkedProject } = await import('./validate-project.ts');
-  const { validator, config, warnings } = await checkedProject(flags, ctx);
+  const fresh = specs.filter((_, i) => cached[i] === undefined);
+  const { validator, config, warnings } = await checkedProject(flags, ctx, playwright, flags.fix ? [] : fresh);
   for (const warning of warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
   const progress = createProgress(ctx, quiet);
-  const fresh = specs.filter((_, i) => cached[i] === undefined);
   progress.start(`Validating ${fresh.length} file${fresh.length === 1 ? '' : 's'}${fresh.length < specs.length ? ` (${specs.length - fresh.length} unchanged)` : ''}`);
   const checked = flags.fix ? fresh.map((spec) => fixFile(validator, spec, ctx, quiet)) : await validator.validateManyConcurrently(fresh);
   progress.stop();
@@ -102,6 +105,13 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
 function print(format: 'stylish' | 'json', report: ValidateReport & { warnings?: readonly string[] }, ctx: CliContext): void {
   ctx.stdout.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStylish(report, ctx.stdout.isTTY === true));
   ctx.exitCode = validateExitCode(report);
+}
+
+/** The project's Playwright config read, started (a rejection is reported where it is awaited). */
+async function startPlaywrightRead(ctx: CliContext): Promise<{ read: Promise<PlaywrightProject | undefined> }> {
+  const read = (await import('../project/playwright.ts')).readProjectPlaywright(ctx.cwd, ctx.env);
+  read.catch(() => undefined);
+  return { read };
 }
 
 function withWarnings(warnings: readonly string[]): { warnings?: string[] } {

@@ -7,3 +7,9 @@ const CONFIG_NAMES = ['.ts', '.js', '.mts', '.mjs', '.cts', '.cjs'].map((ext) =>
 export function findPlaywrightConfig(dir: string): string | undefined {
   return CONFIG_NAMES.map((name) => path.join(dir, name)).find((file) => existsSync(file));
 }
+
+/** Inside the Playwright project's testDir, where accepted specs go unless agents/scribe.yaml names a folder. */
+export const GENERATED_FOLDER = 'generated';
+
+/** Where a generated spec lands by default, under testDir: the config reader says whether each project runs it. */
+export const SAMPLE_SPEC = path.join(GENERATED_FOLDER, 'feature', 'request.spec.ts');

@@ -10,11 +10,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadAgents, safetyWarning, type Agents } from '../config/agents.ts';
 import { chooseProviderName, type ProviderName } from '../llm/provider.ts';
-import { findPlaywrightConfig, readPlaywrightConfig, type PlaywrightProject } from './playwright.ts';
+import { GENERATED_FOLDER } from './config-file.ts';
+import { readProjectPlaywright, type PlaywrightProject } from './playwright.ts';
 import { startWebServers } from './web-server.ts';
-
-/** Inside the Playwright project's testDir, where accepted specs go unless agents/scribe.yaml names a folder. */
-export const GENERATED_FOLDER = 'generated';
 
 export interface ProjectContext {
   /** The project's root: where agents/, the Playwright config and .scribe/ are. */
@@ -41,12 +39,13 @@ export interface ProjectOptions {
   criticFile?: string;
   /** `--provider`. */
   provider?: ProviderName;
+  /** The Playwright config's read, already started (readProjectPlaywright). */
+  playwright?: Promise<PlaywrightProject | undefined>;
 }
 
 export async function loadProject(options: ProjectOptions): Promise<ProjectContext> {
   const cwd = path.resolve(options.cwd);
-  const configFile = findPlaywrightConfig(cwd);
-  const playwright = configFile ? await readPlaywrightConfig(configFile, options.env, SAMPLE_SPEC) : undefined;
+  const playwright = await (options.playwright ?? readProjectPlaywright(cwd, options.env));
   const agents = loadAgents(cwd, { criticFile: options.criticFile, testIdAttribute: playwright?.project.use.testIdAttribute });
   const outputDir = outputFolder(cwd, agents, playwright);
   const warnings = [safetyWarning(agents), placementWarning(outputDir, playwright && { ...playwright, named: agents.named('scribe.yaml', ['generation', 'output_dir']) })].filter((w): w is string => w !== undefined);
@@ -59,8 +58,14 @@ export async function loadProject(options: ProjectOptions): Promise<ProjectConte
     baseURL: options.env.BASE_URL?.trim() || playwright?.project.use.baseURL,
     provider: chooseProviderName(options.env, options.provider),
     warnings,
-    tsconfig: existsSync(path.join(cwd, 'tsconfig.json')) ? path.join(cwd, 'tsconfig.json') : undefined,
+    tsconfig: projectTsconfig(cwd),
   };
+}
+
+/** The project's tsconfig.json, if it has one. */
+export function projectTsconfig(cwd: string): string | undefined {
+  const file = path.join(path.resolve(cwd), 'tsconfig.json');
+  return existsSync(file) ? file : undefined;
 }
 
 /** agents/scribe.yaml's output_dir when the user names one, else <testDir>/generated, else the bundled default. */
@@ -68,9 +73,6 @@ function outputFolder(cwd: string, agents: Agents, playwright: PlaywrightProject
   if (agents.named('scribe.yaml', ['generation', 'output_dir']) || !playwright) return path.resolve(cwd, agents.scribe.generation.output_dir);
   return path.join(playwright.project.testDir, GENERATED_FOLDER);
 }
-
-/** Where a generated spec lands by default, under testDir: the config reader says whether each project runs it. */
-const SAMPLE_SPEC = path.join(GENERATED_FOLDER, 'feature', 'request.spec.ts');
 
 /** A spec written to the output folder that the user's own `npx playwright test` would not run is worth a word. */
 function placementWarning(outputDir: string, playwright: (PlaywrightProject & { named: boolean }) | undefined): string | undefined {

@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ConfigError } from '../config/load.ts';
+import { ConfigError } from '../config/errors.ts';
+import { findPlaywrightConfig, SAMPLE_SPEC } from './config-file.ts';
 
 /** The names `npx playwright test` looks for, in its order. */
 
@@ -61,6 +62,15 @@ export interface PlaywrightProject extends ReadPlaywrightConfig {
 }
 
 export { findPlaywrightConfig } from './config-file.ts';
+
+/**
+ * The project's Playwright config, read by Playwright's loader in a child process (a few tenths of a
+ * second): started early, other work can go on meanwhile (loadProject's `playwright`).
+ */
+export function readProjectPlaywright(cwd: string, env: NodeJS.ProcessEnv): Promise<PlaywrightProject | undefined> {
+  const configFile = findPlaywrightConfig(path.resolve(cwd));
+  return configFile ? readPlaywrightConfig(configFile, env, SAMPLE_SPEC) : Promise.resolve(undefined);
+}
 
 /** Loads the config with Playwright's own loader; a config Playwright refuses is a ConfigError naming the file. */
 export async function readPlaywrightConfig(configFile: string, env: NodeJS.ProcessEnv, sample: string): Promise<PlaywrightProject> {

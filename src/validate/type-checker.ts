@@ -104,6 +104,7 @@ export function fromCompilerDiagnostic(d: ts.Diagnostic): TypeDiagnostic {
 
 /** What the native API reports, as far as Scribe reads it. */
 interface NativeDiagnostic {
+  fileName?: string;
   pos: number;
   code: number;
   category: number;
@@ -125,7 +126,7 @@ const IDLE_MS = 5_000;
 type Spec = { file: string; text: string };
 type FileSystemCallbacks = Record<string, (p: string) => unknown>;
 interface NativeProgram<R> {
-  getSemanticDiagnostics(file: string): R;
+  getSemanticDiagnostics(file?: string): R;
 }
 interface NativeApi<R, V> {
   updateSnapshot(params: Record<string, unknown>): V extends 'sync' ? NativeSnapshot<R> : Promise<NativeSnapshot<R>>;
@@ -206,6 +207,14 @@ export class NativeTypeChecker {
     }
   }
 
+  /**
+   * Starts the compiler process of `check` and has it load the libraries and Playwright's types, so the
+   * first real batch is checked at once (the pipeline does this while the browser starts).
+   */
+  warm(): void {
+    if (!this.api) this.check([{ file: path.join(path.dirname(this.configFile), `.scribe-warm-${process.pid}.spec.ts`), text: "import '@playwright/test';\n" }]);
+  }
+
   /** Stops the compiler process of `check` (a later batch starts another). */
   close(): void {
     clearTimeout(this.idle);
@@ -228,7 +237,6 @@ export class NativeTypeChecker {
   }
 
   private async checkWith(API: AsyncApi, specs: readonly Spec[]): Promise<Map<string, TypeDiagnostic[]>> {
-
     const folder = mkdtempSync(path.join(os.tmpdir(), 'scribe-type-check-'));
     const configFile = path.join(folder, 'tsconfig.json');
     const texts = new Map(specs.map((s) => [path.resolve(s.file), s.text]));
@@ -238,9 +246,10 @@ export class NativeTypeChecker {
     try {
       const snapshot = await api.updateSnapshot({ openProjects: [configFile] });
       const program = loaded(snapshot.getProject(configFile)?.program);
-      const files = [...texts.keys()];
-      const diagnostics = await Promise.all(files.map((file) => program.getSemanticDiagnostics(file)));
-      return new Map(files.map((file, i) => [file, diagnostics[i]!.map(fromNativeDiagnostic)]));
+      // One request for the whole program answers far sooner than one per file; the batch's files are kept.
+      const byFile = new Map([...texts.keys()].map((file): [string, TypeDiagnostic[]] => [file, []]));
+      for (const d of await program.getSemanticDiagnostics()) byFile.get(path.resolve(d.fileName ?? ''))?.push(fromNativeDiagnostic(d));
+      return byFile;
     } finally {
       await api.close();
       rmSync(folder, { recursive: true, force: true });

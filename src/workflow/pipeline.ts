@@ -111,18 +111,25 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
 
   // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
   // with the environment, and the validated spec is kept for when it works.
+  // One validator for Scribe, the Critic and the Medic: one compiler (type-checking after the first spec
+  // is fast), and a text already validated is not validated again. Everything it sees is model-written,
+  // so the allow-list gate applies.
+  const validating = (options.validator ?? new Validator(critic, { typeCheck: true, tsconfig: project.tsconfig })).forUntrustedCode(options.cwd);
   let inventory: PageInventory | undefined;
   if (task.url) {
+    const exploring = explore(task.url, critic.testIdAttribute, config.explore, signedInState(project), emit, browser);
+    // Its failure is read below; meanwhile it must not count as unhandled.
+    exploring.catch(() => undefined);
+    // The type checker readies itself while the browser starts: its first spec is then checked at once.
+    await new Promise((resolve) => setTimeout(resolve, WARM_AFTER_MS));
+    validating.warmTypeCheck();
     try {
-      inventory = await explore(task.url, critic.testIdAttribute, config.explore, signedInState(project), emit, browser);
+      inventory = await exploring;
     } catch (error) {
       emit('explore', 'failed', `could not explore ${task.url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  // One validator for Scribe, the Critic and the Medic: one compiler project (type-checking after the
-  // first spec is fast), and a text already validated is not validated again. Everything it sees is
-  // model-written, so the allow-list gate applies.
-  const validator = (options.validator ?? new Validator(critic, { typeCheck: true, tsconfig: project.tsconfig })).forUntrustedCode(options.cwd).withInventory(inventory).withEnv(options.env);
+  const validator = validating.withInventory(inventory).withEnv(options.env);
   const providerName = request.provider ?? project.provider;
   const shared = { critic, validator, inventory, stats: stats ?? (false as const), cwd: options.cwd, env: options.env };
   const scribe = new Scribe({
@@ -195,6 +202,9 @@ function sharedBrowser(env: NodeJS.ProcessEnv): SharedBrowser | undefined {
 function withWarnings(result: PipelineResult, warnings: string[]): PipelineResult {
   return warnings.length > 0 ? { ...result, document: { ...result.document, warnings } } : result;
 }
+
+/** How long after exploring starts the type checker is readied: by then the browser is starting in its own process. */
+const WARM_AFTER_MS = 20;
 
 type Emit = (stage: string, status: PipelineEvent['status'], message: string) => void;
 type Resolved<T> = { ok: true; value: T } | { ok: false; error: string };
