@@ -4,7 +4,7 @@ import { GENERATED_PRESET, withPreset, type CriticConfig } from '../config/criti
 import { loadProject, projectTsconfig } from '../project/context.ts';
 import type { PlaywrightProject } from '../project/playwright.ts';
 import type { TypeCheckerChoice } from '../validate/type-checker-choice.ts';
-import { Validator } from '../validate/validator.ts';
+import { Validator, type FileValidation } from '../validate/validator.ts';
 import { UsageError, type CliContext } from './context.ts';
 
 export interface ValidateProjectFlags {
@@ -15,24 +15,41 @@ export interface ValidateProjectFlags {
   typeChecker: TypeCheckerChoice;
 }
 
+/** What validating needs from the project, and the results for the specs given. */
+export interface CheckedProject {
+  validator: Validator;
+  config: CriticConfig;
+  warnings: string[];
+  results: Promise<FileValidation[]>;
+}
+
 /**
- * The validator for these flags in this project, its rule configuration, and the project's warnings.
- * `playwright` is the config's read, already under way; the type check of `specs` starts before it
- * ends: it needs nothing from it.
+ * The validator for these flags in this project, its rule configuration, the project's warnings, and
+ * the results for `specs`. `playwright` is the config's read, already under way: it decides only the
+ * test id attribute, so the specs are checked meanwhile with critic.yaml's alone (the native type check
+ * included), and checked again only if the config names another attribute.
  */
 export async function checkedProject(
   flags: ValidateProjectFlags,
   ctx: CliContext,
   playwright: Promise<PlaywrightProject | undefined>,
   specs: ReadonlyArray<{ file: string; text: string }> = [],
-): Promise<{ validator: Validator; config: CriticConfig; warnings: string[] }> {
+): Promise<CheckedProject> {
   const tsconfig = projectTsconfig(ctx.cwd);
-  const early = new Validator(rulesFor(loadAgents(ctx.cwd, { criticFile: flags.config }).critic, flags), { typeCheck: flags.typeCheck, tsconfig, typeChecker: flags.typeChecker });
-  if (specs.length > 0) early.startTypeCheck(specs);
+  const before = loadAgents(ctx.cwd, { criticFile: flags.config }).critic;
+  const early = validatorFor(rulesFor(before, flags), flags, ctx, tsconfig);
+  const speculative = specs.length > 0 ? early.validateManyConcurrently(specs) : Promise.resolve([]);
+  speculative.catch(() => undefined);
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, criticFile: flags.config, playwright });
   const config = rulesFor(project.agents.critic, flags);
-  const trusted = early.withConfig(config);
-  return { validator: flags.untrusted ? trusted.forUntrustedCode(ctx.cwd) : trusted, config, warnings: project.warnings };
+  const validator = early.withConfig(config);
+  const results = project.agents.critic.testIdAttribute === before.testIdAttribute ? speculative : validator.validateManyConcurrently(specs);
+  return { validator, config, warnings: project.warnings, results };
+}
+
+function validatorFor(config: CriticConfig, flags: ValidateProjectFlags, ctx: CliContext, tsconfig: string | undefined): Validator {
+  const trusted = new Validator(config, { typeCheck: flags.typeCheck, tsconfig, typeChecker: flags.typeChecker });
+  return flags.untrusted ? trusted.forUntrustedCode(ctx.cwd) : trusted;
 }
 
 /** The rule set the flags ask for: every rule for model-written code, else the preset named or configured. */

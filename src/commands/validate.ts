@@ -78,14 +78,14 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
 
   // Playwright's config loads in a child process, meanwhile this one loads the compiler and the rules.
   const playwright = (await startPlaywrightRead(ctx)).read;
-  const { checkedProject } = await import('./validate-project.ts');
   const fresh = specs.filter((_, i) => cached[i] === undefined);
-  const { validator, config, warnings } = await checkedProject(flags, ctx, playwright, flags.fix ? [] : fresh);
-  for (const warning of warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
   const progress = createProgress(ctx, quiet);
   progress.start(`Validating ${fresh.length} file${fresh.length === 1 ? '' : 's'}${fresh.length < specs.length ? ` (${specs.length - fresh.length} unchanged)` : ''}`);
-  const checked = flags.fix ? fresh.map((spec) => fixFile(validator, spec, ctx, quiet)) : await validator.validateManyConcurrently(fresh);
+  const { checkedProject } = await import('./validate-project.ts');
+  const { validator, config, warnings, results: checking } = await checkedProject(flags, ctx, playwright, flags.fix ? [] : fresh);
+  const checked = flags.fix ? fresh.map((spec) => fixFile(validator, spec, ctx, quiet)) : await checking;
   progress.stop();
+  for (const warning of warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
   if (cache) {
     for (const result of checked) cache.store(result, validator.projectImports(result.file, result.text));
     cache.save(warnings);

@@ -101,25 +101,13 @@ export class Validator {
   }
 
   /**
-   * Other rules (the project's final configuration) sharing this validator's compiler work, the type check
-   * started by startTypeCheck included, when both type-check alike.
+   * Other rules (the project's final configuration) sharing this validator's compiler work, when both
+   * type-check alike.
    */
   withConfig(config: CriticConfig): Validator {
     const other = new Validator(config, this.options);
     if (this.typeChecking && other.typeChecking && strictOf(config) === strictOf(this.config)) other.compiler = this.compilerState();
     return other;
-  }
-
-  /**
-   * Starts the native type check of a batch now, before the other rules can run (while the project is
-   * still loading); validateManyConcurrently of the same batch takes its answer.
-   */
-  startTypeCheck(specs: ReadonlyArray<{ file: string; text: string }>): void {
-    const native = this.typeChecking ? this.compilerState().native : undefined;
-    if (!native) return;
-    const started = native.checkConcurrently(specs);
-    started.catch(() => undefined);
-    this.compilerState().started = { batch: batchKey(specs), answer: started };
   }
 
   /** Readies the type checker (the native compiler's process, its libraries loaded) before the first spec needs it. */
@@ -185,9 +173,7 @@ export class Validator {
     const native = this.typeChecking ? this.compilerState().native : undefined;
     if (!native) return this.validateMany(specs);
     const { known, fresh } = this.known(specs);
-    const { started } = this.compilerState();
-    this.compilerState().started = undefined;
-    const checking = started?.batch === batchKey(fresh) ? await started.answer : await native.checkConcurrently(fresh);
+    const checking = await native.checkConcurrently(fresh);
     let answer: Map<string, TypeDiagnostic[]> | undefined;
     const parsed = this.parse(fresh, () => answer!);
     const others: Array<RawFinding[] | Error> = [];
@@ -364,8 +350,6 @@ export class Validator {
 interface Compiler {
   javascript: JavaScriptPrograms;
   native: NativeTypeChecker | undefined;
-  /** A batch whose native check startTypeCheck began. */
-  started?: { batch: string; answer: Promise<() => Promise<Map<string, TypeDiagnostic[]>>> };
 }
 
 /** Whether the type-check rule checks strictly (its one option). */
@@ -373,9 +357,6 @@ function strictOf(config: CriticConfig): boolean {
   return (config.rules.find((r) => r.rule.id === TYPE_CHECK_RULE)?.options as { strict?: boolean } | undefined)?.strict === true;
 }
 
-function batchKey(specs: ReadonlyArray<{ file: string; text: string }>): string {
-  return specs.map(resultKey).join('\0\0');
-}
 
 /** The native type checker for `auto` and `native` where it is installed; asked for by name and missing, an error that says so. */
 function nativeChecker(choice: TypeCheckerChoice, options: Record<string, unknown>): NativeTypeChecker | undefined {

@@ -35,6 +35,17 @@ describe('scribe validate', () => {
     expect(byFile['planted.spec.ts']).toContain('missing-playwright-await');
   });
 
+  it("holds the specs to the Playwright config's testIdAttribute (checked meanwhile with critic.yaml's, and again)", async () => {
+    writeFileSync(path.join(dir, 'playwright.config.ts'), "export default { testDir: '.', use: { testIdAttribute: 'data-qa' } };\n");
+    const selector = (attribute: string) => `import { test, expect } from '@playwright/test';\n\ntest('cart', async ({ page }) => {\n  await page.goto('/');\n  await page.locator('[${attribute}="cart"]').click();\n  await expect(page.getByTestId('total')).toBeVisible();\n});\n`;
+    writeFileSync(path.join(dir, 'own.spec.ts'), selector('data-qa'));
+    writeFileSync(path.join(dir, 'default.spec.ts'), selector('data-testid'));
+    const { report } = await json(['validate', 'own.spec.ts', 'default.spec.ts']);
+    const testIdFindings = (name: string) => report.files.find((f) => f.file === name)!.issues.filter((i) => i.rule === 'require-testid-selectors');
+    expect(testIdFindings('own.spec.ts')).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining("use getByTestId('cart')") })]);
+    expect(testIdFindings('default.spec.ts')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('selects by CSS') })]);
+  });
+
   it('passes a clean spec with exit code 0', async () => {
     const run = await scribe(['validate', 'clean.spec.ts'], { cwd: dir });
     expect(run.stderr).not.toMatch(/error/);
