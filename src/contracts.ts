@@ -106,6 +106,39 @@ export const GenerateResult = z.object({
 });
 export type GenerateResult = z.infer<typeof GenerateResult>;
 
+/** One step of a generation as the terminal, an HTTP job's `stages` and its event stream show it. */
+export const PipelineEvent = z.object({
+  stage: z.string(),
+  status: z.enum(['started', 'done', 'failed', 'info']),
+  message: z.string(),
+  at: z.string(),
+});
+export type PipelineEvent = z.infer<typeof PipelineEvent>;
+
+export const JobStatus = z.enum(['queued', 'running', 'done', 'failed']);
+export type JobStatus = z.infer<typeof JobStatus>;
+
+/** An HTTP job (GET /v1/jobs/:id, docs/http-api.md), and what <home>/jobs/<id>.json keeps of it. */
+export const JobView = z.object({
+  id: z.string().uuid(),
+  status: JobStatus,
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  /** Jobs ahead of this one while it waits (0: next to start). */
+  queue_position: z.number().int().nonnegative().optional(),
+  stages: z.array(PipelineEvent),
+  /** The `generate --json` document, once the pipeline has produced one. */
+  result: GenerateResult.optional(),
+  /** The pipeline's exit code (0 success, 1 the work failed, 2 the request or setup must be fixed). */
+  exit_code: z.number().int().optional(),
+  /** Why a failed job failed. */
+  error: z.string().optional(),
+  /** The server stopped (a restart, a shutdown past its grace period) before the job could finish. */
+  interrupted: z.literal(true).optional(),
+});
+export type JobView = z.infer<typeof JobView>;
+
 /** `generate_test`'s result under `scribe mcp`: the `generate --json` document, and which model wrote the spec and why. */
 export const GenerateToolResult = GenerateResult.extend({
   provider: z.string().describe('the model that wrote the spec: mcp (the host, through sampling), openai or offline'),

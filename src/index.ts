@@ -14,7 +14,7 @@ export { createMcpServer } from './mcp/server.ts';
 export { createMcpContext, type McpContext } from './mcp/tools.ts';
 export type { ChatMessage, Completion, CompletionRequest, ModelProvider, TokenUsage } from './llm/types.ts';
 export { computeStats, readStats, StatsDocument, StatsEvent, StatsLog, statsHome } from './stats/index.ts';
-export { generateSpec, type GenerateRequest, type PipelineEvent, type PipelineOptions, type PipelineResult } from './workflow/pipeline.ts';
+export { generateSpec, type GenerateRequest, type PipelineOptions, type PipelineResult } from './workflow/pipeline.ts';
 export { runSpec, type RunSpecOptions } from './agents/runner.ts';
 export { Critic } from './agents/critic.ts';
 export { Medic } from './agents/medic.ts';

@@ -3,8 +3,7 @@
  * (and the terminal and MCP progress show), then the finished job. Listeners of a job are dropped once
  * it has finished.
  */
-import type { PipelineEvent } from '../workflow/pipeline.ts';
-import type { JobView } from './jobs.ts';
+import type { JobView, PipelineEvent } from '../contracts.ts';
 
 export type JobSignal = { type: 'stage'; event: PipelineEvent } | { type: 'end'; job: JobView };
 type Listener = (signal: JobSignal) => void;

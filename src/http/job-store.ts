@@ -5,23 +5,11 @@
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-import { GenerateResult } from '../contracts.ts';
+import { JobView } from '../contracts.ts';
 import { writeFileAtomic } from '../util/fs.ts';
-import type { JobView } from './jobs.ts';
 
-const StoredJob = z.object({
-  id: z.string().uuid(),
-  status: z.enum(['queued', 'running', 'done', 'failed']),
-  created_at: z.string(),
-  started_at: z.string().nullable(),
-  finished_at: z.string().nullable(),
-  stages: z.array(z.object({ stage: z.string(), status: z.enum(['started', 'done', 'failed', 'info']), message: z.string(), at: z.string() })),
-  result: GenerateResult.optional(),
-  exit_code: z.number().int().optional(),
-  error: z.string().optional(),
-  interrupted: z.literal(true).optional(),
-});
+/** What a job's file keeps: its view, without the queue position (which only the running server knows). */
+const StoredJob = JobView.omit({ queue_position: true });
 
 export class JobStore {
   readonly dir: string;
@@ -50,7 +38,7 @@ export class JobStore {
     const jobs = names.filter((name) => name.endsWith('.json')).flatMap((name) => {
       try {
         const parsed = StoredJob.safeParse(JSON.parse(readFileSync(path.join(this.dir, name), 'utf8')));
-        return parsed.success ? [parsed.data as JobView] : [];
+        return parsed.success ? [parsed.data] : [];
       } catch {
         return [];
       }

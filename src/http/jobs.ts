@@ -5,11 +5,10 @@
  * change of a job is on disk too, and a restarted queue answers for the jobs of the one before.
  */
 import { randomUUID } from 'node:crypto';
-import type { GenerateResult } from '../contracts.ts';
-import type { PipelineEvent, PipelineResult } from '../workflow/pipeline.ts';
+import type { GenerateResult, JobStatus, JobView, PipelineEvent } from '../contracts.ts';
+import type { PipelineResult } from '../workflow/pipeline.ts';
 import type { JobStore } from './job-store.ts';
 
-export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
 
 /** What a job's work is handed: its id, where to report its stages, and when to stop. */
 export interface JobContext {
@@ -22,25 +21,6 @@ export interface JobContext {
 export type JobWork = (context: JobContext) => Promise<PipelineResult>;
 
 /** GET /v1/jobs/:id. */
-export interface JobView {
-  id: string;
-  status: JobStatus;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  /** Jobs ahead of this one while it waits (0: next to start). */
-  queue_position?: number;
-  stages: PipelineEvent[];
-  /** The `generate --json` document, once the pipeline has produced one. */
-  result?: GenerateResult;
-  /** The pipeline's exit code (0 success, 1 the work failed, 2 the request or setup must be fixed). */
-  exit_code?: number;
-  /** Why a failed job failed. */
-  error?: string;
-  /** The server stopped (a restart, a shutdown past its grace period) before the job could finish. */
-  interrupted?: true;
-}
-
 /** A job that will not change any more. */
 export function isFinished(status: JobStatus): boolean {
   return status === 'done' || status === 'failed';

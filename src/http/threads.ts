@@ -7,7 +7,8 @@
 import { Worker } from 'node:worker_threads';
 import type { NewStatsEvent } from '../stats/events.ts';
 import type { StatsSink } from '../stats/log.ts';
-import type { GenerateRequest, PipelineEvent, PipelineResult } from '../workflow/pipeline.ts';
+import type { GenerateRequest, PipelineResult } from '../workflow/pipeline.ts';
+import type { PipelineEvent } from '../contracts.ts';
 
 export interface PipelineJob {
   request: GenerateRequest;

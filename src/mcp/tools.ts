@@ -29,7 +29,8 @@ import { readStats, StatsDocument } from '../stats/index.ts';
 import { collectSpecFiles } from '../validate/files.ts';
 import { validateReport } from '../validate/report.ts';
 import { Validator } from '../validate/validator.ts';
-import { generateSpec, type PipelineEvent } from '../workflow/pipeline.ts';
+import { generateSpec } from '../workflow/pipeline.ts';
+import type { PipelineEvent } from '../contracts.ts';
 import { chooseModel } from './model-choice.ts';
 import { JobSlots, SlotsFullError } from './slots.ts';
 

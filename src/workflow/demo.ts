@@ -5,7 +5,8 @@
 import type { GenerateResult } from '../contracts.ts';
 import { DEMO_ACCOUNT, startDemoApp } from '../../test/fixtures/demo-app/server.ts';
 import { loadProject } from '../project/context.ts';
-import { generateSpec, type PipelineEvent } from './pipeline.ts';
+import { generateSpec } from './pipeline.ts';
+import type { PipelineEvent } from '../contracts.ts';
 
 export interface DemoRequest {
   description: string;

@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { checkWithSchema, readYamlFile } from '../config/load.ts';
 import type { Complexity } from '../contracts.ts';
 import { StatsLog } from '../stats/log.ts';
-import { generateSpec, type PipelineEvent } from './pipeline.ts';
+import { generateSpec } from './pipeline.ts';
+import type { PipelineEvent } from '../contracts.ts';
 
 const EvalFile = z.strictObject({
   requests: z

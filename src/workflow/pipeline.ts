@@ -12,7 +12,7 @@ import { Scribe, type ScribeProgress } from '../agents/scribe.ts';
 import { assertWritable, specPath, SpecExistsError } from '../agents/scribe-files.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
 import { workflowFrom } from '../config/workflow.ts';
-import { GenerateResult, ScribeTask, type Complexity, type PageInventory } from '../contracts.ts';
+import { GenerateResult, ScribeTask, type Complexity, type PageInventory, type PipelineEvent } from '../contracts.ts';
 import { BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
@@ -58,13 +58,6 @@ export interface PipelineOptions {
    * type-check after the first fast. It must have been built from the project's agents/critic.yaml.
    */
   validator?: Validator;
-}
-
-export interface PipelineEvent {
-  stage: string;
-  status: 'started' | 'done' | 'failed' | 'info';
-  message: string;
-  at: string;
 }
 
 export interface PipelineResult {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JobView } from '../../src/http/jobs.ts';
+import type { JobView } from '../../src/contracts.ts';
 import { StatsLog } from '../../src/stats/log.ts';
 import type { StatsEvent } from '../../src/stats/events.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';

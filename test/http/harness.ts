@@ -1,7 +1,7 @@
 /** A real `scribe serve` app on a free loopback port, in-process, with its log lines kept for assertions. */
 import { request as httpRequest } from 'node:http';
 import { loadServerConfig, type ServerConfig } from '../../src/config/server.ts';
-import type { JobView } from '../../src/http/jobs.ts';
+import type { JobView } from '../../src/contracts.ts';
 import type { LogEntry } from '../../src/http/log.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 

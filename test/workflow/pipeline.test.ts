@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DEFAULT_CRITIC_PATH } from '../../src/config/critic.ts';
 import { StatsLog } from '../../src/stats/log.ts';
 import { computeStats } from '../../src/stats/aggregate.ts';
-import { generateSpec, type GenerateRequest, type PipelineEvent } from '../../src/workflow/pipeline.ts';
+import { generateSpec, type GenerateRequest } from '../../src/workflow/pipeline.ts';
+import type { PipelineEvent } from '../../src/contracts.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { chatty, fenced, STRICT_MODE, STRICT_MODE_DROPPED, STRICT_MODE_HEALED, STRICT_MODE_LINE, STRICT_MODE_LOOSENED } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
