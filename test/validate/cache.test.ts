@@ -76,6 +76,20 @@ describe('scribe validate --cache', () => {
     expect(relaxed).toEqual(await validate());
   });
 
+  it('gives the same findings with and without it on the whole test corpus', async () => {
+    const repository = path.resolve(import.meta.dirname, '../..');
+    const home = mkdtempSync(path.join(os.tmpdir(), 'scribe-validate-cache-home-'));
+    try {
+      const corpus = (...args: string[]) => runCli(['validate', '--json', ...args, 'test/fixtures', 'bench/fixtures'], { env: { ...process.env, SCRIBE_HOME: home }, cwd: repository });
+      const plain = await corpus();
+      expect(findings(plain.stdout).length).toBeGreaterThan(50);
+      expect(await corpus('--cache')).toEqual(plain);
+      expect(await corpus('--cache')).toEqual(plain);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('rebuilds an unreadable cache, and keeps it where --cache-location says', async () => {
     mkdirSync(path.join(root, '.scribe'));
     writeFileSync(cacheFile(), '{"format": 1, "key": "trunc');
