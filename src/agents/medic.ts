@@ -7,13 +7,14 @@
  * The caller loops up to `medic.max_debug_attempts` and runs each healed spec (after the Critic).
  */
 import { randomUUID } from 'node:crypto';
-import { distance, type CriticConfig } from '../config/critic.ts';
+import type { CriticConfig } from '../config/critic.ts';
 import { modelFor, renderTemplate, type ScribeConfig } from '../config/scribe.ts';
 import type { PageInventory, RunnerReport } from '../contracts.ts';
 import { extractCode } from '../llm/extract.ts';
 import type { ChatMessage, ModelProvider } from '../llm/types.ts';
 import type { NewStatsEvent } from '../stats/events.ts';
 import { StatsLog, type StatsSink } from '../stats/log.ts';
+import { editDistance } from '../util/edit-distance.ts';
 import { Validator } from '../validate/validator.ts';
 import { findWeakening } from './assertions.ts';
 import { secretsOf } from '../llm/redact.ts';
@@ -174,7 +175,7 @@ function sameCode(a: string, b: string): boolean {
 function renderPageElements(template: string, page: NonNullable<RunnerReport['final_page']>, error: string): string {
   const named = /getByTestId\((['"`])(.+?)\1\)/.exec(error)?.[2] ?? /\[data-test(?:-?id)?=["']?([^"'\]]+)["']?\]/.exec(error)?.[1];
   const nearest = named && page.testIds.length > 0
-    ? `Nearest to "${named}": ${[...page.testIds].sort((a, b) => distance(named, a) - distance(named, b)).slice(0, 3).map((id) => `"${id}"`).join(', ')}\n`
+    ? `Nearest to "${named}": ${[...page.testIds].sort((a, b) => editDistance(named, a) - editDistance(named, b)).slice(0, 3).map((id) => `"${id}"`).join(', ')}\n`
     : '';
   return renderTemplate(template, {
     url: page.url,

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Rule } from '../rules/types.ts';
 import { RULES } from '../rules/index.ts';
 import { customRule } from '../rules/custom.ts';
+import { editDistance } from '../util/edit-distance.ts';
 import { ConfigError, checkWithSchema, keyPath, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';
 import { template } from './scribe.ts';
@@ -179,22 +180,8 @@ export function criticConfigFrom(source: YamlSource): CriticConfig {
 }
 
 function suggest(name: string, known: string[]): string {
-  const close = known.filter((k) => distance(k, name) <= Math.max(2, Math.floor(name.length / 4)));
+  const close = known.filter((k) => editDistance(k, name) <= Math.max(2, Math.floor(name.length / 4)));
   return close.length > 0 ? ` (did you mean ${close.map((c) => `"${c}"`).join(' or ')}?)` : '';
-}
-
-export function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
 }
 
 /** The config with a preset's rules left off; undefined for a preset the config does not have. */

@@ -1,9 +1,9 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { distance } from '../config/critic.ts';
 import { ruleOptions } from '../config/zod-helpers.ts';
 import type { PageInventory } from '../contracts.ts';
 import { wasCut } from '../explore/render.ts';
+import { editDistance } from '../util/edit-distance.ts';
 import type { SpecModel } from '../validate/model.ts';
 import { UNKNOWN_PART, selectorUses } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';
@@ -149,7 +149,7 @@ function pathOf(url: string): string {
 function nearestIds(use: TestIdUse, entries: readonly TestIdEntry[], limit: number): string[] {
   const stem = use.shown.replace(/\*/g, '');
   return [...new Set(entries.map((entry) => entry.testId))]
-    .map((id, index) => ({ id, index, cost: distance(stem, id) }))
+    .map((id, index) => ({ id, index, cost: editDistance(stem, id) }))
     .sort((a, b) => a.cost - b.cost || a.index - b.index)
     .slice(0, limit)
     .map((c) => `"${c.id}"`);
