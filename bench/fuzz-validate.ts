@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadCriticConfig } from '../src/config/critic.ts';
-import { SpecModel } from '../src/validate/model.ts';
+import { SpecModel } from '../src/analysis/model.ts';
 import { Validator, type FileValidation } from '../src/validate/validator.ts';
 import { GOOD_SPEC, STRICT_MODE } from '../test/fixtures/model-answers.ts';
 

@@ -18,6 +18,6 @@ export { generateSpec, type GenerateRequest, type PipelineOptions, type Pipeline
 export { runSpec, type RunSpecOptions } from './agents/runner.ts';
 export { Critic } from './agents/critic.ts';
 export { Medic } from './agents/medic.ts';
-export { findWeakening } from './agents/assertions.ts';
+export { findWeakening } from './analysis/assertions.ts';
 export { loadProject, type ProjectContext, type ProjectOptions } from './project/context.ts';
 export { loadAgents, type Agents } from './config/agents.ts';

@@ -16,7 +16,7 @@ import type { ModelProvider } from '../llm/types.ts';
 import { estimateDuration, MaxDurationOptions } from '../rules/max-duration.ts';
 import type { NewStatsEvent } from '../stats/events.ts';
 import { StatsLog, type StatsSink } from '../stats/log.ts';
-import { SpecModel } from '../validate/model.ts';
+import { SpecModel } from '../analysis/model.ts';
 import { Validator } from '../validate/validator.ts';
 import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';

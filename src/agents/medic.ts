@@ -16,7 +16,7 @@ import type { NewStatsEvent } from '../stats/events.ts';
 import { StatsLog, type StatsSink } from '../stats/log.ts';
 import { editDistance } from '../util/edit-distance.ts';
 import { Validator } from '../validate/validator.ts';
-import { findWeakening } from './assertions.ts';
+import { findWeakening } from '../analysis/assertions.ts';
 import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';
 import { describeErrors, renderCredentials, renderCriteria } from './scribe-prompt.ts';

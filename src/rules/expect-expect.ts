@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { regexSource, ruleOptions } from '../config/zod-helpers.ts';
-import type { SpecModel } from '../validate/model.ts';
+import type { SpecModel } from '../analysis/model.ts';
 import { ts } from 'ts-morph';
-import { isExpectation, testCalls, testLabel } from './test-steps.ts';
+import { isExpectation, testCalls, testLabel } from '../analysis/test-steps.ts';
 import { defineRule, type Finding } from './types.ts';
 
 const Options = ruleOptions({

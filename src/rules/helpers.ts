@@ -1,8 +1,8 @@
 /** Small pieces several rules share: where selectors are, removing a statement, compiler diagnostics. */
 import { ts } from 'ts-morph';
-import type { SpecModel } from '../validate/model.ts';
-import type { TypeDiagnostic } from '../validate/type-checker.ts';
-import { ELEMENT_HANDLE_FACTORIES, PLAYWRIGHT_OBJECTS, type ValueKind } from '../validate/playwright-api.ts';
+import type { SpecModel } from '../analysis/model.ts';
+import type { TypeDiagnostic } from '../analysis/type-diagnostic.ts';
+import { ELEMENT_HANDLE_FACTORIES, PLAYWRIGHT_OBJECTS, type ValueKind } from '../analysis/playwright-api.ts';
 import type { Finding, TextEdit } from './types.ts';
 
 /** Stands for the unknown part of a template (`.css-${hash}`): letters and digits, like the values it hides. */

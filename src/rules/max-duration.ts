@@ -1,9 +1,9 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
 import { ruleOptions } from '../config/zod-helpers.ts';
-import { isFunctionLike, type SpecModel, type TestBlock } from '../validate/model.ts';
-import { PLAYWRIGHT_OBJECTS } from '../validate/playwright-api.ts';
-import { STEP_KINDS, classifyCall, testCalls, testLabel, type StepKind } from './test-steps.ts';
+import { isFunctionLike, type SpecModel, type TestBlock } from '../analysis/model.ts';
+import { PLAYWRIGHT_OBJECTS } from '../analysis/playwright-api.ts';
+import { STEP_KINDS, classifyCall, testCalls, testLabel, type StepKind } from '../analysis/test-steps.ts';
 import { defineRule, type Finding } from './types.ts';
 
 const Milliseconds = z.number().nonnegative();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ruleOptions } from '../config/zod-helpers.ts';
-import { classifyCall, testCalls, testLabel } from './test-steps.ts';
+import { classifyCall, testCalls, testLabel } from '../analysis/test-steps.ts';
 import { defineRule, type Finding } from './types.ts';
 
 const Options = ruleOptions({

@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import { noOptions } from '../config/zod-helpers.ts';
-import type { SpecModel } from '../validate/model.ts';
-import { ASYNC_MATCHERS, ASYNC_METHODS, PLAYWRIGHT_OBJECTS } from '../validate/playwright-api.ts';
+import type { SpecModel } from '../analysis/model.ts';
+import { ASYNC_MATCHERS, ASYNC_METHODS, PLAYWRIGHT_OBJECTS } from '../analysis/playwright-api.ts';
 import { calleeText, inAsyncFunction } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 

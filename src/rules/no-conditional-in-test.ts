@@ -1,6 +1,6 @@
 import { ts } from 'ts-morph';
 import { noOptions } from '../config/zod-helpers.ts';
-import { isFunctionLike, type SpecModel } from '../validate/model.ts';
+import { isFunctionLike, type SpecModel } from '../analysis/model.ts';
 import { defineRule, type Finding } from './types.ts';
 
 /**

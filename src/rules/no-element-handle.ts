@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import { noOptions } from '../config/zod-helpers.ts';
-import type { SpecModel } from '../validate/model.ts';
-import { ELEMENT_HANDLE_FACTORIES } from '../validate/playwright-api.ts';
+import type { SpecModel } from '../analysis/model.ts';
+import { ELEMENT_HANDLE_FACTORIES } from '../analysis/playwright-api.ts';
 import { calleeText } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 

@@ -1,9 +1,9 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
 import { ruleOptions } from '../config/zod-helpers.ts';
-import type { SpecModel } from '../validate/model.ts';
+import type { SpecModel } from '../analysis/model.ts';
 import { UNKNOWN_PART, calleeText } from './helpers.ts';
-import { isExpectation } from './test-steps.ts';
+import { isExpectation } from '../analysis/test-steps.ts';
 import { defineRule, type Finding, type TextEdit } from './types.ts';
 
 const Options = ruleOptions({

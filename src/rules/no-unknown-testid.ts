@@ -4,7 +4,7 @@ import { ruleOptions } from '../config/zod-helpers.ts';
 import type { PageInventory } from '../contracts.ts';
 import { wasCut } from '../explore/render.ts';
 import { editDistance } from '../util/edit-distance.ts';
-import type { SpecModel } from '../validate/model.ts';
+import type { SpecModel } from '../analysis/model.ts';
 import { UNKNOWN_PART, selectorUses } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 

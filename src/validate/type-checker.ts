@@ -10,17 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
 import { ts } from 'ts-morph';
-
-/** One compiler diagnostic, as both compilers report it. */
-export interface TypeDiagnostic {
-  /** Offset of its first character in the file. */
-  start: number;
-  code: number;
-  error: boolean;
-  /** The message with its chain of reasons, on one line. */
-  text: string;
-}
-
+import type { TypeDiagnostic } from '../analysis/type-diagnostic.ts';
 
 const require = createRequire(import.meta.url);
 

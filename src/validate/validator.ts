@@ -5,14 +5,15 @@
  */
 import path from 'node:path';
 import { ts } from 'ts-morph';
+import { scriptKindOf, SpecModel } from '../analysis/model.ts';
+import { applyDirectives, parseDirectives, type Directive } from '../analysis/suppressions.ts';
+import type { TypeDiagnostic } from '../analysis/type-diagnostic.ts';
 import type { Issue, PageInventory } from '../contracts.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import type { Finding, RuleEnvironment, TextEdit } from '../rules/types.ts';
-import { scriptKindOf, SpecModel } from './model.ts';
 import { INTERNAL_ERROR_RULE } from './report.ts';
-import { applyDirectives, parseDirectives, type Directive } from './suppressions.ts';
 import { fixBreaks } from './verify-fix.ts';
-import { compilerOptionsFor, fromCompilerDiagnostic, JavaScriptPrograms, NativeTypeChecker, projectImports, typeCheckOptions, type TypeDiagnostic } from './type-checker.ts';
+import { compilerOptionsFor, fromCompilerDiagnostic, JavaScriptPrograms, NativeTypeChecker, projectImports, typeCheckOptions } from './type-checker.ts';
 import type { TypeCheckerChoice } from './type-checker-choice.ts';
 
 export interface ValidatorOptions {

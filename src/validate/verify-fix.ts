@@ -3,8 +3,8 @@
  * checks. The fixed file must parse, and its assertions (count, matchers, expected values, guards) must
  * be those of the file before the fix, compared as syntax trees by the Medic's weakening check.
  */
-import { findWeakening } from '../agents/assertions.ts';
-import { SpecModel } from './model.ts';
+import { findWeakening } from '../analysis/assertions.ts';
+import { SpecModel } from '../analysis/model.ts';
 
 /** Why the fix from `before` to `after` must not be applied, or undefined when it is safe. */
 export function fixBreaks(file: string, before: string, after: string): string | undefined {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCriticConfig } from '../../src/config/critic.ts';
 import { estimateDuration, type MaxDurationOptions } from '../../src/rules/max-duration.ts';
-import { SpecModel } from '../../src/validate/model.ts';
+import { SpecModel } from '../../src/analysis/model.ts';
 import { lint } from './harness.ts';
 
 const RULE = 'max-duration';

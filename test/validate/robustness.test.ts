@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadCriticConfig } from '../../src/config/critic.ts';
-import type { SpecModel } from '../../src/validate/model.ts';
+import type { SpecModel } from '../../src/analysis/model.ts';
 import { INTERNAL_ERROR_RULE, Validator } from '../../src/validate/validator.ts';
 
 const critic = loadCriticConfig();

@@ -19,7 +19,7 @@ import type { LaunchOptions } from '@playwright/test';
 import { ts } from 'ts-morph';
 import type { RunnerConfig } from '../../config/runner.ts';
 import { writeFileAtomic } from '../../util/fs.ts';
-import { SpecModel } from '../../validate/model.ts';
+import { SpecModel } from '../../analysis/model.ts';
 import { OVERLAY_SOURCE, type RunOverlay } from './user-config.ts';
 
 export const EVIDENCE_ATTACHMENT = 'scribe-evidence';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ts } from 'ts-morph';
-import { SpecModel } from '../../src/validate/model.ts';
+import { SpecModel } from '../../src/analysis/model.ts';
 
 /** The last expression in the file whose text is exactly `text` (the last, so a use wins over its declaration). */
 function find(model: SpecModel, text: string): ts.Expression {
@@ -162,7 +162,7 @@ describe('SpecModel.playwrightPath', () => {
   const model = parse(
     [
       "import { test as base, expect } from '@playwright/test';",
-      "import { test as fixtures } from './fixtures';",
+      "import { test as fixtures } from '../validate/fixtures';",
       'const test = base.extend<{ user: string }>({});',
       'const { describe } = base;',
       'const { describe: { only: focusGroup } } = base;',
@@ -192,7 +192,7 @@ describe('SpecModel.playwrightPath', () => {
 
   it('follows CommonJS: test and expect destructured from require, and test.expect', () => {
     const cjs = parse(
-      ["const { test, expect: check } = require('@playwright/test');", "const { helper } = require('./helpers');", 'test.only; check.soft; test.expect; test.expect.soft; helper;'].join('\n'),
+      ["const { test, expect: check } = require('@playwright/test');", "const { helper } = require('../validate/helpers');", 'test.only; check.soft; test.expect; test.expect.soft; helper;'].join('\n'),
       'a.spec.js',
     );
     const at = (text: string) => cjs.playwrightPath(find(cjs, text));

@@ -5,8 +5,8 @@
  * `.not`, a skipped test or an assertion hidden under a condition or in a `try` is named.
  */
 import { ts } from 'ts-morph';
-import { SpecModel, isFunctionLike, type Expectation } from '../validate/model.ts';
-import { ASYNC_MATCHERS, type ValueKind } from '../validate/playwright-api.ts';
+import { SpecModel, isFunctionLike, type Expectation } from './model.ts';
+import { ASYNC_MATCHERS, type ValueKind } from './playwright-api.ts';
 
 /** Calls that skip a test, or turn its failure into a pass. */
 const SKIP_PATHS = ['test.skip', 'test.fixme', 'test.fail', 'test.describe.skip', 'test.describe.fixme'];

@@ -4,8 +4,8 @@
  * each classified as a navigation, a user action, an assertion, a screenshot or another Playwright call.
  */
 import type { ts } from 'ts-morph';
-import type { SpecModel, TestBlock } from '../validate/model.ts';
-import { ASYNC_METHODS, NAVIGATIONS, PLAYWRIGHT_OBJECTS, USER_ACTIONS, type ValueKind } from '../validate/playwright-api.ts';
+import type { SpecModel, TestBlock } from './model.ts';
+import { ASYNC_METHODS, NAVIGATIONS, PLAYWRIGHT_OBJECTS, USER_ACTIONS, type ValueKind } from './playwright-api.ts';
 
 export type StepKind = 'navigation' | 'action' | 'assertion' | 'screenshot' | 'other';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findWeakening } from '../../src/agents/assertions.ts';
+import { findWeakening } from '../../src/analysis/assertions.ts';
 
 /** A login spec: the assertions a heal must keep. */
 const ORIGINAL = `import { test, expect } from '@playwright/test';
