@@ -11,7 +11,7 @@ import { editDistance } from '../util/edit-distance.ts';
 import { ConfigError, checkWithSchema, keyPath, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';
 import { template } from './scribe.ts';
-import { regexSource } from './zod-helpers.ts';
+import { regexSource } from '../util/zod-helpers.ts';
 
 export const DEFAULT_CRITIC_PATH = path.join(BUNDLED_AGENTS_DIR, 'critic.yaml');
 

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { ruleOptions } from '../config/zod-helpers.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
 import { PLAYWRIGHT_BUILTIN_FIXTURES } from '../analysis/playwright-api.ts';
 import { parseDirectives } from '../analysis/suppressions.ts';

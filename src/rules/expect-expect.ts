@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { regexSource, ruleOptions } from '../config/zod-helpers.ts';
+import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
 import { ts } from 'ts-morph';
 import { isExpectation, testCalls, testLabel } from '../analysis/test-steps.ts';

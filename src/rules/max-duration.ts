@@ -1,6 +1,6 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { ruleOptions } from '../config/zod-helpers.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import { isFunctionLike, type SpecModel, type TestBlock } from '../analysis/model.ts';
 import { PLAYWRIGHT_OBJECTS } from '../analysis/playwright-api.ts';
 import { STEP_KINDS, classifyCall, testCalls, testLabel, type StepKind } from '../analysis/test-steps.ts';

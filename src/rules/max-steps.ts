@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ruleOptions } from '../config/zod-helpers.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import { classifyCall, testCalls, testLabel } from '../analysis/test-steps.ts';
 import { defineRule, type Finding } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { ts } from 'ts-morph';
-import { noOptions } from '../config/zod-helpers.ts';
+import { noOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
 import { ASYNC_MATCHERS, ASYNC_METHODS, PLAYWRIGHT_OBJECTS } from '../analysis/playwright-api.ts';
 import { calleeText, inAsyncFunction } from './helpers.ts';

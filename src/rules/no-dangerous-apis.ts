@@ -1,6 +1,6 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { ruleOptions } from '../config/zod-helpers.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
 import { isValueReference } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';

@@ -1,4 +1,4 @@
-import { noOptions } from '../config/zod-helpers.ts';
+import { noOptions } from '../util/zod-helpers.ts';
 import { calleeText, mayBePlaywrightObject } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 

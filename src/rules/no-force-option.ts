@@ -1,5 +1,5 @@
 import { ts } from 'ts-morph';
-import { noOptions } from '../config/zod-helpers.ts';
+import { noOptions } from '../util/zod-helpers.ts';
 import type { PropertyHit, SpecModel } from '../analysis/model.ts';
 import { calleeText, mayBePlaywrightObject, removePropertyFix } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { regexSource, ruleOptions } from '../config/zod-helpers.ts';
+import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
 import { selectorUses } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 

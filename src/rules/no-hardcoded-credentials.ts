@@ -1,6 +1,6 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { regexSource, ruleOptions } from '../config/zod-helpers.ts';
+import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
 import { LOCATOR_FACTORIES } from '../analysis/playwright-api.ts';
 import { defineRule, type Finding } from './types.ts';

@@ -1,5 +1,5 @@
 import { ts } from 'ts-morph';
-import { noOptions } from '../config/zod-helpers.ts';
+import { noOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
 import { calleeText, removeStatementFix } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';

@@ -1,6 +1,6 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { ruleOptions } from '../config/zod-helpers.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import type { PageInventory } from '../contracts.ts';
 import type { SpecModel } from '../analysis/model.ts';
 import { UNKNOWN_PART, calleeText, selectorUses, type SelectorUse } from './helpers.ts';

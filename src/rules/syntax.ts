@@ -1,4 +1,4 @@
-import { noOptions } from '../config/zod-helpers.ts';
+import { noOptions } from '../util/zod-helpers.ts';
 import { fromCompilerDiagnostic } from '../validate/type-checker.ts';
 import { diagnosticFindings } from './helpers.ts';
 import { defineRule } from './types.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ruleOptions } from '../config/zod-helpers.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import { diagnosticFindings } from './helpers.ts';
 import { defineRule } from './types.ts';
 
