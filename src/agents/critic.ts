@@ -7,16 +7,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { estimateDuration, MaxDurationOptions } from '../analysis/duration.ts';
+import { SpecModel } from '../analysis/model.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import { loadScribeConfig, modelFor, renderTemplate, type ScribeConfig } from '../config/scribe.ts';
 import type { CriticVerdict, Issue, PageInventory } from '../contracts.ts';
 import { fencedBlocks } from '../llm/extract.ts';
 import { createProvider, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
-import { estimateDuration, MaxDurationOptions } from '../rules/max-duration.ts';
 import type { NewStatsEvent } from '../stats/events.ts';
 import { StatsLog, type StatsSink } from '../stats/log.ts';
-import { SpecModel } from '../analysis/model.ts';
 import { Validator } from '../validate/validator.ts';
 import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';

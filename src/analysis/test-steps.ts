@@ -1,7 +1,8 @@
 /**
  * What a test does, for the rules that count its content (expect-expect, require-screenshot, max-steps,
- * max-duration): the calls it makes, followed into the local helpers and page-object methods it calls,
- * each classified as a navigation, a user action, an assertion, a screenshot or another Playwright call.
+ * max-duration) and the duration estimate: the calls it makes, followed into the local helpers and
+ * page-object methods it calls, each classified as a navigation, a user action, an assertion, a
+ * screenshot or another Playwright call.
  */
 import type { ts } from 'ts-morph';
 import type { SpecModel, TestBlock } from './model.ts';

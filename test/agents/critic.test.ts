@@ -15,7 +15,7 @@ import { ConfigError } from '../../src/config/load.ts';
 import { loadScribeConfig } from '../../src/config/scribe.ts';
 import { CriticVerdict, type PageInventory } from '../../src/contracts.ts';
 import { exploreUrl } from '../../src/explore/inventory.ts';
-import { MaxDurationOptions } from '../../src/rules/max-duration.ts';
+import { MaxDurationOptions } from '../../src/analysis/duration.ts';
 import { StatsLog } from '../../src/stats/log.ts';
 import { Validator } from '../../src/validate/validator.ts';
 import { startDemoApp } from '../fixtures/demo-app/server.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadCriticConfig } from '../../src/config/critic.ts';
-import { estimateDuration, type MaxDurationOptions } from '../../src/rules/max-duration.ts';
+import { estimateDuration, type MaxDurationOptions } from '../../src/analysis/duration.ts';
 import { SpecModel } from '../../src/analysis/model.ts';
 import { lint } from './harness.ts';
 
