@@ -14,11 +14,11 @@ import { loadScribeConfig, modelFor, renderTemplate, type ScribeConfig } from '.
 import type { CriticVerdict, Issue, PageInventory } from '../contracts.ts';
 import { fencedBlocks } from '../llm/extract.ts';
 import { createProvider, type ProviderName } from '../llm/provider.ts';
+import { secretsOf } from '../llm/redact.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import type { NewStatsEvent } from '../stats/events.ts';
 import { StatsLog, type StatsSink } from '../stats/log.ts';
 import { Validator } from '../validate/validator.ts';
-import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';
 import { describeErrors } from './scribe-prompt.ts';
 import { errorRuleIds, errorsOf } from './spec-check.ts';

@@ -7,17 +7,17 @@
  * The caller loops up to `medic.max_debug_attempts` and runs each healed spec (after the Critic).
  */
 import { randomUUID } from 'node:crypto';
+import { findWeakening } from '../analysis/assertions.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import { modelFor, renderTemplate, type ScribeConfig } from '../config/scribe.ts';
 import type { PageInventory, RunnerReport } from '../contracts.ts';
 import { extractCode } from '../llm/extract.ts';
+import { secretsOf } from '../llm/redact.ts';
 import type { ChatMessage, ModelProvider } from '../llm/types.ts';
 import type { NewStatsEvent } from '../stats/events.ts';
 import { StatsLog, type StatsSink } from '../stats/log.ts';
 import { editDistance } from '../util/edit-distance.ts';
 import { Validator } from '../validate/validator.ts';
-import { findWeakening } from '../analysis/assertions.ts';
-import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';
 import { describeErrors, renderCredentials, renderCriteria } from './scribe-prompt.ts';
 import { checkSpec, errorsOf, noCodeIssue } from './spec-check.ts';

@@ -7,8 +7,8 @@
  * so it stays fast enough to run on every model answer and on thousands of files.
  */
 import { ts } from 'ts-morph';
-import type { TypeDiagnostic } from './type-diagnostic.ts';
 import { PLAYWRIGHT_MODULES, fixtureKind, kindFromTypeName, kindOfCall, type ValueKind } from './playwright-api.ts';
+import type { TypeDiagnostic } from './type-diagnostic.ts';
 
 export type { ValueKind } from './playwright-api.ts';
 

@@ -4,14 +4,14 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import type { Rule } from '../rules/types.ts';
-import { RULES } from '../rules/index.ts';
 import { customRule } from '../rules/custom.ts';
+import { RULES } from '../rules/index.ts';
+import type { Rule } from '../rules/types.ts';
 import { editDistance } from '../util/edit-distance.ts';
+import { regexSource } from '../util/zod-helpers.ts';
 import { ConfigError, checkWithSchema, keyPath, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';
 import { template } from './scribe.ts';
-import { regexSource } from '../util/zod-helpers.ts';
 
 export const DEFAULT_CRITIC_PATH = path.join(BUNDLED_AGENTS_DIR, 'critic.yaml');
 

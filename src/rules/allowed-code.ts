@@ -7,13 +7,13 @@
 import path from 'node:path';
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { ruleOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
 import { PLAYWRIGHT_BUILTIN_FIXTURES } from '../analysis/playwright-api.ts';
 import { parseDirectives } from '../analysis/suppressions.ts';
-import { isValueReference } from './helpers.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding, type RuleEnvironment } from './types.ts';
-import { extendedFixtureNames, extendedFixtureValue, isExtendArgument, isFixtureCallback, isFixtureRooted, isPlainData } from './untrusted-values.ts';
+import { isValueReference } from './utils/ast.ts';
+import { extendedFixtureNames, extendedFixtureValue, isExtendArgument, isFixtureCallback, isFixtureRooted, isPlainData } from './utils/untrusted-values.ts';
 
 const Options = ruleOptions({
   /** Packages a spec may import from, each with the names it may use as values (types are always fine). */

@@ -5,10 +5,10 @@
  */
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { ruleOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
-import { isFixtureRooted, isTestInfo } from './untrusted-values.ts';
+import { isFixtureRooted, isTestInfo } from './utils/untrusted-values.ts';
 
 const Options = ruleOptions({
   /** Option keys that name a file or folder (`{ path }`, `recordVideo: { dir }`, `storageState`). */

@@ -1,9 +1,9 @@
 /** Custom rules written in critic.yaml alone: a regex matched in the syntax tree, never in comments. */
 import { ts } from 'ts-morph';
-import { noOptions } from '../util/zod-helpers.ts';
 import type { CustomRuleEntry } from '../config/critic.ts';
-import { selectorUses } from './helpers.ts';
+import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding, type Rule } from './types.ts';
+import { selectorUses } from './utils/selectors.ts';
 
 export function customRule(entry: CustomRuleEntry): Rule<unknown> {
   const pattern = new RegExp(entry.pattern, entry.flags ?? '');

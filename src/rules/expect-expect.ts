@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
+import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
 import { ts } from 'ts-morph';
 import { isExpectation, testCalls, testLabel } from '../analysis/test-steps.ts';
 import { defineRule, type Finding } from './types.ts';

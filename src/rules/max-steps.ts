@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ruleOptions } from '../util/zod-helpers.ts';
 import { classifyCall, testCalls, testLabel } from '../analysis/test-steps.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 
 const Options = ruleOptions({

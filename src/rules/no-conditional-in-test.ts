@@ -1,6 +1,6 @@
 import { ts } from 'ts-morph';
-import { noOptions } from '../util/zod-helpers.ts';
 import { isFunctionLike, type SpecModel } from '../analysis/model.ts';
+import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 
 /**

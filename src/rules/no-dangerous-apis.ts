@@ -1,9 +1,9 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { ruleOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
-import { isValueReference } from './helpers.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import { isValueReference } from './utils/ast.ts';
 
 const Options = ruleOptions({
   /** Node modules whose bindings a spec may not use at all (with or without the `node:` prefix). */

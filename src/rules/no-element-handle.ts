@@ -1,9 +1,9 @@
 import { ts } from 'ts-morph';
-import { noOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
 import { ELEMENT_HANDLE_FACTORIES } from '../analysis/playwright-api.ts';
-import { calleeText } from './helpers.ts';
+import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import { calleeText } from './utils/ast.ts';
 
 const INSTEAD: Record<string, string> = {
   $: 'page.locator(selector)',

@@ -1,6 +1,6 @@
 import { noOptions } from '../util/zod-helpers.ts';
-import { calleeText, mayBePlaywrightObject } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import { calleeText, mayBePlaywrightObject } from './utils/ast.ts';
 
 const INSTEAD: Record<string, string> = {
   $eval: 'a locator with a web-first assertion (await expect(page.locator(selector)).toHaveText(...)), or locator.evaluate() when a script is truly needed',

@@ -1,6 +1,6 @@
 import { ts } from 'ts-morph';
-import { noOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
+import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding, type TextEdit } from './types.ts';
 
 export default defineRule({

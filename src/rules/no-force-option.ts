@@ -1,8 +1,9 @@
 import { ts } from 'ts-morph';
-import { noOptions } from '../util/zod-helpers.ts';
 import type { PropertyHit, SpecModel } from '../analysis/model.ts';
-import { calleeText, mayBePlaywrightObject, removePropertyFix } from './helpers.ts';
+import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import { calleeText, mayBePlaywrightObject } from './utils/ast.ts';
+import { removePropertyFix } from './utils/fixes.ts';
 
 /** Playwright's actions whose options take `force` (Page, Frame, Locator and ElementHandle alike). */
 const FORCE_ACTIONS = new Set([

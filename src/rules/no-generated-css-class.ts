@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
-import { selectorUses } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import { selectorUses } from './utils/selectors.ts';
 
 const Options = ruleOptions({
   /** Regular expressions for generated class names, matched against class selectors (`.css-1x2y3z`). */

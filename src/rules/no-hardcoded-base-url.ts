@@ -1,10 +1,11 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { ruleOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
-import { UNKNOWN_PART, calleeText } from './helpers.ts';
 import { isExpectation } from '../analysis/test-steps.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding, type TextEdit } from './types.ts';
+import { calleeText } from './utils/ast.ts';
+import { UNKNOWN_PART } from './utils/selectors.ts';
 
 const Options = ruleOptions({
   /** Hosts that are always the app under test, wherever their URL is written. */

@@ -1,8 +1,8 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
 import { LOCATOR_FACTORIES } from '../analysis/playwright-api.ts';
+import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 
 const Options = ruleOptions({

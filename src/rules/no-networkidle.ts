@@ -1,6 +1,7 @@
 import { noOptions } from '../util/zod-helpers.ts';
-import { calleeText, mayBePlaywrightObject, removePropertyFix, removeStatementFix } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import { calleeText, mayBePlaywrightObject } from './utils/ast.ts';
+import { removePropertyFix, removeStatementFix } from './utils/fixes.ts';
 
 const NETWORK_IDLE = 'networkidle';
 /** Methods whose options take `waitUntil` (Page and Frame). */

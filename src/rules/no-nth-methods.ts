@@ -1,9 +1,10 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { ruleOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
-import { calleeText, selectorUses } from './helpers.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import { calleeText } from './utils/ast.ts';
+import { selectorUses } from './utils/selectors.ts';
 
 const Options = ruleOptions({
   /** Locator methods that pick an element by position. */

@@ -1,6 +1,6 @@
 import { noOptions } from '../util/zod-helpers.ts';
-import { calleeText } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import { calleeText } from './utils/ast.ts';
 
 export default defineRule({
   id: 'no-page-pause',

@@ -1,12 +1,12 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { ruleOptions } from '../util/zod-helpers.ts';
+import type { SpecModel } from '../analysis/model.ts';
 import type { PageInventory } from '../contracts.ts';
 import { wasCut } from '../explore/render.ts';
 import { editDistance } from '../util/edit-distance.ts';
-import type { SpecModel } from '../analysis/model.ts';
-import { UNKNOWN_PART, selectorUses } from './helpers.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import { UNKNOWN_PART, selectorUses } from './utils/selectors.ts';
 
 const Options = ruleOptions({
   /** How many of the nearest real test ids an unknown one is answered with. */

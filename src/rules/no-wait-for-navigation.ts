@@ -1,6 +1,6 @@
 import { noOptions } from '../util/zod-helpers.ts';
-import { calleeText, mayBePlaywrightObject } from './helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import { calleeText, mayBePlaywrightObject } from './utils/ast.ts';
 
 export default defineRule({
   id: 'no-wait-for-navigation',

@@ -1,8 +1,9 @@
 import { ts } from 'ts-morph';
-import { noOptions } from '../util/zod-helpers.ts';
 import type { SpecModel } from '../analysis/model.ts';
-import { calleeText, removeStatementFix } from './helpers.ts';
+import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import { calleeText } from './utils/ast.ts';
+import { removeStatementFix } from './utils/fixes.ts';
 
 const TIMER_MODULES = new Set(['timers/promises', 'node:timers/promises', 'timers', 'node:timers']);
 

@@ -1,8 +1,8 @@
 import { ts } from 'ts-morph';
-import { noOptions } from '../util/zod-helpers.ts';
 import type { Expectation, SpecModel } from '../analysis/model.ts';
-import { calleeText } from './helpers.ts';
+import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import { calleeText } from './utils/ast.ts';
 
 type ReadKind = 'state' | 'text' | 'texts' | 'value' | 'attribute' | 'count' | 'title' | 'url';
 

@@ -1,10 +1,11 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import { ruleOptions } from '../util/zod-helpers.ts';
-import type { PageInventory } from '../contracts.ts';
 import type { SpecModel } from '../analysis/model.ts';
-import { UNKNOWN_PART, calleeText, selectorUses, type SelectorUse } from './helpers.ts';
+import type { PageInventory } from '../contracts.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding, type TextEdit } from './types.ts';
+import { calleeText } from './utils/ast.ts';
+import { UNKNOWN_PART, selectorUses, type SelectorUse } from './utils/selectors.ts';
 
 const Options = ruleOptions({
   /** Locator factories accepted besides getByTestId (getByRole, getByLabel, … or locator for any selector string). */

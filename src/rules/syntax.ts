@@ -1,7 +1,7 @@
 import { noOptions } from '../util/zod-helpers.ts';
 import { fromCompilerDiagnostic } from '../validate/type-checker.ts';
-import { diagnosticFindings } from './helpers.ts';
 import { defineRule } from './types.ts';
+import { diagnosticFindings } from './utils/diagnostics.ts';
 
 export default defineRule({
   id: 'syntax',

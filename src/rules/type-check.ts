@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ruleOptions } from '../util/zod-helpers.ts';
-import { diagnosticFindings } from './helpers.ts';
 import { defineRule } from './types.ts';
+import { diagnosticFindings } from './utils/diagnostics.ts';
 
 export default defineRule({
   id: 'type-check',

@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import type { z } from 'zod';
-import type { PageInventory } from '../contracts.ts';
 import type { SpecModel } from '../analysis/model.ts';
+import type { PageInventory } from '../contracts.ts';
 
 /** A replacement of the text between two offsets of the spec. */
 export interface TextEdit {

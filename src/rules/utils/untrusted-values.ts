@@ -5,8 +5,8 @@
  * so the gate errs on the side of refusing.
  */
 import { ts } from 'ts-morph';
-import type { SpecModel } from '../analysis/model.ts';
-import { DATA_METHODS } from '../analysis/playwright-api.ts';
+import type { SpecModel } from '../../analysis/model.ts';
+import { DATA_METHODS } from '../../analysis/playwright-api.ts';
 
 const MAX_DEPTH = 12;
 
