@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { customRule } from '../rules/custom.ts';
+import { CUSTOM_RULE_MATCHES, customRule } from '../rules/custom.ts';
 import { RULES } from '../rules/index.ts';
 import type { Rule } from '../rules/types.ts';
 import { editDistance } from '../util/edit-distance.ts';
@@ -49,15 +49,14 @@ const RuleEntry = z.strictObject({
   options: z.unknown().optional(),
 });
 
-export const CustomRuleEntry = z.strictObject({
+const CustomRuleEntry = z.strictObject({
   id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'a rule id is lower-case words joined by dashes'),
   severity: ConfiguredSeverity,
   reason: z.string().min(1),
-  match: z.enum(['selector', 'method', 'string']),
+  match: z.enum(CUSTOM_RULE_MATCHES),
   pattern: regexSource,
   flags: z.string().regex(/^[imsu]*$/, 'flags may be i, m, s, u').optional(),
 });
-export type CustomRuleEntry = z.infer<typeof CustomRuleEntry>;
 
 const ReviewEntry = z
   .strictObject({

@@ -1,11 +1,22 @@
 /** Custom rules written in critic.yaml alone: a regex matched in the syntax tree, never in comments. */
 import { ts } from 'ts-morph';
-import type { CustomRuleEntry } from '../config/critic.ts';
 import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding, type Rule } from './types.ts';
 import { selectorUses } from './utils/selectors.ts';
 
-export function customRule(entry: CustomRuleEntry): Rule<unknown> {
+/** Where a custom rule's pattern is matched: selector strings, called method names, or any string. */
+export const CUSTOM_RULE_MATCHES = ['selector', 'method', 'string'] as const;
+
+/** What the rule is made from: an entry of critic.yaml's `custom_rules` (config/critic.ts checks its shape). */
+export interface CustomRuleDefinition {
+  id: string;
+  reason: string;
+  match: (typeof CUSTOM_RULE_MATCHES)[number];
+  pattern: string;
+  flags?: string;
+}
+
+export function customRule(entry: CustomRuleDefinition): Rule<unknown> {
   const pattern = new RegExp(entry.pattern, entry.flags ?? '');
   const where = { selector: 'selector', method: 'called method', string: 'string' }[entry.match];
   return defineRule<unknown>({
