@@ -7,8 +7,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { Complexity } from '../contracts.ts';
+import { ExploreSettings } from '../explore/settings.ts';
 import { checkWithSchema, readYamlFile, type YamlSource } from './load.ts';
-import { ExploreSettings } from './explore.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';
 
 export const DEFAULT_SCRIBE_PATH = path.join(BUNDLED_AGENTS_DIR, 'scribe.yaml');

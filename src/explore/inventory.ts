@@ -3,10 +3,10 @@
  * links), read in one pass inside the page and capped to a token budget so it fits any prompt.
  */
 import type { Browser, Page } from '@playwright/test';
-import type { ExploreSettings } from '../config/explore.ts';
 import type { PageInventory } from '../contracts.ts';
 import { launchOptions } from './browser.ts';
 import { INVENTORY_SECTIONS, cutNote, headerLine, renderInventory, type InventoryListKey } from './render.ts';
+import type { ExploreSettings } from './settings.ts';
 
 export interface InventoryOptions {
   /** The attribute page.getByTestId reads (critic.yaml settings.test_id_attribute). */

@@ -1,7 +1,8 @@
 import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCriticConfig } from '../../src/config/critic.ts';
-import { loadExploreSettings, type ExploreSettings } from '../../src/config/explore.ts';
+import { loadExploreSettings } from '../../src/config/explore.ts';
+import type { ExploreSettings } from '../../src/explore/settings.ts';
 import { PageInventory } from '../../src/contracts.ts';
 import { launchOptions } from '../../src/explore/browser.ts';
 import { ExploreError, exploreUrl } from '../../src/explore/inventory.ts';
