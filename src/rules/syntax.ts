@@ -1,5 +1,5 @@
+import { fromCompilerDiagnostic } from '../analysis/type-diagnostic.ts';
 import { noOptions } from '../util/zod-helpers.ts';
-import { fromCompilerDiagnostic } from '../validate/type-checker.ts';
 import { defineRule } from './types.ts';
 import { diagnosticFindings } from './utils/diagnostics.ts';
 

@@ -87,11 +87,6 @@ export function projectImports(file: string, text: string, options: ts.CompilerO
   return [...found].sort();
 }
 
-/** A diagnostic of the JavaScript compiler in the shared shape. */
-export function fromCompilerDiagnostic(d: ts.Diagnostic): TypeDiagnostic {
-  return { start: d.start ?? 0, code: d.code, error: d.category === ts.DiagnosticCategory.Error, text: ts.flattenDiagnosticMessageText(d.messageText, ' ') };
-}
-
 /** What the native API reports, as far as Scribe reads it. */
 interface NativeDiagnostic {
   fileName?: string;

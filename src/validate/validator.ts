@@ -7,13 +7,13 @@ import path from 'node:path';
 import { ts } from 'ts-morph';
 import { scriptKindOf, SpecModel } from '../analysis/model.ts';
 import { applyDirectives, parseDirectives, type Directive } from '../analysis/suppressions.ts';
-import type { TypeDiagnostic } from '../analysis/type-diagnostic.ts';
+import { fromCompilerDiagnostic, type TypeDiagnostic } from '../analysis/type-diagnostic.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import type { Issue, PageInventory } from '../contracts.ts';
 import type { Finding, RuleEnvironment, TextEdit } from '../rules/types.ts';
 import { INTERNAL_ERROR_RULE } from './report.ts';
 import type { TypeCheckerChoice } from './type-checker-choice.ts';
-import { compilerOptionsFor, fromCompilerDiagnostic, JavaScriptPrograms, NativeTypeChecker, projectImports, typeCheckOptions } from './type-checker.ts';
+import { compilerOptionsFor, JavaScriptPrograms, NativeTypeChecker, projectImports, typeCheckOptions } from './type-checker.ts';
 import { fixBreaks } from './verify-fix.ts';
 
 export interface ValidatorOptions {
