@@ -20,7 +20,7 @@ import { sandboxPrefix } from '../src/agents/runner/sandbox.ts';
 import { loadRunnerConfig, type RunnerConfig } from '../src/config/runner.ts';
 import type { RunnerReport } from '../src/contracts.ts';
 import { launchOptions } from '../src/explore/browser.ts';
-import { DEMO_ACCOUNT, startDemoApp } from '../test/fixtures/demo-app/server.ts';
+import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 
 const HOSTILE = fileURLToPath(new URL('../test/fixtures/hostile/', import.meta.url));
 const MARKERS = '/tmp/scribe-hostile';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { DEMO_ACCOUNT, startDemoApp } from '../test/fixtures/demo-app/server.ts';
+import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 import { loadEvalRequests, runEval } from '../src/workflow/eval.ts';
 
 const selfValidation = !process.argv.includes('--no-self-validation');

@@ -14,7 +14,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateSpec } from '../src/workflow/pipeline.ts';
-import { DEMO_ACCOUNT, startDemoApp } from '../test/fixtures/demo-app/server.ts';
+import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 import { startFakeOpenAI } from '../test/fixtures/fake-openai.ts';
 import { fenced } from '../test/fixtures/model-answers.ts';
 import { makeScribeProject } from '../test/fixtures/scribe-project.ts';

@@ -10,7 +10,7 @@ import { loadExploreSettings } from '../src/config/explore.ts';
 import { launchOptions } from '../src/explore/browser.ts';
 import { exploreUrl } from '../src/explore/inventory.ts';
 import { renderInventory } from '../src/explore/render.ts';
-import { startDemoApp } from '../test/fixtures/demo-app/server.ts';
+import { startDemoApp } from '../src/demo-app/server.ts';
 import { serveLargePage } from '../test/fixtures/large-page.ts';
 
 const LARGE_PAGE_ELEMENTS = 2000;

@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { GenerateResult } from '../src/contracts.ts';
-import { startDemoApp } from '../test/fixtures/demo-app/server.ts';
+import { startDemoApp } from '../src/demo-app/server.ts';
 import { startFakeOpenAI } from '../test/fixtures/fake-openai.ts';
 import { chatty } from '../test/fixtures/model-answers.ts';
 import { makeScribeProject } from '../test/fixtures/scribe-project.ts';

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchOptions } from '../src/explore/browser.ts';
 import { generateSpec } from '../src/workflow/pipeline.ts';
-import { DEMO_ACCOUNT, startDemoApp } from '../test/fixtures/demo-app/server.ts';
+import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 5);

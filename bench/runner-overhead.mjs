@@ -17,7 +17,7 @@ const { playwrightConfig, resolvePlaywright } = await import('../src/agents/runn
 const { loadRunnerConfig } = await import('../src/config/runner.ts');
 const { loadCriticConfig } = await import('../src/config/critic.ts');
 const { launchOptions } = await import('../src/explore/browser.ts');
-const { serveDirectory } = await import('../test/fixtures/static-server.ts');
+const { serveDirectory } = await import('../src/demo-app/static-server.ts');
 
 const count = Number(process.argv[2] ?? 5);
 const work = path.join(root, 'bench', 'work', 'runner-overhead');

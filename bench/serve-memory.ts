@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { DEFAULT_SERVER_PATH } from '../src/config/server.ts';
-import { DEMO_ACCOUNT, startDemoApp } from '../test/fixtures/demo-app/server.ts';
+import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 
 const JOBS = 4;
 const TOKEN = 'bench-token';

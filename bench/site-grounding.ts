@@ -15,7 +15,7 @@ import { launchOptions } from '../src/explore/browser.ts';
 import { exploreUrl } from '../src/explore/inventory.ts';
 import { renderSite } from '../src/explore/render.ts';
 import { exploreSite } from '../src/explore/site.ts';
-import { startDemoApp } from '../test/fixtures/demo-app/server.ts';
+import { startDemoApp } from '../src/demo-app/server.ts';
 
 const RUNS = 5;
 const settings = loadExploreSettings();

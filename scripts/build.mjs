@@ -28,7 +28,7 @@ for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
 for (const file of readdirSync(path.join(root, 'src'), { recursive: true, encoding: 'utf8' })) {
   if (file.endsWith('.cjs')) cpSync(path.join(root, 'src', file), path.join(dist, 'src', file));
 }
-const demoApp = path.join(root, 'test/fixtures/demo-app');
+const demoApp = path.join(root, 'src/demo-app');
 for (const file of readdirSync(demoApp)) {
-  if (!file.endsWith('.ts')) cpSync(path.join(demoApp, file), path.join(dist, 'test/fixtures/demo-app', file));
+  if (!file.endsWith('.ts')) cpSync(path.join(demoApp, file), path.join(dist, 'src/demo-app', file));
 }

@@ -3,7 +3,7 @@
  * (the offline generator unless a model is configured), and what became of each.
  */
 import type { GenerateResult } from '../contracts.ts';
-import { DEMO_ACCOUNT, startDemoApp } from '../../test/fixtures/demo-app/server.ts';
+import { DEMO_ACCOUNT, startDemoApp } from '../demo-app/server.ts';
 import { loadProject } from '../project/context.ts';
 import { generateSpec } from './pipeline.ts';
 import type { PipelineEvent } from '../contracts.ts';

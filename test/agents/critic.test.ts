@@ -18,7 +18,7 @@ import { exploreUrl } from '../../src/explore/inventory.ts';
 import { MaxDurationOptions } from '../../src/analysis/duration.ts';
 import { StatsLog } from '../../src/stats/log.ts';
 import { Validator } from '../../src/validate/validator.ts';
-import { startDemoApp } from '../fixtures/demo-app/server.ts';
+import { startDemoApp } from '../../src/demo-app/server.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
 

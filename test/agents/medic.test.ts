@@ -19,7 +19,7 @@ import { Validator } from '../../src/validate/validator.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { fenced, STRICT_MODE, STRICT_MODE_LINE, STRICT_MODE_HEALED, STRICT_MODE_DROPPED, STRICT_MODE_LOOSENED } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
-import { serveDirectory, type StaticServer } from '../fixtures/static-server.ts';
+import { serveDirectory, type StaticServer } from '../../src/demo-app/static-server.ts';
 
 const critic = loadCriticConfig();
 const validator = new Validator(critic, { typeCheck: true });

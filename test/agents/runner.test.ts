@@ -15,7 +15,8 @@ import { isRunning, processTree } from '../../src/agents/runner/process.ts';
 import { sandboxPrefix } from '../../src/agents/runner/sandbox.ts';
 import { loadRunnerConfig, type RunnerConfig } from '../../src/config/runner.ts';
 import { scribe } from '../commands/cli-harness.ts';
-import { closedUrl, serveDirectory, type StaticServer } from '../fixtures/static-server.ts';
+import { serveDirectory, type StaticServer } from '../../src/demo-app/static-server.ts';
+import { closedUrl } from '../fixtures/closed-url.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/runner-app/', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));

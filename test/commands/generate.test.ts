@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { GenerateResult, ValidateReport } from '../../src/contracts.ts';
 import { StatsDocument } from '../../src/stats/aggregate.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
-import { serveDirectory } from '../fixtures/static-server.ts';
+import { serveDirectory } from '../../src/demo-app/static-server.ts';
 import { BAD_SPEC, GOOD_SPEC, chatty } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
 import { runCli } from './harness.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Issue, RunnerReport } from '../../src/contracts.ts';
-import { startDemoApp, type DemoApp } from '../fixtures/demo-app/server.ts';
+import { startDemoApp, type DemoApp } from '../../src/demo-app/server.ts';
 import { scribe } from './cli-harness.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));

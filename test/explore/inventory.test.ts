@@ -7,9 +7,9 @@ import { PageInventory } from '../../src/contracts.ts';
 import { launchOptions } from '../../src/explore/browser.ts';
 import { ExploreError, exploreUrl } from '../../src/explore/inventory.ts';
 import { renderInventory } from '../../src/explore/render.ts';
-import { startDemoApp, type DemoApp } from '../fixtures/demo-app/server.ts';
+import { startDemoApp, type DemoApp } from '../../src/demo-app/server.ts';
 import { serveLargePage } from '../fixtures/large-page.ts';
-import type { StaticServer } from '../fixtures/static-server.ts';
+import type { StaticServer } from '../../src/demo-app/static-server.ts';
 
 const settings = loadExploreSettings();
 const testIdAttribute = loadCriticConfig().testIdAttribute;

@@ -14,7 +14,7 @@ import { extractCode } from '../../src/llm/extract.ts';
 import { OfflineProvider } from '../../src/llm/offline.ts';
 import type { Completion, GenerationTask } from '../../src/llm/types.ts';
 import { Validator } from '../../src/validate/validator.ts';
-import { DEMO_ACCOUNT, startDemoApp, type DemoApp } from '../fixtures/demo-app/server.ts';
+import { DEMO_ACCOUNT, startDemoApp, type DemoApp } from '../../src/demo-app/server.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const critic = loadCriticConfig();

@@ -6,7 +6,7 @@ import { CreateMessageRequestSchema, type CreateMessageRequest, type Progress } 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GenerateToolResult, RunnerReport, ValidateReport } from '../../src/contracts.ts';
 import { StatsDocument } from '../../src/stats/aggregate.ts';
-import { startDemoApp, type DemoApp } from '../fixtures/demo-app/server.ts';
+import { startDemoApp, type DemoApp } from '../../src/demo-app/server.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { BAD_SPEC, GOOD_SPEC, chatty } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';

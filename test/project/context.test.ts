@@ -14,7 +14,7 @@ import { ConfigError } from '../../src/config/load.ts';
 import { loadProject } from '../../src/project/context.ts';
 import { startWebServers } from '../../src/project/web-server.ts';
 import { scribe } from '../commands/cli-harness.ts';
-import { closedUrl } from '../fixtures/static-server.ts';
+import { closedUrl } from '../fixtures/closed-url.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -18,7 +18,7 @@ import { extractCode } from '../../src/llm/extract.ts';
 import { OfflineProvider } from '../../src/llm/offline.ts';
 import { DEMO_REQUESTS } from '../../src/workflow/demo.ts';
 import { Validator } from '../../src/validate/validator.ts';
-import { startDemoApp, type DemoApp } from '../fixtures/demo-app/server.ts';
+import { startDemoApp, type DemoApp } from '../../src/demo-app/server.ts';
 import { GOOD_SPEC, STRICT_MODE, STRICT_MODE_HEALED } from '../fixtures/model-answers.ts';
 
 const HOSTILE = fileURLToPath(new URL('../fixtures/hostile/', import.meta.url));

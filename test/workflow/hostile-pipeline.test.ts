@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateSpec } from '../../src/workflow/pipeline.ts';
-import { startDemoApp, DEMO_ACCOUNT, type DemoApp } from '../fixtures/demo-app/server.ts';
+import { startDemoApp, DEMO_ACCOUNT, type DemoApp } from '../../src/demo-app/server.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { fenced } from '../fixtures/model-answers.ts';
 import { makeScribeProject } from '../fixtures/scribe-project.ts';

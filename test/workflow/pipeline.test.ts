@@ -14,7 +14,8 @@ import type { PipelineEvent } from '../../src/contracts.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { chatty, fenced, STRICT_MODE, STRICT_MODE_DROPPED, STRICT_MODE_HEALED, STRICT_MODE_LINE, STRICT_MODE_LOOSENED } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
-import { closedUrl, serveDirectory, type StaticServer } from '../fixtures/static-server.ts';
+import { serveDirectory, type StaticServer } from '../../src/demo-app/static-server.ts';
+import { closedUrl } from '../fixtures/closed-url.ts';
 
 const medicApp = fileURLToPath(new URL('../fixtures/medic-app/', import.meta.url));
 

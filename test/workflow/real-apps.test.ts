@@ -12,7 +12,7 @@ import type { PipelineEvent } from '../../src/contracts.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { fenced } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
-import { serveDirectory, type StaticServer } from '../fixtures/static-server.ts';
+import { serveDirectory, type StaticServer } from '../../src/demo-app/static-server.ts';
 
 const shopApp = fileURLToPath(new URL('../fixtures/shop-app/', import.meta.url));
 const plainApp = fileURLToPath(new URL('../fixtures/plain-app/', import.meta.url));
