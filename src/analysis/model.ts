@@ -7,7 +7,7 @@
  * so it stays fast enough to run on every model answer and on thousands of files.
  */
 import { ts } from 'ts-morph';
-import { PLAYWRIGHT_MODULES, fixtureKind, kindFromTypeName, kindOfCall, type ValueKind } from './playwright-api.ts';
+import { fixtureKind, kindFromTypeName, kindOfCall, type ValueKind } from './playwright-api.ts';
 import type { TypeDiagnostic } from './type-diagnostic.ts';
 
 export type { ValueKind } from './playwright-api.ts';
@@ -840,10 +840,6 @@ const PROMISE_COMBINATORS = new Set(['all', 'allSettled', 'race', 'any']);
 
 export function isFunctionLike(node: ts.Node): node is ts.ArrowFunction | ts.FunctionExpression {
   return ts.isArrowFunction(node) || ts.isFunctionExpression(node);
-}
-
-export function isPlaywrightModule(module: string): boolean {
-  return PLAYWRIGHT_MODULES.includes(module);
 }
 
 function kindFromTypeNode(type: ts.TypeNode): ValueKind | undefined {

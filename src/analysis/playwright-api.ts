@@ -16,6 +16,7 @@ export type ValueKind =
   | 'elementHandle'
   | 'unknown';
 
+/** The modules a spec imports Playwright Test from. */
 export const PLAYWRIGHT_MODULES = ['@playwright/test', 'playwright/test'];
 
 const FIXTURES: Record<string, ValueKind> = {

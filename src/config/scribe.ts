@@ -76,7 +76,6 @@ export const ScribeFile = z.strictObject({
 
 export type ScribeConfig = z.infer<typeof ScribeFile> & { file: string };
 export type ProviderSettings = ScribeConfig['provider'];
-export type MedicSettings = ScribeConfig['medic'];
 
 export function loadScribeConfig(file: string = DEFAULT_SCRIBE_PATH): ScribeConfig {
   return scribeConfigFrom(readYamlFile(file));

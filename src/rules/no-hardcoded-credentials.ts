@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
-import { LOCATOR_FACTORIES } from '../analysis/playwright-api.ts';
+import { LOCATOR_FACTORIES, PLAYWRIGHT_MODULES } from '../analysis/playwright-api.ts';
 import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 
@@ -263,7 +263,7 @@ function seededByTheTest(model: SpecModel, literal: ts.Node): boolean {
 /** A call on something imported from a module that is not Playwright (`prisma.x.create`, `db.insert`). */
 function isProjectModuleCall(model: SpecModel, call: ts.CallExpression): boolean {
   const module = model.chainModule(call.expression);
-  return module !== undefined && module !== '@playwright/test' && module !== 'playwright/test';
+  return module !== undefined && !PLAYWRIGHT_MODULES.includes(module);
 }
 
 /**
