@@ -1,0 +1,41 @@
+/**
+ * Which part of src/ may import which: each folder, and each file at the top of src/, with the parts
+ * it may import. Imports inside a part are always allowed. As with Playwright's DEPS.list files, this
+ * table is where a new arrow between parts is decided: added here on purpose, or not at all. It reads
+ * from the bottom up; an arrow pointing at a part further down the table runs back up, and the
+ * layering test refuses it.
+ */
+
+/** Helpers with no notion of Scribe, and the zod contracts at every boundary: any part may use them. */
+const FOUNDATION = ['util', 'contracts.ts'];
+
+export const LAYERS: Readonly<Record<string, readonly string[]>> = {
+  util: [],
+  'contracts.ts': [],
+  // The demo app's pages and its static server: self-contained, `scribe demo` serves it.
+  'demo-app': [],
+  // What a spec is: the value analysis, Playwright's API facts, suppression comments, test steps, the duration estimate.
+  analysis: [...FOUNDATION],
+  // A live page's inventory. It owns its settings' schema, as a rule owns its options, so it needs no config.
+  explore: [...FOUNDATION],
+  // Pure checks over the analysis, (spec, options) -> findings; they know nothing of YAML.
+  rules: [...FOUNDATION, 'analysis', 'explore'],
+  // agents/*.yaml read and checked; critic.yaml's rule ids are bound to the rule registry here.
+  config: [...FOUNDATION, 'explore', 'rules'],
+  llm: [...FOUNDATION, 'config'],
+  stats: [...FOUNDATION, 'config'],
+  project: [...FOUNDATION, 'config', 'llm'],
+  // Runs the rules on parsed specs, type-checks, autofixes, reports.
+  validate: [...FOUNDATION, 'analysis', 'config', 'rules'],
+  // The stages. They reach the rules through the validator, never a rule's file.
+  agents: [...FOUNDATION, 'analysis', 'config', 'explore', 'llm', 'stats', 'validate'],
+  workflow: [...FOUNDATION, 'agents', 'config', 'demo-app', 'explore', 'llm', 'project', 'stats', 'validate'],
+  http: [...FOUNDATION, 'agents', 'config', 'llm', 'project', 'stats', 'validate', 'workflow'],
+  mcp: [...FOUNDATION, 'agents', 'config', 'http', 'llm', 'project', 'stats', 'validate', 'workflow'],
+  'server.ts': [...FOUNDATION, 'agents', 'config', 'http', 'project', 'stats'],
+  commands: [...FOUNDATION, 'agents', 'config', 'http', 'llm', 'mcp', 'project', 'server.ts', 'stats', 'validate', 'workflow'],
+  'cli.ts': [...FOUNDATION, 'commands', 'config', 'project'],
+  // The library's API.
+  'index.ts': [...FOUNDATION, 'agents', 'analysis', 'config', 'llm', 'mcp', 'project', 'stats', 'validate', 'workflow'],
+  'bin.ts': ['cli.ts'],
+};
