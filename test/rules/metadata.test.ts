@@ -1,6 +1,7 @@
 /**
- * Every rule carries its metadata where a reader looks for it: a file named by its id, a documentation
- * page, and an entry in the bundled critic.yaml (the one source of each rule's severity and reason).
+ * Every rule carries its metadata where a reader looks for it: a file named by its id that defines it,
+ * a documentation page, and an entry in the bundled critic.yaml (the one source of each rule's
+ * severity and reason).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,6 +22,16 @@ describe('rule metadata', () => {
     expect(readFileSync(doc, 'utf8').split('\n')[0]).toBe(`# ${id}`);
     expect(Object.keys(bundled.rules), `agents/critic.yaml rules.${id}`).toContain(id);
     expect(rule.description.length).toBeGreaterThan(0);
+  });
+
+  it.each(RULES.map((rule) => [rule.id, rule] as const))('%s: defined by the file named after it', async (id, rule) => {
+    const module = (await import(`../../src/rules/${id}.ts`)) as { default: unknown };
+    expect(module.default, `src/rules/${id}.ts exports the rule as its default`).toBe(rule);
+  });
+
+  it('keeps nothing in src/rules/ but the registry, its types, the custom-rule factory and the rules (helpers live in utils/)', () => {
+    const ids = new Set(RULES.map((rule) => rule.id));
+    expect([...ruleFiles].filter((file) => !ids.has(file)).sort()).toEqual(['custom', 'index', 'types']);
   });
 
   it('has no doc page or critic.yaml entry for a rule that does not exist', () => {
