@@ -54,6 +54,21 @@ export interface ModuleBinding {
 
 type Scope = Map<string, ts.Node>;
 
+/**
+ * A question SpecModel.memo answers once per node, typed by its answer: each asker holds its own key, so
+ * two questions never share answers by a coincidence of names.
+ */
+export class MemoKey<T> {
+  declare private readonly answer: T;
+  constructor(readonly question: string) {}
+}
+
+const DECLARATION_OF = new MemoKey<ts.Node | undefined>('the declaration an identifier refers to');
+const PLAYWRIGHT_PATH = new MemoKey<string | undefined>('the Playwright API path of an expression');
+const MODULE_BINDING = new MemoKey<ModuleBinding | undefined>('the module an identifier is imported from');
+const LOCAL_FUNCTION = new MemoKey<ts.FunctionLikeDeclaration | undefined>('the local function a call runs');
+const CALLS_WRITTEN_IN = new MemoKey<readonly ts.CallExpression[]>('the calls written in a function body');
+
 export class SpecModel {
   readonly sourceFile: ts.SourceFile;
   readonly fileName: string;
@@ -61,7 +76,7 @@ export class SpecModel {
   private readonly scopes = new Map<ts.Node, Scope>();
   private readonly kinds = new Map<ts.Node, ValueKind>();
   private readonly reachable = new Map<ts.Node, ts.CallExpression[]>();
-  private readonly memos = new Map<string, Map<ts.Node, unknown>>();
+  private readonly memos = new Map<MemoKey<unknown>, Map<ts.Node, unknown>>();
   private localFunctionNames: Set<string> | undefined;
   private testBlocks: TestBlock[] | undefined;
   private readonly semanticDiagnosticsOf: (() => readonly TypeDiagnostic[]) | undefined;
@@ -154,7 +169,7 @@ export class SpecModel {
 
   /** The declaration an identifier refers to (variable, parameter, binding element, import, function). */
   declarationOf(identifier: ts.Identifier): ts.Node | undefined {
-    return this.memo('declarationOf', identifier, () => {
+    return this.memo(DECLARATION_OF, identifier, () => {
       const name = identifier.text;
       for (let node: ts.Node | undefined = identifier.parent; node; node = node.parent) {
         if (!isScopeContainer(node)) continue;
@@ -422,7 +437,7 @@ export class SpecModel {
   playwrightPath(expr: ts.Expression, depth = 0): string | undefined {
     if (depth > MAX_DEPTH) return undefined;
     // Depth only guards cycles: an answer found at any depth is the answer.
-    return this.memo('playwrightPath', expr, () => this.computePlaywrightPath(expr, depth));
+    return this.memo(PLAYWRIGHT_PATH, expr, () => this.computePlaywrightPath(expr, depth));
   }
 
   private computePlaywrightPath(expr: ts.Expression, depth: number): string | undefined {
@@ -486,7 +501,7 @@ export class SpecModel {
 
   /** The module an identifier was imported or required from. */
   moduleBinding(identifier: ts.Identifier): ModuleBinding | undefined {
-    return this.memo('moduleBinding', identifier, () => this.computeModuleBinding(identifier));
+    return this.memo(MODULE_BINDING, identifier, () => this.computeModuleBinding(identifier));
   }
 
   private computeModuleBinding(identifier: ts.Identifier): ModuleBinding | undefined {
@@ -680,15 +695,15 @@ export class SpecModel {
    * static or inherited method) or of an object literal. Undefined for imported and built-in code.
    */
   localFunction(call: ts.CallExpression): ts.FunctionLikeDeclaration | undefined {
-    return this.memo('localFunction', call, () => this.mayCallLocalFunction(call.expression) ? this.functionValue(call.expression, 0) : undefined);
+    return this.memo(LOCAL_FUNCTION, call, () => this.mayCallLocalFunction(call.expression) ? this.functionValue(call.expression, 0) : undefined);
   }
 
   /** A fact about a node computed once per model: rules that ask the same question of every call share the answer. */
-  memo<T>(purpose: string, node: ts.Node, compute: () => T): T {
-    let answers = this.memos.get(purpose);
+  memo<T>(key: MemoKey<T>, node: ts.Node, compute: () => T): T {
+    let answers = this.memos.get(key);
     if (!answers) {
       answers = new Map();
-      this.memos.set(purpose, answers);
+      this.memos.set(key, answers);
     }
     if (answers.has(node)) return answers.get(node) as T;
     const answer = compute();
@@ -733,7 +748,7 @@ export class SpecModel {
 
   /** The calls written inside `root`, in source order, leaving out those in functions declared there (they run where called). */
   private callsWrittenIn(root: ts.Node): readonly ts.CallExpression[] {
-    return this.memo('callsWrittenIn', root, () => {
+    return this.memo(CALLS_WRITTEN_IN, root, () => {
       // `calls` is in source order, so the ones inside `root` are a contiguous run found by bisection.
       const all = this.calls;
       let low = 0;

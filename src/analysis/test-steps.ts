@@ -5,7 +5,7 @@
  * screenshot or another Playwright call.
  */
 import type { ts } from 'ts-morph';
-import type { SpecModel, TestBlock } from './model.ts';
+import { MemoKey, type SpecModel, type TestBlock } from './model.ts';
 import { ASYNC_METHODS, NAVIGATIONS, PLAYWRIGHT_OBJECTS, USER_ACTIONS, type ValueKind } from './playwright-api.ts';
 
 export type StepKind = 'navigation' | 'action' | 'assertion' | 'screenshot' | 'other';
@@ -21,14 +21,17 @@ export function testCalls(model: SpecModel, test: TestBlock): readonly ts.CallEx
   return test.body ? model.reachableCalls(test.body) : [];
 }
 
+const STEP_KIND = new MemoKey<StepKind | undefined>('what a call does as a test step');
+const IS_EXPECTATION = new MemoKey<boolean>('whether a call is the matcher of an expect chain');
+
 /** What a call does as a test step; undefined for calls that are not Playwright work (locator factories, plain code). */
 export function classifyCall(model: SpecModel, call: ts.CallExpression): StepKind | undefined {
-  return model.memo('stepKind', call, () => stepKind(model, call));
+  return model.memo(STEP_KIND, call, () => stepKind(model, call));
 }
 
 /** Whether a call is the matcher of an expect(...) chain; asked of every call by several rules, so answered once. */
 export function isExpectation(model: SpecModel, call: ts.CallExpression): boolean {
-  return model.memo('isExpectation', call, () => model.expectation(call) !== undefined);
+  return model.memo(IS_EXPECTATION, call, () => model.expectation(call) !== undefined);
 }
 
 function stepKind(model: SpecModel, call: ts.CallExpression): StepKind | undefined {

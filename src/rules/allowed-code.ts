@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { ts } from 'ts-morph';
 import { z } from 'zod';
-import type { SpecModel } from '../analysis/model.ts';
+import { MemoKey, type SpecModel } from '../analysis/model.ts';
 import { PLAYWRIGHT_BUILTIN_FIXTURES } from '../analysis/playwright-api.ts';
 import { parseDirectives } from '../analysis/suppressions.ts';
 import { ruleOptions } from '../util/zod-helpers.ts';
@@ -546,9 +546,14 @@ function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
 }
 
 /** Members a class of the spec declares (also `this.x = …` in its methods and parameter properties), or one it extends. */
+/** Per class, the member names asked about so far and whether it declares each. */
+const CLASS_DECLARES = new MemoKey<Map<string, boolean>>('the members a class declares');
+
 function classDeclares(cls: ts.ClassLikeDeclaration, name: string, model: SpecModel, depth = 0): boolean {
   if (depth > 8) return false;
-  return model.memo(`classDeclares:${name}`, cls, () => computeClassDeclares(cls, name, model, depth));
+  const answers = model.memo(CLASS_DECLARES, cls, () => new Map<string, boolean>());
+  if (!answers.has(name)) answers.set(name, computeClassDeclares(cls, name, model, depth));
+  return answers.get(name)!;
 }
 
 function computeClassDeclares(cls: ts.ClassLikeDeclaration, name: string, model: SpecModel, depth: number): boolean {

@@ -5,7 +5,7 @@
  * so the gate errs on the side of refusing.
  */
 import { ts } from 'ts-morph';
-import type { SpecModel } from '../../analysis/model.ts';
+import { MemoKey, type SpecModel } from '../../analysis/model.ts';
 import { DATA_METHODS } from '../../analysis/playwright-api.ts';
 
 const MAX_DEPTH = 12;
@@ -39,9 +39,11 @@ export function isExtendArgument(model: SpecModel, object: ts.ObjectLiteralExpre
   return model.playwrightPath(call.expression)?.endsWith('.extend') === true;
 }
 
+const EXTENDED_FIXTURE_NAMES = new MemoKey<Set<string>>("the file's own fixture names");
+
 /** The keys of every `test.extend({...})` object of the file: the spec's own fixtures. */
 export function extendedFixtureNames(model: SpecModel): ReadonlySet<string> {
-  return model.memo('extendedFixtureNames', model.sourceFile, () => collectExtendedFixtureNames(model));
+  return model.memo(EXTENDED_FIXTURE_NAMES, model.sourceFile, () => collectExtendedFixtureNames(model));
 }
 
 function collectExtendedFixtureNames(model: SpecModel): Set<string> {
