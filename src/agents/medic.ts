@@ -103,14 +103,14 @@ export class Medic {
     if (isFailedCall(answer)) return this.outcome(generation, 'failed', { status: 'failed', error: `the Medic could not reach the model: ${answer.error}` });
 
     const code = extractCode(answer.text);
-    if (code === null) return this.outcome(generation, 'failed', { status: 'refused', reasons: [noCodeIssue().message], code: null });
+    if (code === null) return this.outcome(generation, 'failed', { status: 'refused', reasons: [noCodeIssue(this.config.prompts.no_code).message], code: null });
     const checked = checkSpec(this.validator, input.file, code);
     // Weakening is named first: a dropped assertion also breaks expect-expect, but the weakening is the reason.
     const weakening = findWeakening(input.code, checked.code);
     const reasons = [...weakening, ...describeErrors(errorsOf(checked.issues), checked.code)];
     if (reasons.length > 0) return this.outcome(generation, weakening.length > 0 ? 'refused' : 'failed', { status: 'refused', reasons, code: checked.code });
     if (sameCode(checked.code, input.code)) {
-      return this.outcome(generation, 'failed', { status: 'refused', reasons: ['the answer is the failing spec unchanged; it would fail the same way'], code: checked.code });
+      return this.outcome(generation, 'failed', { status: 'refused', reasons: [this.config.medic.prompts.unchanged], code: checked.code });
     }
     return this.outcome(generation, 'healed', { status: 'healed', code: checked.code });
   }
@@ -122,15 +122,15 @@ export class Medic {
     const failingText = report.error_line !== null ? input.code.split(/\r?\n/)[report.error_line - 1]?.trim() : undefined;
     const failingLine = failingText ? renderTemplate(prompts.failing_line, { line: String(report.error_line), text: failingText }) : '';
     const snapshot = report.error_context?.trim() ? renderTemplate(prompts.snapshot, { snapshot: report.error_context.trim() }) : '';
-    const pageElements = report.final_page && prompts.page_elements ? renderPageElements(prompts.page_elements, report.final_page, report.error_message ?? '') : '';
+    const pageElements = report.final_page && prompts.page_elements ? renderPageElements(prompts, prompts.page_elements, report.final_page, report.error_message ?? '') : '';
     const refusal = input.previousRefusal?.trim() ? renderTemplate(prompts.refusal, { reasons: input.previousRefusal.trim() }) : '';
-    const system = renderTemplate(prompts.system, { criteria: renderCriteria(this.critic), test_id_attribute: this.critic.testIdAttribute, credentials: renderCredentials(this.critic) });
+    const system = renderTemplate(prompts.system, { criteria: renderCriteria(this.critic), test_id_attribute: this.critic.testIdAttribute, credentials: renderCredentials(this.critic, this.config.prompts.no_credentials) });
     const fix = renderTemplate(prompts.fix, {
       request: input.request.description,
       feature: input.request.feature,
       spec: input.code.trimEnd(),
       classification: report.classification,
-      error: report.error_message?.trim() || `(no error message; the run ended with status ${report.status})`,
+      error: report.error_message?.trim() || renderTemplate(prompts.no_error_message, { status: report.status }),
       failing_line: failingLine,
       snapshot,
       page_elements: pageElements,
@@ -162,6 +162,8 @@ function notHealable(report: RunnerReport): string {
   return `not healed: the run was classified ${report.classification}, not a test bug`;
 }
 
+type MedicPrompts = ScribeConfig['medic']['prompts'];
+
 /** The same spec up to trailing whitespace and line endings. */
 function sameCode(a: string, b: string): boolean {
   const normalize = (text: string) => text.replace(/\r\n/g, '\n').replace(/[ \t]+$/gm, '').trimEnd();
@@ -172,15 +174,16 @@ function sameCode(a: string, b: string): boolean {
  * Run-time grounding in the fix request: the real test ids of the page the run ended on, and the ones
  * nearest to a test id the error names (`getByTestId('x')`, `[data-testid="x"]`), nearest first.
  */
-function renderPageElements(template: string, page: NonNullable<RunnerReport['final_page']>, error: string): string {
+function renderPageElements(prompts: MedicPrompts, template: string, page: NonNullable<RunnerReport['final_page']>, error: string): string {
   const named = /getByTestId\((['"`])(.+?)\1\)/.exec(error)?.[2] ?? /\[data-test(?:-?id)?=["']?([^"'\]]+)["']?\]/.exec(error)?.[1];
+  const quoted = (ids: readonly string[]) => ids.map((id) => `"${id}"`).join(', ');
   const nearest = named && page.testIds.length > 0
-    ? `Nearest to "${named}": ${[...page.testIds].sort((a, b) => editDistance(named, a) - editDistance(named, b)).slice(0, 3).map((id) => `"${id}"`).join(', ')}\n`
+    ? renderTemplate(prompts.nearest, { test_id: named, test_ids: quoted([...page.testIds].sort((a, b) => editDistance(named, a) - editDistance(named, b)).slice(0, 3)) })
     : '';
   return renderTemplate(template, {
     url: page.url,
-    test_ids: page.testIds.length > 0 ? page.testIds.map((id) => `"${id}"`).join(', ') : '(none: select by role, label, placeholder or text)',
+    test_ids: page.testIds.length > 0 ? quoted(page.testIds) : prompts.no_test_ids,
     nearest,
-    roles: page.roles.join(', ') || '(none)',
+    roles: page.roles.join(', ') || prompts.no_roles,
   });
 }

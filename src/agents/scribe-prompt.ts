@@ -19,7 +19,7 @@ export interface PromptInput {
 
 /** The first two messages of every attempt: what to write and the criteria it must meet. */
 export function initialMessages(config: ScribeConfig, critic: CriticConfig, input: PromptInput): ChatMessage[] {
-  const system = renderTemplate(config.prompts.system, { criteria: renderCriteria(critic), test_id_attribute: critic.testIdAttribute, credentials: renderCredentials(critic) });
+  const system = renderTemplate(config.prompts.system, { criteria: renderCriteria(critic), test_id_attribute: critic.testIdAttribute, credentials: renderCredentials(critic, config.prompts.no_credentials) });
   const inventory = input.inventory
     ? renderTemplate(config.prompts.inventory, { url: input.inventory.url, title: input.inventory.title, elements: renderSite(input.inventory) })
     : '';
@@ -66,13 +66,13 @@ export function describeErrors(issues: readonly Issue[], code: string | undefine
     });
 }
 
-/** One line per criterion the spec is checked against; rules switched off are left out. */
-/** The credentials contract in words: the declared variables, by what they hold. */
-export function renderCredentials(critic: CriticConfig): string {
+/** The credentials contract in words: the declared variables, by what they hold; `noneDeclared` when there are none. */
+export function renderCredentials(critic: CriticConfig, noneDeclared: string): string {
   const declared = Object.entries(critic.credentials).map(([role, variable]) => `process.env.${variable} (${role})`);
-  return declared.length > 0 ? declared.join(', ') : 'none are declared (ask the user to declare them under settings.credentials in agents/critic.yaml)';
+  return declared.length > 0 ? declared.join(', ') : noneDeclared;
 }
 
+/** One line per criterion the spec is checked against; rules switched off are left out. */
 export function renderCriteria(critic: CriticConfig): string {
   return critic.criteria
     .filter((c) => c.severity !== 'off')

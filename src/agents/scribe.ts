@@ -293,8 +293,8 @@ export class Scribe {
   private assess(text: string, file: string, validator: Validator, attempt: number): Assessment {
     const extracted = extractSpec(text);
     if (extracted === null) {
-      const quoted = text.trim().slice(0, this.config.generation.quoted_answer_chars) || '(an empty answer)';
-      return { code: null, previous: quoted, issues: [noCodeIssue()], autofixed: [] };
+      const quoted = text.trim().slice(0, this.config.generation.quoted_answer_chars) || this.config.prompts.empty_answer;
+      return { code: null, previous: quoted, issues: [noCodeIssue(this.config.prompts.no_code)], autofixed: [] };
     }
     this.progress({ type: 'validating', attempt, chosen: extracted.chosen });
     const checked = checkSpec(validator, file, extracted.code, this.options.autofix !== false);

@@ -33,11 +33,12 @@ export function errorRuleIds(issues: readonly Issue[]): string[] {
   return [...new Set(errorsOf(issues).map((i) => i.rule))];
 }
 
-export function noCodeIssue(): Issue {
+/** `message` is agents/scribe.yaml's `prompts.no_code`: the model is told what was wrong in its own words. */
+export function noCodeIssue(message: string): Issue {
   return {
     rule: NO_CODE_RULE,
     severity: 'error',
-    message: 'The answer held no code block with the spec; answer with the whole spec in one ```typescript code block.',
+    message,
     line: 0,
     column: 0,
     fixable: false,

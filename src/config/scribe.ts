@@ -56,6 +56,10 @@ export const ScribeFile = z.strictObject({
     user: template(['request', 'feature', 'complexity', 'inventory'], ['request', 'inventory']),
     inventory: template(['url', 'title', 'elements'], ['elements']),
     feedback: template(['attempt', 'max_attempts', 'issues', 'autofixed'], ['issues']),
+    no_code: template([], []),
+    empty_answer: template([], []),
+    no_credentials: template([], []),
+    critic_rejection: template(['reason'], ['reason']),
   }),
   medic: z.strictObject({
     max_debug_attempts: z.number().int().min(1).max(10),
@@ -70,6 +74,11 @@ export const ScribeFile = z.strictObject({
       /** Run-time grounding: the real test ids of the page where the run ended (optional in older files). */
       page_elements: template(['url', 'test_ids', 'nearest', 'roles'], ['test_ids']).optional(),
       refusal: template(['reasons'], ['reasons']),
+      no_error_message: template(['status'], []),
+      nearest: template(['test_id', 'test_ids'], ['test_ids']),
+      no_test_ids: template([], []),
+      no_roles: template([], []),
+      unchanged: template([], []),
     }),
   }),
 });

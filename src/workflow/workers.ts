@@ -10,6 +10,7 @@ import { runSpec } from '../agents/runner.ts';
 import type { SharedBrowser } from '../agents/runner/browser-server.ts';
 import type { Candidate, Scribe, SpecRecord } from '../agents/scribe.ts';
 import { SpecExistsError, specStem } from '../agents/scribe-files.ts';
+import { renderTemplate } from '../config/scribe.ts';
 import type { CriticVerdict, Issue, PageInventory, RunnerReport } from '../contracts.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
 import { statsHome, type StatsSink } from '../stats/log.ts';
@@ -67,7 +68,7 @@ async function scribeWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOu
   const task = state.task();
   const rejections = state.rejections();
   const rejected = state.lastVerdict();
-  const prior = rejected?.status === 'rejected' ? { code: state.candidate().candidate.code!, issues: criticFeedback(rejected) } : undefined;
+  const prior = rejected?.status === 'rejected' ? { code: state.candidate().candidate.code!, issues: criticFeedback(rejected, deps.scribe.config.prompts.critic_rejection) } : undefined;
   const maxRejections = deps.scribe.config.generation.max_retries;
   if (rejections > maxRejections) {
     const last = state.candidate().candidate;
@@ -84,11 +85,14 @@ async function scribeWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOu
   return { signal: 'CANDIDATE', segments: [{ type: 'CANDIDATE', candidate, origin: 'scribe' } as const] };
 }
 
-/** The Critic's findings as the issues Scribe's feedback shows; a review without findings gives its reason. */
-function criticFeedback(verdict: CriticVerdict): Issue[] {
+/**
+ * The Critic's findings as the issues Scribe's feedback shows; a rejection without findings gives its reason
+ * in agents/scribe.yaml's `prompts.critic_rejection`.
+ */
+function criticFeedback(verdict: CriticVerdict, rejection: string): Issue[] {
   const errors = verdict.issues_found.filter((i) => i.severity === 'error');
   if (errors.length > 0) return errors;
-  return [{ rule: 'critic-review', severity: 'error', message: verdict.reason, line: 0, column: 0, fixable: false }];
+  return [{ rule: 'critic-review', severity: 'error', message: renderTemplate(rejection, { reason: verdict.reason }), line: 0, column: 0, fixable: false }];
 }
 
 async function criticWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOutput> {

@@ -3,13 +3,14 @@
  * client, Runner reports shaped as the Runner writes them, and — end to end — the real Runner with
  * Playwright and Chromium against a tiny page on 127.0.0.1.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Medic, type MedicOptions } from '../../src/agents/medic.ts';
 import { runSpec } from '../../src/agents/runner.ts';
 import { NO_CODE_RULE } from '../../src/agents/spec-check.ts';
+import { loadAgents } from '../../src/config/agents.ts';
 import { loadCriticConfig } from '../../src/config/critic.ts';
 import { loadScribeConfig } from '../../src/config/scribe.ts';
 import { RunnerReport } from '../../src/contracts.ts';
@@ -203,6 +204,33 @@ describe('Medic.heal', () => {
     const result = await heal();
     expect(result).toMatchObject({ status: 'failed', error: expect.stringMatching(/could not reach the model: .*HTTP 500/) });
     expect(heals()).toEqual([expect.objectContaining({ outcome: 'failed' })]);
+  });
+});
+
+describe("the Medic's prompts from the project's agents/scribe.yaml", () => {
+  it('an override of the texts that stand in for missing evidence reaches the fix request', async () => {
+    writeFileSync(
+      path.join(project.dir, 'agents', 'scribe.yaml'),
+      [
+        'medic:',
+        '  prompts:',
+        "    no_error_message: 'Playwright said nothing (status {{status}}).'",
+        '    no_test_ids: no test ids at all',
+        '    no_roles: no named elements either',
+      ].join('\n'),
+    );
+    const scribeConfig = loadAgents(project.dir).scribe;
+    const env = project.env(fake.url);
+    const custom = new Medic({ scribeConfig, critic, provider: await createProvider({ env, settings: scribeConfig.provider }), validator, stats, cwd: project.dir, env });
+    fake.reply({ text: fenced(HEALED) });
+    const silent = report({ status: 'timeout', classification: 'timeout', error_message: null, error_line: null, error_context: null, final_page: { url: 'http://127.0.0.1:1/empty', testIds: [], roles: [] } });
+    const result = await custom.heal({ file: file(), code: FAILING, report: silent, request, attempt: 1, maxAttempts: 3 });
+
+    expect(result.status).toBe('healed');
+    const prompt = userMessage(0);
+    expect(prompt).toContain('Playwright said nothing (status timeout).');
+    expect(prompt).toContain('carries exactly these test ids: no test ids at all');
+    expect(prompt).toContain('(role "name"): no named elements either');
   });
 });
 

@@ -249,6 +249,22 @@ describe('Scribe prompts', () => {
   });
 });
 
+describe("prompts of the project's agents/scribe.yaml", () => {
+  it('an override of the texts Scribe sends after an empty answer reaches the next model request', async () => {
+    writeFileSync(
+      path.join(project.dir, 'agents', 'scribe.yaml'),
+      'prompts:\n  no_code: Nothing to check; put the whole spec in one fenced typescript block.\n  empty_answer: (you said nothing)\n',
+    );
+    fake.reply({ text: '' }, { text: chatty(GOOD_SPEC) });
+    const result = await scribe().execute(task);
+
+    expect(result).toMatchObject({ success: true, metadata: { attemptsUsed: 2 } });
+    const messages = fake.requests[1]!.body.messages!;
+    expect(messages.at(-2)).toEqual({ role: 'assistant', content: '(you said nothing)' });
+    expect(messages.at(-1)!.content).toContain(`- [${NO_CODE_RULE}] line 0: Nothing to check; put the whole spec in one fenced typescript block.`);
+  });
+});
+
 const INVENTORY: PageInventory = {
   url: 'http://127.0.0.1:4000/search',
   title: 'Shop search',
