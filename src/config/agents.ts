@@ -12,6 +12,7 @@ import { BUNDLED_AGENTS_DIR } from './paths.ts';
 import { runnerConfigFrom, type RunnerConfig } from './runner.ts';
 import { scribeConfigFrom, type ScribeConfig } from './scribe.ts';
 import { serverConfigFrom, type ServerConfig } from './server.ts';
+import { workflowFrom, type WorkflowManifest } from './workflow.ts';
 
 export type AgentFileName = 'critic.yaml' | 'scribe.yaml' | 'runner.yaml' | 'offline.yaml' | 'server.yaml' | 'workflow.yaml';
 
@@ -27,8 +28,8 @@ export interface Agents {
   runner: RunnerConfig;
   offline: OfflineVocabulary;
   server: ServerConfig;
-  /** Checked against the workers when the pipeline is built (the worker names live in code). */
-  workflow: YamlSource;
+  /** Checked against the workers' contract (src/workflow/worker-contracts.ts), the Critic's gate included. */
+  workflow: WorkflowManifest;
   /** The user's override files that were read. */
   overrides: string[];
   /** Safety rules the user's critic.yaml switches off: reported on every run. */
@@ -69,6 +70,7 @@ export function loadAgents(cwd: string, options: AgentsOptions = {}): Agents {
   const runner = collect(() => runnerConfigFrom(sources.runner.merged));
   const offline = collect(() => offlineVocabularyFrom(sources.offline.merged));
   const server = collect(() => serverConfigFrom(sources.server.merged));
+  const workflow = collect(() => workflowFrom(sources.workflow.merged));
   // Every file's problems at once: a user fixing agents/ should not meet them one run at a time.
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -77,7 +79,7 @@ export function loadAgents(cwd: string, options: AgentsOptions = {}): Agents {
     runner: runner!,
     offline: offline!,
     server: server!,
-    workflow: sources.workflow.merged,
+    workflow: workflow!,
     overrides: [critic, ...Object.values(sources)].flatMap((s) => (s.override ? [s.override.file] : [])),
     disabledSafetyRules: disabledSafetyRules(criticConfig!),
     named: (file, keyPath) => {

@@ -9,12 +9,13 @@ export interface Segment {
   type: string;
 }
 
-export interface WorkerOutput<S extends Segment> {
-  signal: string;
+/** What a worker answers: one of its signals (the pipeline's are typed by src/workflow/worker-contracts.ts) and the segments it adds. */
+export interface WorkerOutput<S extends Segment, Signal extends string = string> {
+  signal: Signal;
   segments?: S[];
 }
 
-export type Worker<S extends Segment> = (payload: readonly S[], block: string) => Promise<WorkerOutput<S>>;
+export type Worker<S extends Segment, Signal extends string = string> = (payload: readonly S[], block: string) => Promise<WorkerOutput<S, Signal>>;
 
 export interface Step {
   block: string;

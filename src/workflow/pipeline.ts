@@ -11,7 +11,6 @@ import { SharedBrowser } from '../agents/runner/browser-server.ts';
 import { Scribe, type ScribeProgress } from '../agents/scribe.ts';
 import { assertWritable, specPath, SpecExistsError } from '../agents/scribe-files.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
-import { workflowFrom } from '../config/workflow.ts';
 import { GenerateResult, ScribeTask, type Complexity, type PageInventory, type PipelineEvent } from '../contracts.ts';
 import { BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
@@ -153,10 +152,9 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
     browser,
     timings: () => clock.snapshot(),
   });
-  const manifest = workflowFrom(project.agents.workflow, Object.keys(workers));
   try {
     // An aborted job (a server shutting down) stops before its next stage.
-    const walk = await runWorkflow<PipelineSegment>(manifest, workers, [{ type: 'REQUEST', task }], { onBlock: () => options.signal?.throwIfAborted() });
+    const walk = await runWorkflow<PipelineSegment>(project.agents.workflow, workers, [{ type: 'REQUEST', task }], { onBlock: () => options.signal?.throwIfAborted() });
     const state = new RunState(walk.payload);
     stats?.record(outcomeOf(generation, walk.outcome, state));
     return withWarnings(resultOf(walk.outcome, state, options.cwd, clock.snapshot()), project.warnings);

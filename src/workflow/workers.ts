@@ -11,12 +11,13 @@ import type { SharedBrowser } from '../agents/runner/browser-server.ts';
 import type { Candidate, Scribe, SpecRecord } from '../agents/scribe.ts';
 import { SpecExistsError, specStem } from '../agents/scribe-files.ts';
 import { renderTemplate } from '../config/scribe.ts';
-import type { CriticVerdict, Issue, PageInventory, RunnerReport } from '../contracts.ts';
+import type { CriticVerdict, Issue, PageInventory } from '../contracts.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
 import { statsHome, type StatsSink } from '../stats/log.ts';
-import type { Worker } from './orchestrator.ts';
+import type { Worker, WorkerOutput } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
 import type { PipelineSegment, ResolvedTask } from './segments.ts';
+import { RUNNER_SIGNAL, type SignalOf, type WorkerName } from './worker-contracts.ts';
 
 export interface WorkerDeps {
   scribe: Scribe;
@@ -37,19 +38,15 @@ export interface WorkerDeps {
   emit: (stage: string, status: 'started' | 'done' | 'failed' | 'info', message: string) => void;
 }
 
-type PipelineWorker = Worker<PipelineSegment>;
-type WorkerOutput = Awaited<ReturnType<PipelineWorker>>;
+/** What worker `W` answers: only the signals its contract lists. */
+type Output<W extends WorkerName> = WorkerOutput<PipelineSegment, SignalOf<W>>;
 
-const SIGNAL_OF: Record<RunnerReport['classification'], string> = {
-  pass: 'PASS',
-  test_bug: 'TEST_BUG',
-  app_bug: 'APP_BUG',
-  environment: 'ENVIRONMENT',
-  timeout: 'TIMEOUT',
-};
+/** One worker per name of the contract, each typed by its signals. */
+export type PipelineWorkers = { [W in WorkerName]: Worker<PipelineSegment, SignalOf<W>> };
 
-export function pipelineWorkers(deps: WorkerDeps): Record<string, PipelineWorker> {
-  const on = (work: (state: RunState) => WorkerOutput | Promise<WorkerOutput>): PipelineWorker => async (payload) => work(new RunState(payload));
+export function pipelineWorkers(deps: WorkerDeps): PipelineWorkers {
+  const on = <Signal extends string>(work: (state: RunState) => WorkerOutput<PipelineSegment, Signal> | Promise<WorkerOutput<PipelineSegment, Signal>>): Worker<PipelineSegment, Signal> =>
+    async (payload) => work(new RunState(payload));
   return {
     scribe: on((state) => scribeWorker(deps, state)),
     critic: on((state) => criticWorker(deps, state)),
@@ -64,7 +61,7 @@ export function pipelineWorkers(deps: WorkerDeps): Record<string, PipelineWorker
 }
 
 /** Generates a candidate; after a Critic rejection, from the rejected spec and the Critic's reasons. */
-async function scribeWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOutput> {
+async function scribeWorker(deps: WorkerDeps, state: RunState): Promise<Output<'scribe'>> {
   const task = state.task();
   const rejections = state.rejections();
   const rejected = state.lastVerdict();
@@ -95,7 +92,7 @@ function criticFeedback(verdict: CriticVerdict, rejection: string): Issue[] {
   return [{ rule: 'critic-review', severity: 'error', message: renderTemplate(rejection, { reason: verdict.reason }), line: 0, column: 0, fixable: false }];
 }
 
-async function criticWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOutput> {
+async function criticWorker(deps: WorkerDeps, state: RunState): Promise<Output<'critic'>> {
   const task = state.task();
   const { candidate } = state.candidate();
   deps.emit('critic', 'started', 'the Critic reviews the spec');
@@ -110,14 +107,14 @@ async function criticWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOu
   return { signal: approved ? 'APPROVED' : 'REJECTED', segments: [{ type: 'VERDICT', verdict } as const] };
 }
 
-function stageWorker(deps: WorkerDeps, state: RunState): WorkerOutput {
+function stageWorker(deps: WorkerDeps, state: RunState): Output<'stage'> {
   const task = state.task();
   if (task.run && task.url) return { signal: 'STAGED' };
   if (task.run) deps.emit('run', 'info', 'not run: no app URL (pass --url or set BASE_URL)');
   return { signal: 'NO_RUN' };
 }
 
-async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOutput> {
+async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<Output<'runner'>> {
   const task = state.task();
   const { candidate } = state.candidate();
   deps.emit('run', 'started', `running the spec against ${task.url}`);
@@ -138,10 +135,10 @@ async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOu
   const passed = report.classification === 'pass';
   deps.emit('run', passed ? 'done' : 'failed', passed ? `passed in ${(report.duration_ms / 1000).toFixed(1)} s` : `${report.classification}: ${report.error_message ?? report.status}`);
   const segment = report.segment ?? { type: 'TEST_RESULT' as const, content: report.error_message ?? '', outcome: passed ? ('PASS' as const) : ('FAIL' as const) };
-  return { signal: SIGNAL_OF[report.classification], segments: [{ ...segment, report }] };
+  return { signal: RUNNER_SIGNAL[report.classification], segments: [{ ...segment, report }] };
 }
 
-async function medicWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOutput> {
+async function medicWorker(deps: WorkerDeps, state: RunState): Promise<Output<'medic'>> {
   const task = state.task();
   const current = state.candidate();
   const result = state.lastRun();
@@ -178,7 +175,7 @@ async function medicWorker(deps: WorkerDeps, state: RunState): Promise<WorkerOut
   return { signal, segments: [{ type: 'HEAL', outcome: healed.status, reasons } as const] };
 }
 
-function acceptWorker(deps: WorkerDeps, state: RunState): WorkerOutput {
+function acceptWorker(deps: WorkerDeps, state: RunState): Output<'accept'> {
   const task = state.task();
   const { candidate } = state.candidate();
   const ran = state.lastRun();
@@ -199,7 +196,7 @@ function acceptWorker(deps: WorkerDeps, state: RunState): WorkerOutput {
  * `<name>.<status>.ts` (under .scribe/review/ when the user's testMatch would pick that up): outside
  * Playwright's testMatch, and never over an existing file.
  */
-function keepWorker(deps: WorkerDeps, state: RunState, status: 'not_run' | 'needs_review', note: string): WorkerOutput {
+function keepWorker(deps: WorkerDeps, state: RunState, status: 'not_run' | 'needs_review', note: string): WorkerOutput<PipelineSegment, 'KEPT'> {
   const task = state.task();
   const best = state.bestCandidate();
   const file = freeReviewPath(task.file, status, deps.project);

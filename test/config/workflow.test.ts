@@ -1,0 +1,122 @@
+/**
+ * agents/workflow.yaml checked at load against the workers' contract: signals a worker does not emit,
+ * routes to blocks that do not exist, signals left without a route, and routes that take a spec past the
+ * Critic are configuration errors naming the file, the key and the line.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadAgents } from '../../src/config/agents.ts';
+import { ConfigError, parseYaml, type ConfigProblem } from '../../src/config/load.ts';
+import { DEFAULT_WORKFLOW_PATH, loadWorkflow, workflowFrom } from '../../src/config/workflow.ts';
+import { PIPELINE_WORKERS } from '../../src/workflow/worker-contracts.ts';
+import { scribe } from '../commands/cli-harness.ts';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'scribe-workflow-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Writes the project's agents/workflow.yaml override and returns its path. */
+function override(text: string): string {
+  mkdirSync(path.join(dir, 'agents'), { recursive: true });
+  const file = path.join(dir, 'agents', 'workflow.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+function problemsOf(load: () => unknown): ConfigProblem[] {
+  try {
+    load();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+const bundled = readFileSync(DEFAULT_WORKFLOW_PATH, 'utf8');
+
+describe('agents/workflow.yaml against the workers’ contract', () => {
+  it('the bundled file routes every signal each worker emits, and only those', () => {
+    const manifest = loadWorkflow();
+    for (const block of Object.values(manifest.blocks)) {
+      if ('terminal' in block) continue;
+      expect(Object.keys(block.on).sort()).toEqual([...PIPELINE_WORKERS[block.worker].signals].sort());
+    }
+  });
+
+  it('a signal the worker does not emit is refused with the file, the key and the line', () => {
+    const file = override('# mine\nblocks:\n  critic:\n    on: { APPROVD: stage }\n');
+    expect(problemsOf(() => loadAgents(dir))).toEqual([
+      { file, key: 'blocks.critic.on.APPROVD', line: 4, message: 'unknown signal APPROVD: worker "critic" emits APPROVED, REJECTED' },
+    ]);
+  });
+
+  it('a route to a block that does not exist is refused with the file, the key and the line', () => {
+    const file = override('blocks:\n  run:\n    on:\n      APP_BUG: reprt\n');
+    expect(problemsOf(() => loadAgents(dir))).toEqual([{ file, key: 'blocks.run.on.APP_BUG', line: 4, message: 'unknown block "reprt"' }]);
+  });
+
+  it('a signal a block leaves without a route (and no default) is refused', () => {
+    const file = override('blocks:\n  scribe:\n    on: { CANDIDATE: second_look }\n  second_look:\n    worker: critic\n    on: { APPROVED: critic }\n');
+    expect(problemsOf(() => loadAgents(dir))).toEqual([
+      { file, key: 'blocks.second_look.on', line: 6, message: 'no route for REJECTED of worker "critic" (name each under on, or set default)' },
+    ]);
+  });
+
+  it('is checked when the project loads, so every command refuses it (exit 2)', async () => {
+    const file = override('blocks:\n  critic:\n    on: { APPROVD: stage }\n');
+    writeFileSync(path.join(dir, 'login.spec.ts'), "import { test } from '@playwright/test';\n");
+    const run = await scribe(['validate', 'login.spec.ts'], { cwd: dir, env: {} });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:3: blocks.critic.on.APPROVD: unknown signal APPROVD`);
+  });
+});
+
+describe('the Critic’s gate', () => {
+  const bypass = () => problemsOf(() => loadAgents(dir)).find((p) => p.message.includes('the Critic has not approved'));
+
+  it('refuses a Critic that sends a rejected spec on to be run, naming that route', () => {
+    const file = override('blocks:\n  critic:\n    on: { REJECTED: stage }\n');
+    expect(bypass()).toEqual({
+      file,
+      key: 'blocks.critic.on.REJECTED',
+      line: 3,
+      message: expect.stringContaining('reaches worker "runner", which runs or writes it: scribe -CANDIDATE-> critic -REJECTED-> stage -STAGED-> run.'),
+    });
+  });
+
+  it('refuses a new spec sent past the Critic, to a run or straight to a write', () => {
+    const past = override('blocks:\n  scribe:\n    on: { CANDIDATE: stage }\n');
+    expect(bypass()).toMatchObject({ file: past, key: 'blocks.scribe.on.CANDIDATE', line: 3, message: expect.stringContaining('scribe -CANDIDATE-> stage -STAGED-> run') });
+    const written = override('blocks:\n  scribe:\n    on: { CANDIDATE: accept }\n');
+    expect(bypass()).toMatchObject({ key: 'blocks.scribe.on.CANDIDATE', message: expect.stringContaining('reaches worker "accept"') });
+  });
+
+  it('refuses a heal that skips the Critic, or a rejected heal that is run anyway', () => {
+    override('blocks:\n  medic:\n    on: { HEALED: stage }\n');
+    expect(bypass()).toMatchObject({ key: 'blocks.medic.on.HEALED', message: expect.stringContaining('medic -HEALED-> stage -STAGED-> run') });
+    override('blocks:\n  critic_heal:\n    on: { REJECTED: run }\n');
+    expect(bypass()).toMatchObject({ key: 'blocks.critic_heal.on.REJECTED', message: expect.stringContaining('medic -HEALED-> critic_heal -REJECTED-> run') });
+  });
+
+  it('refuses keeping a spec for review when the Critic approved none on the way', () => {
+    override('blocks:\n  scribe:\n    on: { GAVE_UP: fallback }\n');
+    expect(bypass()).toMatchObject({ key: 'blocks.scribe.on.GAVE_UP', message: expect.stringContaining('writes the last approved spec, and none was approved on the way') });
+  });
+
+  it('follows a default route too', () => {
+    const text = bundled.replace('on: { APPROVED: stage, REJECTED: scribe }', 'on: { APPROVED: stage }\n    default: run');
+    const problems = problemsOf(() => workflowFrom(parseYaml('workflow.yaml', text)));
+    expect(problems).toEqual([expect.objectContaining({ key: 'blocks.critic.default', line: text.split('\n').findIndex((l) => l.includes('default: run')) + 1 })]);
+  });
+
+  it('accepts routes that keep the gate: a second Critic, an app bug sent to the fallback', () => {
+    override('blocks:\n  scribe:\n    on: { CANDIDATE: second_look }\n  second_look:\n    worker: critic\n    on: { APPROVED: critic, REJECTED: scribe }\n  run:\n    on: { APP_BUG: fallback }\n');
+    const { workflow } = loadAgents(dir);
+    expect(workflow.blocks.second_look).toEqual({ worker: 'critic', on: { APPROVED: 'critic', REJECTED: 'scribe' } });
+  });
+});
