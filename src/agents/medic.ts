@@ -3,13 +3,16 @@
  * runner's error, the failing line and the page as it was at the failure (agents/scribe.yaml `medic`
  * prompts); its answer is validated and autofixed as Scribe's are, then compared with the failing spec:
  * a heal that weakens what the test checks is refused, with reasons the next attempt is shown.
- * App bugs and environment failures are never healed: a test must not be bent to a broken app.
+ * Only the failures agents/workflow.yaml routes from the Runner to the Medic are healed (test bugs and
+ * timeouts in the bundled file): app bugs and environment failures are reported, a test must not be bent
+ * to a broken app.
  * The caller loops up to `medic.max_debug_attempts` and runs each healed spec (after the Critic).
  */
 import { randomUUID } from 'node:crypto';
 import { findWeakening } from '../analysis/assertions.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import { modelFor, renderTemplate, type ScribeConfig } from '../config/scribe.ts';
+import { healableClassifications, loadWorkflow, type WorkflowManifest } from '../config/workflow.ts';
 import type { PageInventory, RunnerReport } from '../contracts.ts';
 import { extractCode } from '../llm/extract.ts';
 import { secretsOf } from '../llm/redact.ts';
@@ -22,15 +25,14 @@ import { completeRecorded, isFailedCall } from './model-call.ts';
 import { describeErrors, renderCredentials, renderCriteria } from './scribe-prompt.ts';
 import { checkSpec, errorsOf, noCodeIssue } from './spec-check.ts';
 
-/** Failures a spec can be healed of; app bugs and environment failures are reported instead. */
-const HEALABLE: ReadonlySet<RunnerReport['classification']> = new Set(['test_bug', 'timeout']);
-
 export interface MedicOptions {
   /** agents/scribe.yaml, loaded: the model settings and the `medic` section. */
   scribeConfig: ScribeConfig;
   /** agents/critic.yaml, loaded: the criteria a healed spec must still meet. */
   critic: CriticConfig;
   provider: ModelProvider;
+  /** agents/workflow.yaml, loaded: its routing says which failures are healed. Default: the bundled one. */
+  workflow?: WorkflowManifest;
   /** Default: the model Scribe uses for the configured default complexity (SCRIBE_MODEL wins). */
   model?: string;
   /** A validator to share; it must have been built from `critic`. An inventory given here is applied to it. */
@@ -71,6 +73,7 @@ export class Medic {
   private readonly env: NodeJS.ProcessEnv;
   private readonly stats: StatsSink | undefined;
   private readonly validator: Validator;
+  private readonly healable: ReadonlySet<RunnerReport['classification']>;
 
   constructor(options: MedicOptions) {
     this.options = options;
@@ -80,11 +83,12 @@ export class Medic {
     this.stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(this.env, options.cwd ?? process.cwd()));
     // A heal is model-written code: the allow-list gate applies.
     this.validator = (options.validator ?? new Validator(this.critic, { typeCheck: true })).forUntrustedCode(options.cwd ?? process.cwd()).withInventory(options.inventory);
+    this.healable = new Set(healableClassifications(options.workflow ?? loadWorkflow()));
   }
 
   async heal(input: HealRequest): Promise<HealResult> {
     const { report } = input;
-    if (!HEALABLE.has(report.classification)) return { status: 'failed', error: notHealable(report) };
+    if (!this.healable.has(report.classification)) return { status: 'failed', error: notHealable(report) };
 
     const generation = input.generation ?? randomUUID();
     const answer = await completeRecorded(

@@ -6,7 +6,8 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { isWorkerName, PIPELINE_WORKERS, WORKER_NAMES, type WorkerContract, type WorkerName } from '../workflow/worker-contracts.ts';
+import { RunClassification } from '../contracts.ts';
+import { isWorkerName, PIPELINE_WORKERS, RUNNER_SIGNAL, WORKER_NAMES, type WorkerContract, type WorkerName } from '../workflow/worker-contracts.ts';
 import { ConfigError, checkWithSchema, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';
 
@@ -86,6 +87,20 @@ export function workflowFrom(source: YamlSource, workers: readonly string[] = WO
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return { file: source.file, start: parsed.start, maxJumps: parsed.max_jumps, blocks: parsed.blocks as Blocks };
+}
+
+/**
+ * The run outcomes the routing sends from the Runner to the Medic: the failures a spec may be healed of.
+ * The others (in the bundled file app bugs and environment failures) are reported instead.
+ */
+export function healableClassifications(manifest: WorkflowManifest): RunClassification[] {
+  const runners = Object.values(manifest.blocks).filter((block): block is WorkerBlock => !isTerminal(block) && block.worker === 'runner');
+  const sendsToMedic = (block: WorkerBlock, signal: string) => {
+    const name = block.on[signal] ?? block.default;
+    const target = name === undefined ? undefined : manifest.blocks[name];
+    return target !== undefined && !isTerminal(target) && target.worker === 'medic';
+  };
+  return RunClassification.options.filter((classification) => runners.some((block) => sendsToMedic(block, RUNNER_SIGNAL[classification])));
 }
 
 /** The block each signal of a worker block leads to, and the key that says so (its `on` entry or `default`). */

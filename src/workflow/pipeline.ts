@@ -140,7 +140,7 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
   const workers = pipelineWorkers({
     scribe,
     critic: new Critic({ ...shared, scribeConfig: config, providerName }),
-    medic: async () => new Medic({ ...shared, scribeConfig: config, provider: await scribe.modelProvider() }),
+    medic: async () => new Medic({ ...shared, scribeConfig: config, workflow: project.agents.workflow, provider: await scribe.modelProvider() }),
     cwd: options.cwd,
     env: options.env,
     project,

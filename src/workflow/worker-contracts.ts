@@ -3,7 +3,7 @@
  * emits and its part in the Critic's gate. The workflow file is checked against this list when it is
  * loaded, and each worker's answer is typed by it (src/workflow/workers.ts).
  */
-import type { RunnerReport } from '../contracts.ts';
+import type { RunClassification } from '../contracts.ts';
 
 export interface WorkerContract {
   /** Every signal the worker emits. */
@@ -41,7 +41,7 @@ export function isWorkerName(name: string): name is WorkerName {
 }
 
 /** The Runner's signal for each classification of a run. */
-export const RUNNER_SIGNAL: Readonly<Record<RunnerReport['classification'], SignalOf<'runner'>>> = {
+export const RUNNER_SIGNAL: Readonly<Record<RunClassification, SignalOf<'runner'>>> = {
   pass: 'PASS',
   test_bug: 'TEST_BUG',
   app_bug: 'APP_BUG',

@@ -199,6 +199,20 @@ describe('Medic.heal', () => {
     expect(stats.read()).toEqual([]);
   });
 
+  it("heals only what the project's agents/workflow.yaml routes to the Medic", async () => {
+    writeFileSync(path.join(project.dir, 'agents', 'workflow.yaml'), 'blocks:\n  run:\n    on: { TIMEOUT: fallback, APP_BUG: medic }\n');
+    const routed = await makeMedic({ workflow: loadAgents(project.dir).workflow });
+    const timeout = report({ status: 'timeout', classification: 'timeout', error_message: 'the run took longer than timeouts.run_ms', error_line: null, error_context: null });
+    const notHealed = await routed.heal({ file: file(), code: FAILING, report: timeout, request, attempt: 1, maxAttempts: 3 });
+    expect(notHealed).toMatchObject({ status: 'failed', error: expect.stringContaining('not healed') });
+    expect(fake.requests).toHaveLength(0);
+
+    fake.reply({ text: fenced(HEALED) });
+    const appBug = report({ classification: 'app_bug', error_message: 'Error: expect(locator).toHaveText(expected) failed', error_line: 6 });
+    expect(await routed.heal({ file: file(), code: FAILING, report: appBug, request, attempt: 1, maxAttempts: 3 })).toEqual({ status: 'healed', code: HEALED });
+    expect(userMessage(0)).toContain('(app_bug)');
+  });
+
   it('a model that cannot be reached fails the heal with the reason', async () => {
     fake.reply({ status: 500 }, { status: 500 }, { status: 500 });
     const result = await heal();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadAgents } from '../../src/config/agents.ts';
 import { ConfigError, parseYaml, type ConfigProblem } from '../../src/config/load.ts';
-import { DEFAULT_WORKFLOW_PATH, loadWorkflow, workflowFrom } from '../../src/config/workflow.ts';
+import { DEFAULT_WORKFLOW_PATH, healableClassifications, loadWorkflow, workflowFrom } from '../../src/config/workflow.ts';
 import { PIPELINE_WORKERS } from '../../src/workflow/worker-contracts.ts';
 import { scribe } from '../commands/cli-harness.ts';
 
@@ -118,5 +118,18 @@ describe('the Critic’s gate', () => {
     override('blocks:\n  scribe:\n    on: { CANDIDATE: second_look }\n  second_look:\n    worker: critic\n    on: { APPROVED: critic, REJECTED: scribe }\n  run:\n    on: { APP_BUG: fallback }\n');
     const { workflow } = loadAgents(dir);
     expect(workflow.blocks.second_look).toEqual({ worker: 'critic', on: { APPROVED: 'critic', REJECTED: 'scribe' } });
+  });
+});
+
+describe('what is healed', () => {
+  it('is what the routing sends from the Runner to the Medic: test bugs and timeouts in the bundled file', () => {
+    expect(healableClassifications(loadWorkflow())).toEqual(['test_bug', 'timeout']);
+  });
+
+  it('follows a project’s routing, a default route included', () => {
+    override('blocks:\n  run:\n    on: { TIMEOUT: fallback }\n');
+    expect(healableClassifications(loadAgents(dir).workflow)).toEqual(['test_bug']);
+    const text = bundled.replace('APP_BUG: report, ', '').replace('TIMEOUT: medic', 'TIMEOUT: report').replace('default: report', 'default: medic');
+    expect(healableClassifications(workflowFrom(parseYaml('workflow.yaml', text)))).toEqual(['test_bug', 'app_bug']);
   });
 });
