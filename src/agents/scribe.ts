@@ -1,7 +1,7 @@
 /**
  * Scribe: turns a request into a spec that passes every error-level rule of agents/critic.yaml, or
  * says why it could not. One attempt is: prompt → model → extract the code → validate → autofix →
- * validate again. Errors left send the attempt back with feedback, at most `max_retries` attempts.
+ * validate again. Errors left send the attempt back with feedback, at most `max_attempts` attempts.
  *
  * Generation (`generate`: a validated candidate, nothing written) is kept apart from writing
  * (`write`), so the later stages — Critic, Runner, Medic — can stand between the two.
@@ -194,7 +194,7 @@ export class Scribe {
    * no outcome: the generation ends when its caller has written the spec (or has not).
    */
   async generate(request: GenerationRequest, prior?: PriorAttempt, generation: string = randomUUID()): Promise<Candidate> {
-    const maxAttempts = this.config.generation.max_retries;
+    const maxAttempts = this.config.generation.max_attempts;
     const provider = await this.modelProvider();
     const model = modelFor(this.config, request.complexity, this.env);
     const validator = this.validatorFor(request.inventory);

@@ -82,7 +82,7 @@ function scribeOverride(project: ProjectContext): string {
 #
 # generation:
 #   output_dir: ${path.relative(project.cwd, project.outputDir) || '.'}   # default: ${project.playwright ? '<testDir>/generated of the Playwright config' : 'generated-tests'}
-#   max_retries: 3
+#   max_attempts: 3
 # provider:
 #   models: { easy: gpt-4o-mini, medium: gpt-4o, hard: gpt-4o }
 `;

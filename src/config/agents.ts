@@ -6,21 +6,34 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { criticConfigFrom, SAFETY_RULES, type CriticConfig } from './critic.ts';
-import { ConfigError, readYamlFile, type YamlSource } from './load.ts';
+import { hasKey, isMapping } from './key-paths.ts';
+import { ConfigError, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
 import { offlineVocabularyFrom, type OfflineVocabulary } from './offline.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';
+import type { Renamed } from './renamed-keys.ts';
 import { runnerConfigFrom, type RunnerConfig } from './runner.ts';
-import { scribeConfigFrom, type ScribeConfig } from './scribe.ts';
+import { renamedScribeKeys, scribeConfigFrom, type ScribeConfig } from './scribe.ts';
 import { serverConfigFrom, type ServerConfig } from './server.ts';
-import { workflowFrom, type WorkflowManifest } from './workflow.ts';
+import { renamedWorkflowNames, workflowFrom, type WorkflowManifest } from './workflow.ts';
 
 export type AgentFileName = 'critic.yaml' | 'scribe.yaml' | 'runner.yaml' | 'offline.yaml' | 'server.yaml' | 'workflow.yaml';
 
 /** A merged file and the user's override it came from (absent when the project has none). */
 export interface AgentsSource {
   merged: YamlSource;
+  /** The override as written. */
   override: YamlSource | undefined;
+  /** The override's data with its deprecated keys under their current names (what was merged). */
+  overrideRead: unknown;
+  /** The override's deprecated keys and names, each read as the current one. */
+  deprecations: ConfigProblem[];
 }
+
+/** The files whose keys or names were renamed: their old spellings are read, and reported. */
+const RENAMED: Partial<Record<AgentFileName, (source: YamlSource) => Renamed>> = {
+  'scribe.yaml': renamedScribeKeys,
+  'workflow.yaml': renamedWorkflowNames,
+};
 
 export interface Agents {
   critic: CriticConfig;
@@ -34,7 +47,9 @@ export interface Agents {
   overrides: string[];
   /** Safety rules the user's critic.yaml switches off: reported on every run. */
   disabledSafetyRules: string[];
-  /** Whether the user's override of `file` sets this key (a value it names beats the Playwright config's). */
+  /** Old keys and names the user's overrides still write (read as the current ones): reported on every run. */
+  deprecations: ConfigProblem[];
+  /** Whether the user's override of `file` sets this key, under this name or an older one (a value it names beats the Playwright config's). */
   named(file: AgentFileName, keyPath: readonly string[]): boolean;
 }
 
@@ -82,9 +97,10 @@ export function loadAgents(cwd: string, options: AgentsOptions = {}): Agents {
     workflow: workflow!,
     overrides: [critic, ...Object.values(sources)].flatMap((s) => (s.override ? [s.override.file] : [])),
     disabledSafetyRules: disabledSafetyRules(criticConfig!),
+    deprecations: [critic, ...Object.values(sources)].flatMap((s) => s.deprecations),
     named: (file, keyPath) => {
-      const override = file === 'critic.yaml' ? critic.override : Object.values(sources).find((s) => path.basename(s.merged.file) === file && s.override)?.override;
-      return hasKey(override?.data, keyPath);
+      const source = file === 'critic.yaml' ? critic : Object.values(sources).find((s) => path.basename(s.merged.file) === file && s.override);
+      return hasKey(source?.override?.data, keyPath) || hasKey(source?.overrideRead, keyPath);
     },
   };
 }
@@ -97,19 +113,22 @@ export function agentsSource(name: AgentFileName, cwd: string, explicit?: string
   const bundledFile = path.join(BUNDLED_AGENTS_DIR, name);
   const bundled = readYamlFile(bundledFile);
   const overrideFile = explicit ? path.resolve(cwd, explicit) : path.join(cwd, 'agents', name);
-  if (!explicit && !existsSync(overrideFile)) return { merged: bundled, override: undefined };
-  if (existsSync(overrideFile) && realpathSync(overrideFile) === realpathSync(bundledFile)) return { merged: bundled, override: undefined };
+  const bundledOnly = { merged: bundled, override: undefined, overrideRead: undefined, deprecations: [] };
+  if (!explicit && !existsSync(overrideFile)) return bundledOnly;
+  if (existsSync(overrideFile) && realpathSync(overrideFile) === realpathSync(bundledFile)) return bundledOnly;
   const override = readYamlFile(overrideFile);
-  return { merged: mergeOverride(bundled, override), override };
+  // Renamed before merging, so an old key the user writes replaces the bundled value of its current name.
+  const read = RENAMED[name]?.(override) ?? { source: override, deprecations: [] };
+  return { merged: mergeOverride(bundled, read.source), override, overrideRead: read.source.data, deprecations: read.deprecations };
 }
 
 /** The override's values over the bundled ones; problems point into the override (the file a user edits). */
 export function mergeOverride(bundled: YamlSource, override: YamlSource): YamlSource {
-  if (override.data === null || override.data === undefined) return { ...bundled, file: override.file, lineOf: override.lineOf };
+  if (override.data === null || override.data === undefined) return { ...bundled, file: override.file, lineOf: override.lineOf, writtenAs: override.writtenAs };
   if (!isMapping(override.data)) {
     throw new ConfigError([{ file: override.file, key: '', line: override.lineOf([]), message: 'an agents/ override holds a mapping of the keys it changes' }]);
   }
-  return { file: override.file, data: deepMerge(bundled.data, override.data), lineOf: override.lineOf };
+  return { file: override.file, data: deepMerge(bundled.data, override.data), lineOf: override.lineOf, writtenAs: override.writtenAs };
 }
 
 /** Mappings merge key by key; anything else (lists included) in the override replaces the base. */
@@ -118,19 +137,6 @@ export function deepMerge(base: unknown, override: unknown): unknown {
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(override)) merged[key] = deepMerge(base[key], value);
   return merged;
-}
-
-function hasKey(data: unknown, keyPath: readonly string[]): boolean {
-  let node = data;
-  for (const key of keyPath) {
-    if (!isMapping(node) || !(key in node)) return false;
-    node = node[key];
-  }
-  return true;
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** critic.yaml's test id attribute when the user's file sets it, else the Playwright config's, else the bundled one. */

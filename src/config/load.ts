@@ -14,6 +14,11 @@ export interface YamlSource {
   file: string;
   data: unknown;
   lineOf(path: readonly PropertyKey[]): number;
+  /**
+   * The path as the file writes it, where `data` holds a deprecated key under its current name
+   * (src/config/renamed-keys.ts), so a problem names the key the user wrote. Absent: the path itself.
+   */
+  writtenAs?(path: readonly PropertyKey[]): readonly PropertyKey[];
 }
 
 export function parseYaml(file: string, text: string): YamlSource {
@@ -60,16 +65,16 @@ export function keyPath(path: readonly PropertyKey[]): string {
   return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
 }
 
+/** A problem at a key path of the source, named and placed as the file writes it. */
+export function problemAt(source: YamlSource, path: readonly PropertyKey[], message: string): ConfigProblem {
+  return { file: source.file, key: keyPath(source.writtenAs?.(path) ?? path), line: source.lineOf(path), message };
+}
+
 /** Checks parsed YAML against a schema; zod's issues become ConfigProblems with lines. */
 export function checkWithSchema<T>(source: YamlSource, schema: z.ZodType<T>, prefix: readonly PropertyKey[] = [], value: unknown = source.data): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new ConfigError(
-    result.error.issues.map((issue) => {
-      const path = [...prefix, ...issue.path];
-      return { file: source.file, key: keyPath(path), line: source.lineOf(path), message: issue.message };
-    }),
-  );
+  throw new ConfigError(result.error.issues.map((issue) => problemAt(source, [...prefix, ...issue.path], issue.message)));
 }
 
 export function readYamlFile(file: string): YamlSource {

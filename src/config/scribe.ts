@@ -10,6 +10,7 @@ import { Complexity } from '../contracts.ts';
 import { ExploreSettings } from '../explore/settings.ts';
 import { checkWithSchema, readYamlFile, type YamlSource } from './load.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';
+import { withRenamedKeys, type Renamed, type RenamedKey } from './renamed-keys.ts';
 
 export const DEFAULT_SCRIBE_PATH = path.join(BUNDLED_AGENTS_DIR, 'scribe.yaml');
 
@@ -30,6 +31,19 @@ export function template(allowed: readonly string[], required: readonly string[]
 
 const positiveMs = z.number().int().positive();
 
+/**
+ * Renamed keys, still read. `max_retries` counted model answers (not retries) and also capped the Critic's
+ * rejections: it sets both of the keys that now say so apart.
+ */
+const RENAMED_KEYS: readonly RenamedKey[] = [
+  { old: ['generation', 'max_retries'], current: ['generation', 'max_attempts'], alsoSets: [['generation', 'max_critic_rejections']] },
+];
+
+/** agents/scribe.yaml with its deprecated keys under their current names. */
+export function renamedScribeKeys(source: YamlSource): Renamed {
+  return withRenamedKeys(source, RENAMED_KEYS);
+}
+
 export const ScribeFile = z.strictObject({
   version: z.literal(1),
   provider: z.strictObject({
@@ -46,7 +60,8 @@ export const ScribeFile = z.strictObject({
     max_retry_after_ms: z.number().int().nonnegative(),
   }),
   generation: z.strictObject({
-    max_retries: z.number().int().min(1).max(10),
+    max_attempts: z.number().int().min(1).max(10),
+    max_critic_rejections: z.number().int().min(0).max(10),
     output_dir: z.string().min(1),
     quoted_answer_chars: z.number().int().positive(),
   }),
@@ -83,15 +98,25 @@ export const ScribeFile = z.strictObject({
   }),
 });
 
-export type ScribeConfig = z.infer<typeof ScribeFile> & { file: string };
+type ScribeSettings = z.infer<typeof ScribeFile>;
+
+export type ScribeConfig = Omit<ScribeSettings, 'generation'> & {
+  file: string;
+  generation: ScribeSettings['generation'] & {
+    /** @deprecated the old name of `max_attempts`, kept for library callers that read it. */
+    max_retries: number;
+  };
+};
 export type ProviderSettings = ScribeConfig['provider'];
 
 export function loadScribeConfig(file: string = DEFAULT_SCRIBE_PATH): ScribeConfig {
   return scribeConfigFrom(readYamlFile(file));
 }
 
+/** A file that still writes a deprecated key is read under the current name (the caller reports it). */
 export function scribeConfigFrom(source: YamlSource): ScribeConfig {
-  return { ...checkWithSchema(source, ScribeFile), file: source.file };
+  const settings = checkWithSchema(renamedScribeKeys(source).source, ScribeFile);
+  return { ...settings, generation: { ...settings.generation, max_retries: settings.generation.max_attempts }, file: source.file };
 }
 
 /** The model for a complexity: SCRIBE_MODEL wins, then the configured one. */

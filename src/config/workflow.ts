@@ -7,11 +7,16 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { RunClassification } from '../contracts.ts';
-import { isWorkerName, PIPELINE_WORKERS, RUNNER_SIGNAL, WORKER_NAMES, type WorkerContract, type WorkerName } from '../workflow/worker-contracts.ts';
-import { ConfigError, checkWithSchema, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
+import { isWorkerName, PIPELINE_WORKERS, RENAMED_WORKERS, RUNNER_SIGNAL, WORKER_NAMES, type WorkerContract, type WorkerName } from '../workflow/worker-contracts.ts';
+import { isMapping } from './key-paths.ts';
+import { ConfigError, checkWithSchema, problemAt, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';
+import { withRenamedKeys, type Renamed } from './renamed-keys.ts';
 
 export const DEFAULT_WORKFLOW_PATH = path.join(BUNDLED_AGENTS_DIR, 'workflow.yaml');
+
+/** Blocks of the bundled file that were renamed: a project's file may still name, or route to, the old one. */
+const RENAMED_BLOCKS: Readonly<Record<string, string>> = { report: 'keep_app_bug' };
 
 const Signal = z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'a signal is UPPER_CASE');
 
@@ -53,11 +58,12 @@ export function loadWorkflow(file: string = DEFAULT_WORKFLOW_PATH, workers: read
   return workflowFrom(readYamlFile(file), workers);
 }
 
-export function workflowFrom(source: YamlSource, workers: readonly string[] = WORKER_NAMES): WorkflowManifest {
+/** A file that still writes an old block or worker name is read with the current one (the caller reports it). */
+export function workflowFrom(written: YamlSource, workers: readonly string[] = WORKER_NAMES): WorkflowManifest {
+  const source = renamedWorkflowNames(written).source;
   const parsed = checkWithSchema(source, WorkflowFile);
   const problems: ConfigProblem[] = [];
-  const problem = (keys: PropertyKey[], message: string) =>
-    problems.push({ file: source.file, key: keys.join('.'), line: source.lineOf(keys), message });
+  const problem = (keys: PropertyKey[], message: string) => problems.push(problemAt(source, keys, message));
   const names = Object.keys(parsed.blocks);
   const offered = WORKER_NAMES.filter((name) => workers.includes(name));
 
@@ -87,6 +93,31 @@ export function workflowFrom(source: YamlSource, workers: readonly string[] = WO
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return { file: source.file, start: parsed.start, maxJumps: parsed.max_jumps, blocks: parsed.blocks as Blocks };
+}
+
+/** agents/workflow.yaml with the old names of blocks and workers (as keys, routes and `worker`) read as the current ones. */
+export function renamedWorkflowNames(written: YamlSource): Renamed {
+  const renamedKeys = withRenamedKeys(written, Object.entries(RENAMED_BLOCKS).map(([old, current]) => ({ old: ['blocks', old], current: ['blocks', current] })));
+  const source = renamedKeys.source;
+  if (!isMapping(source.data)) return renamedKeys;
+  const data = structuredClone(source.data);
+  const deprecations = [...renamedKeys.deprecations];
+  const rename = (what: 'block' | 'worker', holder: Record<string, unknown>, key: string, keys: string[]) => {
+    const names = what === 'block' ? RENAMED_BLOCKS : RENAMED_WORKERS;
+    const value = holder[key];
+    if (typeof value !== 'string' || !Object.hasOwn(names, value)) return;
+    holder[key] = names[value];
+    deprecations.push(problemAt(source, keys, `the ${what} "${value}" is now "${names[value]}"; write that instead`));
+  };
+  rename('block', data, 'start', ['start']);
+  for (const [name, block] of Object.entries(isMapping(data.blocks) ? data.blocks : {})) {
+    if (!isMapping(block)) continue;
+    rename('worker', block, 'worker', ['blocks', name, 'worker']);
+    const on = block.on;
+    if (isMapping(on)) for (const signal of Object.keys(on)) rename('block', on, signal, ['blocks', name, 'on', signal]);
+    rename('block', block, 'default', ['blocks', name, 'default']);
+  }
+  return { source: { ...source, data }, deprecations };
 }
 
 /**

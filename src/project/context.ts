@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadAgents, safetyWarning, type Agents } from '../config/agents.ts';
+import { formatProblem } from '../config/errors.ts';
 import { chooseProviderName, type ProviderName } from '../llm/provider.ts';
 import { GENERATED_FOLDER } from './config-file.ts';
 import { readProjectPlaywright, type PlaywrightProject } from './playwright.ts';
@@ -26,7 +27,7 @@ export interface ProjectContext {
   /** The app under test: BASE_URL, else the Playwright config's use.baseURL (a flag overrides both). */
   baseURL: string | undefined;
   provider: ProviderName;
-  /** Said on every run (stderr; a `warnings` field under --json): safety rules switched off, and the like. */
+  /** Said on every run (stderr; a `warnings` field under --json): safety rules switched off, deprecated keys, and the like. */
   warnings: string[];
   /** The project's tsconfig.json, if it has one: the type check resolves imports (path aliases) as the project does. */
   tsconfig: string | undefined;
@@ -48,7 +49,11 @@ export async function loadProject(options: ProjectOptions): Promise<ProjectConte
   const playwright = await (options.playwright ?? readProjectPlaywright(cwd, options.env));
   const agents = loadAgents(cwd, { criticFile: options.criticFile, testIdAttribute: playwright?.project.use.testIdAttribute });
   const outputDir = outputFolder(cwd, agents, playwright);
-  const warnings = [safetyWarning(agents), placementWarning(outputDir, playwright && { ...playwright, named: agents.named('scribe.yaml', ['generation', 'output_dir']) })].filter((w): w is string => w !== undefined);
+  const warnings = [
+    safetyWarning(agents),
+    ...agents.deprecations.map(formatProblem),
+    placementWarning(outputDir, playwright && { ...playwright, named: agents.named('scribe.yaml', ['generation', 'output_dir']) }),
+  ].filter((w): w is string => w !== undefined);
   return {
     cwd,
     env: options.env,

@@ -28,13 +28,16 @@ export const PIPELINE_WORKERS = {
   accept: { signals: ['ACCEPTED', 'FAILED'], actsOn: 'current_spec' },
   keep_unrun: { signals: ['KEPT'], actsOn: 'last_approved_spec' },
   fallback: { signals: ['KEPT'], actsOn: 'last_approved_spec' },
-  report: { signals: ['KEPT'], actsOn: 'last_approved_spec' },
+  keep_app_bug: { signals: ['KEPT'], actsOn: 'last_approved_spec' },
 } as const satisfies Record<string, WorkerContract>;
 
 export type WorkerName = keyof typeof PIPELINE_WORKERS;
 export type SignalOf<W extends WorkerName> = (typeof PIPELINE_WORKERS)[W]['signals'][number];
 
 export const WORKER_NAMES = Object.keys(PIPELINE_WORKERS) as WorkerName[];
+
+/** Workers' old names, still read in agents/workflow.yaml (and reported as deprecated). */
+export const RENAMED_WORKERS: Readonly<Record<string, WorkerName>> = { report: 'keep_app_bug' };
 
 export function isWorkerName(name: string): name is WorkerName {
   return Object.hasOwn(PIPELINE_WORKERS, name);

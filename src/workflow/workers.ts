@@ -56,7 +56,7 @@ export function pipelineWorkers(deps: WorkerDeps): PipelineWorkers {
     accept: on((state) => acceptWorker(deps, state)),
     keep_unrun: on((state) => keepWorker(deps, state, 'not_run', notRunNote(state))),
     fallback: on((state) => keepWorker(deps, state, 'needs_review', fallbackNote(deps, state))),
-    report: on((state) => keepWorker(deps, state, 'needs_review', regressionNote(state))),
+    keep_app_bug: on((state) => keepWorker(deps, state, 'needs_review', regressionNote(state))),
   };
 }
 
@@ -66,7 +66,7 @@ async function scribeWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
   const rejections = state.rejections();
   const rejected = state.lastVerdict();
   const prior = rejected?.status === 'rejected' ? { code: state.candidate().candidate.code!, issues: criticFeedback(rejected, deps.scribe.config.prompts.critic_rejection) } : undefined;
-  const maxRejections = deps.scribe.config.generation.max_retries;
+  const maxRejections = deps.scribe.config.generation.max_critic_rejections;
   if (rejections > maxRejections) {
     const last = state.candidate().candidate;
     const error = `the Critic rejected ${rejections} candidates; last: ${rejected!.reason}`;

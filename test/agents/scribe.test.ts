@@ -249,6 +249,18 @@ describe('Scribe prompts', () => {
   });
 });
 
+describe("a project's agents/scribe.yaml under an old key", () => {
+  it('generation.max_retries still caps the attempts, as generation.max_attempts', async () => {
+    writeFileSync(path.join(project.dir, 'agents', 'scribe.yaml'), 'generation:\n  max_retries: 1\n');
+    fake.reply({ text: chatty(BAD_SPEC) });
+    const result = await scribe().execute(task);
+
+    expect(result.metadata).toMatchObject({ attemptsUsed: 1, failure: 'max_retries' });
+    expect(result.error).toMatch(/gave up after 1 attempt:/);
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
 describe("prompts of the project's agents/scribe.yaml", () => {
   it('an override of the texts Scribe sends after an empty answer reaches the next model request', async () => {
     writeFileSync(

@@ -42,7 +42,7 @@ describe('agents/scribe.yaml', () => {
   });
 
   it('reports a wrong type where it stands', () => {
-    const text = bundled.replace('max_retries: 3', 'max_retries: three');
+    const text = bundled.replace('max_attempts: 3', 'max_retries: three');
     const line = text.split('\n').findIndex((l) => l.includes('max_retries: three')) + 1;
     expect(problemsOf(text)).toEqual([expect.objectContaining({ key: 'generation.max_retries', line })]);
   });

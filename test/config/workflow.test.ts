@@ -129,7 +129,7 @@ describe('what is healed', () => {
   it('follows a project’s routing, a default route included', () => {
     override('blocks:\n  run:\n    on: { TIMEOUT: fallback }\n');
     expect(healableClassifications(loadAgents(dir).workflow)).toEqual(['test_bug']);
-    const text = bundled.replace('APP_BUG: report, ', '').replace('TIMEOUT: medic', 'TIMEOUT: report').replace('default: report', 'default: medic');
+    const text = bundled.replace('APP_BUG: keep_app_bug, ', '').replace('TIMEOUT: medic', 'TIMEOUT: keep_app_bug').replace('default: keep_app_bug', 'default: medic');
     expect(healableClassifications(workflowFrom(parseYaml('workflow.yaml', text)))).toEqual(['test_bug', 'app_bug']);
   });
 });

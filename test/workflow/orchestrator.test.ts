@@ -7,7 +7,7 @@ import { loadWorkflow, workflowFrom } from '../../src/config/workflow.ts';
 import { runWorkflow, WorkflowError, type Worker } from '../../src/workflow/orchestrator.ts';
 
 const manifestFile = path.join(BUNDLED_AGENTS_DIR, 'workflow.yaml');
-const WORKERS = ['scribe', 'critic', 'stage', 'runner', 'medic', 'accept', 'keep_unrun', 'fallback', 'report'];
+const WORKERS = ['scribe', 'critic', 'stage', 'runner', 'medic', 'accept', 'keep_unrun', 'fallback', 'keep_app_bug'];
 const manifest = loadWorkflow(manifestFile, WORKERS);
 
 type Seg = { type: string; value?: string };
@@ -61,9 +61,9 @@ describe('the workflow manifest', () => {
   });
 
   it('follows the default transition for a signal it does not know', async () => {
-    const { workers } = scripted({ scribe: ['CANDIDATE'], critic: ['APPROVED'], stage: ['STAGED'], runner: ['SOMETHING_NEW'], report: ['KEPT'] });
+    const { workers } = scripted({ scribe: ['CANDIDATE'], critic: ['APPROVED'], stage: ['STAGED'], runner: ['SOMETHING_NEW'], keep_app_bug: ['KEPT'] });
     const result = await runWorkflow<Seg>(manifest, workers, []);
-    expect(result.steps.at(-1)!.block).toBe('report');
+    expect(result.steps.at(-1)!.block).toBe('keep_app_bug');
   });
 
   it('stops a cycle that never settles at max_jumps', async () => {
