@@ -157,8 +157,8 @@ function reachableFrom(start: string, blocks: Blocks): Set<string> {
   return seen;
 }
 
-/** Where the walk stands with the spec in hand: never made, made but not approved since, or approved. */
-type Review = 'none' | 'unreviewed' | 'approved';
+/** Where the walk stands with the spec in hand: none yet, made (or rejected) since the Critic last approved it, or approved. */
+type Review = 'none' | 'not_approved' | 'approved';
 
 interface GateStep {
   block: string;
@@ -189,9 +189,11 @@ function criticBypass(start: string, blocks: Blocks): { key: string[]; message: 
     for (const route of routes(step.block, block)) {
       const made = contract.newSpec?.includes(route.signal) === true;
       const approved = contract.approves === route.signal;
+      // A Critic's other signals (a rejection) leave the spec not approved, whatever it was before.
+      const rejected = contract.approves !== undefined && !approved;
       queue.push({
         block: route.target,
-        review: made ? 'unreviewed' : approved ? 'approved' : step.review,
+        review: made || rejected ? 'not_approved' : approved ? 'approved' : step.review,
         approvedBefore: step.approvedBefore || approved,
         from: { step, signal: route.signal, key: route.key },
       });

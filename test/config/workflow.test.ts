@@ -103,6 +103,11 @@ describe('the Critic’s gate', () => {
     expect(bypass()).toMatchObject({ key: 'blocks.critic_heal.on.REJECTED', message: expect.stringContaining('medic -HEALED-> critic_heal -REJECTED-> run') });
   });
 
+  it('refuses running a spec a second Critic rejected, though a first one approved it', () => {
+    override('blocks:\n  critic:\n    on: { APPROVED: second_look }\n  second_look:\n    worker: critic\n    on: { APPROVED: stage, REJECTED: stage }\n');
+    expect(bypass()).toMatchObject({ key: 'blocks.second_look.on.REJECTED', message: expect.stringContaining('critic -APPROVED-> second_look -REJECTED-> stage -STAGED-> run') });
+  });
+
   it('refuses keeping a spec for review when the Critic approved none on the way', () => {
     override('blocks:\n  scribe:\n    on: { GAVE_UP: fallback }\n');
     expect(bypass()).toMatchObject({ key: 'blocks.scribe.on.GAVE_UP', message: expect.stringContaining('writes the last approved spec, and none was approved on the way') });
