@@ -41,7 +41,7 @@ export interface Agents {
   runner: RunnerConfig;
   offline: OfflineVocabulary;
   server: ServerConfig;
-  /** Checked against the workers' contract (src/workflow/worker-contracts.ts), the Critic's gate included. */
+  /** Checked against the workers' contract (src/config/worker-contracts.ts), the Critic's gate included. */
   workflow: WorkflowManifest;
   /** The user's override files that were read. */
   overrides: string[];

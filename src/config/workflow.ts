@@ -1,13 +1,13 @@
 /**
  * agents/workflow.yaml: the stages as a graph. Checked at load against the workers' contract
- * (src/workflow/worker-contracts.ts): every block names a worker the pipeline offers, routes only signals
+ * (src/config/worker-contracts.ts): every block names a worker the pipeline offers, routes only signals
  * that worker emits and routes every one of them, every jump lands on a block, every block is reachable,
  * and no route takes a spec the Critic has not approved to a run or a write.
  */
 import path from 'node:path';
 import { z } from 'zod';
 import { RunClassification } from '../contracts.ts';
-import { isWorkerName, PIPELINE_WORKERS, RENAMED_WORKERS, RUNNER_SIGNAL, WORKER_NAMES, type WorkerContract, type WorkerName } from '../workflow/worker-contracts.ts';
+import { isWorkerName, PIPELINE_WORKERS, RENAMED_WORKERS, RUNNER_SIGNAL, WORKER_NAMES, type WorkerContract, type WorkerName } from './worker-contracts.ts';
 import { isMapping } from './key-paths.ts';
 import { ConfigError, checkWithSchema, problemAt, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';

@@ -9,7 +9,7 @@ export interface Segment {
   type: string;
 }
 
-/** What a worker answers: one of its signals (the pipeline's are typed by src/workflow/worker-contracts.ts) and the segments it adds. */
+/** What a worker answers: one of its signals (the pipeline's are typed by src/config/worker-contracts.ts) and the segments it adds. */
 export interface WorkerOutput<S extends Segment, Signal extends string = string> {
   signal: Signal;
   segments?: S[];

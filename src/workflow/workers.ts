@@ -17,7 +17,7 @@ import { statsHome, type StatsSink } from '../stats/log.ts';
 import type { Worker, WorkerOutput } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
 import type { PipelineSegment, ResolvedTask } from './segments.ts';
-import { RUNNER_SIGNAL, type SignalOf, type WorkerName } from './worker-contracts.ts';
+import { RUNNER_SIGNAL, type SignalOf, type WorkerName } from '../config/worker-contracts.ts';
 
 export interface WorkerDeps {
   scribe: Scribe;

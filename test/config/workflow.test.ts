@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadAgents } from '../../src/config/agents.ts';
 import { ConfigError, parseYaml, type ConfigProblem } from '../../src/config/load.ts';
 import { DEFAULT_WORKFLOW_PATH, healableClassifications, loadWorkflow, workflowFrom } from '../../src/config/workflow.ts';
-import { PIPELINE_WORKERS } from '../../src/workflow/worker-contracts.ts';
+import { PIPELINE_WORKERS } from '../../src/config/worker-contracts.ts';
 import { scribe } from '../commands/cli-harness.ts';
 
 let dir: string;
