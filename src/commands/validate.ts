@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { ValidateReport } from '../contracts.ts';
@@ -124,10 +124,13 @@ function withWarnings(warnings: readonly string[]): { warnings?: string[] } {
  */
 function openCache(flags: ValidateFlags, ctx: CliContext): ValidationCache {
   const projectAgents = path.join(ctx.cwd, 'agents');
+  // Every agents/*.yaml: critic.yaml holds the rules, and the others the warnings a run reports (deprecated keys).
+  const agentsFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.yaml')).sort().map((name) => path.join(dir, name)) : []);
   const configFiles = [
     path.join(PACKAGE_ROOT, 'package.json'),
-    path.join(BUNDLED_AGENTS_DIR, 'critic.yaml'),
-    flags.config ? path.resolve(ctx.cwd, flags.config) : path.join(projectAgents, 'critic.yaml'),
+    ...agentsFiles(BUNDLED_AGENTS_DIR),
+    ...agentsFiles(projectAgents),
+    ...(flags.config ? [path.resolve(ctx.cwd, flags.config)] : []),
     findPlaywrightConfig(ctx.cwd) ?? path.join(ctx.cwd, 'playwright.config.ts'),
     path.join(ctx.cwd, 'tsconfig.json'),
   ];
