@@ -1,6 +1,7 @@
 /** Scribe as a library: generate and validate Playwright specs, read the statistics. */
 export * from './contracts.ts';
-export { Scribe, NO_CODE_RULE, type Candidate, type GenerationRequest, type PriorAttempt, type ScribeOptions, type ScribeProgress } from './agents/scribe.ts';
+export { multiplex, statsEventsOf, statsReporter, type GenerationEvent, type GenerationReporter } from './agents/reporter.ts';
+export { Scribe, NO_CODE_RULE, type Candidate, type GenerationRequest, type PriorAttempt, type ScribeOptions } from './agents/scribe.ts';
 export { slugify, specPath, provenancePath, Provenance, SpecExistsError } from './agents/scribe-files.ts';
 export { Validator, type FileValidation, type FixResult, type ValidatorOptions } from './validate/validator.ts';
 export { loadCriticConfig, type CriticConfig } from './config/critic.ts';

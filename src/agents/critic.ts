@@ -16,9 +16,9 @@ import { fencedBlocks } from '../llm/extract.ts';
 import { createProvider, type ProviderName } from '../llm/provider.ts';
 import { secretsOf } from '../llm/redact.ts';
 import type { ModelProvider } from '../llm/types.ts';
-import type { NewStatsEvent } from '../stats/events.ts';
-import { StatsLog, type StatsSink } from '../stats/log.ts';
+import type { StatsSink } from '../stats/log.ts';
 import { Validator } from '../validate/validator.ts';
+import { stageReporter, type GenerationReporter } from './reporter.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';
 import { describeErrors } from './scribe-prompt.ts';
 import { errorRuleIds, errorsOf } from './spec-check.ts';
@@ -52,8 +52,10 @@ export interface CriticOptions {
   providerName?: ProviderName;
   /** agents/scribe.yaml, loaded: the review model's settings; default: the bundled one. */
   scribeConfig?: ScribeConfig;
-  /** Where events go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
+  /** Where statistics go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
   stats?: StatsSink | false;
+  /** Where what happens goes besides (the pipeline's reporter). */
+  reporter?: GenerationReporter;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -74,7 +76,7 @@ export class Critic {
   private readonly options: CriticOptions;
   private readonly cwd: string;
   private readonly env: NodeJS.ProcessEnv;
-  private readonly stats: StatsSink | undefined;
+  private readonly reporter: GenerationReporter;
   private readonly validator: Validator;
   private reviewModel: Promise<{ provider: ModelProvider; model: string; scribe: ScribeConfig }> | undefined;
 
@@ -83,7 +85,7 @@ export class Critic {
     this.critic = options.critic;
     this.cwd = options.cwd ?? process.cwd();
     this.env = options.env ?? process.env;
-    this.stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(this.env, this.cwd));
+    this.reporter = stageReporter(options, this.env, this.cwd);
     // The Critic judges model-written candidates: the allow-list gate applies.
     this.validator = (options.validator ?? new Validator(this.critic, { typeCheck: true })).forUntrustedCode(this.cwd).withInventory(options.inventory);
   }
@@ -102,7 +104,7 @@ export class Critic {
       errors.length === 0
         ? { status: 'approved', reason: approvalReason(found, review, estimate), issues_found: found, ...estimate }
         : { status: 'rejected', reason: rejectionReason(errors, input.code), issues_found: found, ...estimate };
-    this.record({ type: 'critic_verdict', generation, status: verdict.status, rules: errorRuleIds(found) });
+    this.reporter.report({ type: 'critic_verdict', generation, status: verdict.status, rules: errorRuleIds(found) });
     return verdict;
   }
 
@@ -135,7 +137,7 @@ export class Critic {
       reviewer.provider,
       { messages: [{ role: 'user', content: prompt.trim() }], model: reviewer.model, temperature: this.critic.review.temperature!, stream: reviewer.scribe.provider.stream },
       generation,
-      (event) => this.record(event),
+      this.reporter,
       secretsOf(this.critic.credentials, this.env),
     );
     if (isFailedCall(answer)) return rejected(`the model review could not run: ${answer.error}`);
@@ -158,9 +160,6 @@ export class Critic {
     return this.reviewModel;
   }
 
-  private record(event: NewStatsEvent): void {
-    this.stats?.record(event);
-  }
 }
 
 /**

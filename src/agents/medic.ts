@@ -17,10 +17,10 @@ import type { PageInventory, RunnerReport } from '../contracts.ts';
 import { extractCode } from '../llm/extract.ts';
 import { secretsOf } from '../llm/redact.ts';
 import type { ChatMessage, ModelProvider } from '../llm/types.ts';
-import type { NewStatsEvent } from '../stats/events.ts';
-import { StatsLog, type StatsSink } from '../stats/log.ts';
+import type { StatsSink } from '../stats/log.ts';
 import { editDistance } from '../util/edit-distance.ts';
 import { Validator } from '../validate/validator.ts';
+import { stageReporter, type GenerationReporter } from './reporter.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';
 import { describeErrors, renderCredentials, renderCriteria } from './scribe-prompt.ts';
 import { checkSpec, errorsOf, noCodeIssue } from './spec-check.ts';
@@ -39,8 +39,10 @@ export interface MedicOptions {
   validator?: Validator;
   /** The explored page: a heal may not invent test ids. */
   inventory?: PageInventory;
-  /** Where events go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
+  /** Where statistics go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
   stats?: StatsSink | false;
+  /** Where what happens goes besides (the pipeline's reporter). */
+  reporter?: GenerationReporter;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -71,7 +73,7 @@ export class Medic {
   private readonly config: ScribeConfig;
   private readonly critic: CriticConfig;
   private readonly env: NodeJS.ProcessEnv;
-  private readonly stats: StatsSink | undefined;
+  private readonly reporter: GenerationReporter;
   private readonly validator: Validator;
   private readonly healable: ReadonlySet<RunnerReport['classification']>;
 
@@ -80,7 +82,7 @@ export class Medic {
     this.config = options.scribeConfig;
     this.critic = options.critic;
     this.env = options.env ?? process.env;
-    this.stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(this.env, options.cwd ?? process.cwd()));
+    this.reporter = stageReporter(options, this.env, options.cwd ?? process.cwd());
     // A heal is model-written code: the allow-list gate applies.
     this.validator = (options.validator ?? new Validator(this.critic, { typeCheck: true })).forUntrustedCode(options.cwd ?? process.cwd()).withInventory(options.inventory);
     this.healable = new Set(healableClassifications(options.workflow ?? loadWorkflow()));
@@ -101,7 +103,7 @@ export class Medic {
         task: { description: input.request.description, feature: input.request.feature, inventory: this.options.inventory },
       },
       generation,
-      (event) => this.record(event),
+      this.reporter,
       secretsOf(this.critic.credentials, this.env),
     );
     if (isFailedCall(answer)) return this.outcome(generation, 'failed', { status: 'failed', error: `the Medic could not reach the model: ${answer.error}` });
@@ -150,13 +152,10 @@ export class Medic {
 
   /** Records the attempt's heal event and hands the result back. */
   private outcome(generation: string, outcome: 'healed' | 'failed' | 'refused', result: HealResult): HealResult {
-    this.record({ type: 'heal', generation, outcome });
+    this.reporter.report({ type: 'heal', generation, outcome });
     return result;
   }
 
-  private record(event: NewStatsEvent): void {
-    this.stats?.record(event);
-  }
 }
 
 function notHealable(report: RunnerReport): string {

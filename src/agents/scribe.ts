@@ -11,17 +11,16 @@ import { loadCriticConfig, type CriticConfig } from '../config/critic.ts';
 import type { OfflineVocabulary } from '../config/offline.ts';
 import { loadScribeConfig, modelFor, type ScribeConfig } from '../config/scribe.ts';
 import { ScribeTask, type AgentResult, type Complexity, type Issue, type PageInventory } from '../contracts.ts';
-import type { RetryNotice } from '../llm/client.ts';
 import { extractSpec } from '../llm/extract.ts';
 import { createProvider, type ProviderName } from '../llm/provider.ts';
 import type { ChatMessage, Completion, ModelProvider } from '../llm/types.ts';
-import { StatsLog, type StatsSink } from '../stats/log.ts';
-import type { NewStatsEvent } from '../stats/events.ts';
+import type { StatsSink } from '../stats/log.ts';
 import { Validator, type AppliedFix } from '../validate/validator.ts';
 import { assertWritable, specPath, SpecExistsError, writeSpec, type Provenance } from './scribe-files.ts';
 import { feedbackMessages, initialMessages, promptHash } from './scribe-prompt.ts';
 import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded } from './model-call.ts';
+import { stageReporter, type GenerationReporter } from './reporter.ts';
 import { checkSpec, errorRuleIds, noCodeIssue } from './spec-check.ts';
 
 export { NO_CODE_RULE } from './spec-check.ts';
@@ -62,18 +61,9 @@ export interface ScribeOptions {
    * the first answer holding code goes straight to the Critic and the Runner, so the gain is measured.
    */
   selfValidation?: boolean;
-  onProgress?: (event: ScribeProgress) => void;
+  /** Where what happens goes (the pipeline's reporter); the statistics log is one more, unless `stats` is false. */
+  reporter?: GenerationReporter;
 }
-
-export type ScribeProgress =
-  | { type: 'attempt'; attempt: number; maxAttempts: number; provider: string; model: string }
-  | { type: 'model-retry'; notice: RetryNotice }
-  | { type: 'validating'; attempt: number; /** Which code block of the answer is validated, and why. */ chosen: string }
-  | { type: 'autofixed'; attempt: number; fixes: AppliedFix[] }
-  | { type: 'rejected'; attempt: number; maxAttempts: number; issues: Issue[] }
-  | { type: 'accepted'; attempt: number; warnings: number }
-  | { type: 'gave-up'; attempts: number; error: string }
-  | { type: 'written'; testPath: string };
 
 export type GenerationFailure = 'max_retries' | 'model_error' | 'model_config';
 
@@ -125,7 +115,7 @@ export class Scribe {
   readonly config: ScribeConfig;
   readonly critic: CriticConfig;
   private readonly options: ScribeOptions;
-  private readonly stats: StatsSink | undefined;
+  private readonly reporter: GenerationReporter;
   private provider: Promise<ModelProvider> | undefined;
   private sharedValidator: Validator | undefined;
 
@@ -135,7 +125,7 @@ export class Scribe {
     this.env = options.env ?? process.env;
     this.config = options.config ?? loadScribeConfig();
     this.critic = options.critic ?? loadCriticConfig();
-    this.stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(this.env, this.cwd));
+    this.reporter = stageReporter(options, this.env, this.cwd);
   }
 
   /** Generates, validates and writes a spec: the library's one call. */
@@ -170,17 +160,17 @@ export class Scribe {
     });
     const { generation, attempts } = candidate;
     if (!candidate.success) {
-      this.record({ type: 'give_up', generation, attempts, reason: candidate.failure!, error: candidate.error! });
+      this.reporter.report({ type: 'give_up', generation, attempts, reason: candidate.failure!, error: candidate.error! });
       return resultOf(candidate, candidate.failure!, candidate.error!);
     }
     try {
       this.write(candidate, task);
     } catch (error) {
       if (!(error instanceof SpecExistsError)) throw error;
-      this.record({ type: 'give_up', generation, attempts, reason: 'exists', error: error.message });
+      this.reporter.report({ type: 'give_up', generation, attempts, reason: 'exists', error: error.message });
       return resultOf(candidate, 'exists', error.message);
     }
-    this.record({ type: 'success', generation, attempts });
+    this.reporter.report({ type: 'success', generation, attempts });
     return resultOf(candidate);
   }
 
@@ -206,24 +196,20 @@ export class Scribe {
     let last: Candidate = { ...base, success: false, code: null, attempts: 0, issues: [], autofixed: [] };
 
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      this.progress({ type: 'attempt', attempt, maxAttempts, provider: provider.name, model });
+      this.reporter.report({ type: 'attempt', attempt, maxAttempts, provider: provider.name, model });
       const answer = await this.callModel(provider, messages, model, request, generation);
       if ('failure' in answer) {
-        this.progress({ type: 'gave-up', attempts: attempt, error: answer.error });
+        this.reporter.report({ type: 'gave_up', attempts: attempt, error: answer.error });
         return { ...last, attempts: attempt, failure: answer.failure, error: answer.error };
       }
       const assessed = this.assess(answer.text, request.file, validator, attempt);
       const errors = assessed.issues.filter((i) => i.severity === 'error');
-      this.record({ type: 'validation', generation, attempt, passed: errors.length === 0, errors: errors.map((i) => i.rule), autofixed: assessed.autofixed.map((f) => f.rule) });
       last = { ...last, model: answer.model, substitute: answer.substitute, code: assessed.code, attempts: attempt, issues: assessed.issues, autofixed: assessed.autofixed };
-      if (errors.length === 0 || (this.options.selfValidation === false && assessed.code !== null)) {
-        this.progress({ type: 'accepted', attempt, warnings: assessed.issues.length });
-        return { ...last, success: true };
-      }
-
-      this.progress({ type: 'rejected', attempt, maxAttempts, issues: assessed.issues });
-      if (attempt < maxAttempts) {
-        this.record({ type: 'retry', generation, attempt: attempt + 1, rules: errorRuleIds(assessed.issues) });
+      const accepted = errors.length === 0 || (this.options.selfValidation === false && assessed.code !== null);
+      const retrying = !accepted && attempt < maxAttempts;
+      this.reporter.report({ type: 'validated', generation, attempt, maxAttempts, issues: assessed.issues, autofixed: assessed.autofixed, accepted, retrying });
+      if (accepted) return { ...last, success: true };
+      if (retrying) {
         messages = feedbackMessages(this.config, initial, {
           previous: assessed.previous,
           code: assessed.code ?? undefined,
@@ -236,7 +222,7 @@ export class Scribe {
     }
 
     const error = `gave up after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}: errors remain (${errorRuleIds(last.issues).join(', ')})`;
-    this.progress({ type: 'gave-up', attempts: maxAttempts, error });
+    this.reporter.report({ type: 'gave_up', attempts: maxAttempts, error });
     return { ...last, failure: 'max_retries', error };
   }
 
@@ -268,7 +254,7 @@ export class Scribe {
       },
       force,
     );
-    this.progress({ type: 'written', testPath: candidate.file });
+    this.reporter.report({ type: 'written', testPath: candidate.file });
     return candidate.file;
   }
 
@@ -286,7 +272,7 @@ export class Scribe {
       stream: this.options.stream ?? this.config.provider.stream,
       task: { description: request.description, feature: request.feature, url: request.url, inventory: request.inventory, credentials: this.critic.credentials },
     };
-    return completeRecorded(provider, completion, generation, (event) => this.record(event), secretsOf(this.critic.credentials, this.env));
+    return completeRecorded(provider, completion, generation, this.reporter, secretsOf(this.critic.credentials, this.env));
   }
 
   /** What an answer holds: its code after autofix and the issues left, or the no-code issue. */
@@ -296,9 +282,9 @@ export class Scribe {
       const quoted = text.trim().slice(0, this.config.generation.quoted_answer_chars) || this.config.prompts.empty_answer;
       return { code: null, previous: quoted, issues: [noCodeIssue(this.config.prompts.no_code)], autofixed: [] };
     }
-    this.progress({ type: 'validating', attempt, chosen: extracted.chosen });
+    this.reporter.report({ type: 'validating', attempt, chosen: extracted.chosen });
     const checked = checkSpec(validator, file, extracted.code, this.options.autofix !== false);
-    if (checked.autofixed.length > 0) this.progress({ type: 'autofixed', attempt, fixes: checked.autofixed });
+    if (checked.autofixed.length > 0) this.reporter.report({ type: 'autofixed', attempt, fixes: checked.autofixed });
     return { ...checked, previous: checked.code };
   }
 
@@ -317,18 +303,11 @@ export class Scribe {
           settings: this.config.provider,
           explicit: this.options.providerName,
           offline: this.options.offline,
-          onRetry: (notice) => this.progress({ type: 'model-retry', notice }),
+          onRetry: (notice) => this.reporter.report({ type: 'model_retry', notice }),
         });
     return this.provider;
   }
 
-  private record(event: NewStatsEvent): void {
-    this.stats?.record(event);
-  }
-
-  private progress(event: ScribeProgress): void {
-    this.options.onProgress?.(event);
-  }
 }
 
 interface Assessment {

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
 import { SharedBrowser } from '../agents/runner/browser-server.ts';
-import { Scribe, type ScribeProgress } from '../agents/scribe.ts';
+import { multiplex, statsReporter, type GenerationReporter } from '../agents/reporter.ts';
+import { Scribe } from '../agents/scribe.ts';
 import { assertWritable, specPath, SpecExistsError } from '../agents/scribe-files.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
 import { GenerateResult, ScribeTask, type Complexity, type PageInventory, type PipelineEvent } from '../contracts.ts';
@@ -21,6 +22,7 @@ import type { OutcomeEvent } from '../stats/outcome.ts';
 import { Validator } from '../validate/validator.ts';
 import { runWorkflow } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
+import { displayPath, progressReporter } from './progress-reporter.ts';
 import { StageClock, type StageTimings } from './stage-clock.ts';
 import type { PipelineSegment, ResolvedTask } from './segments.ts';
 import { pipelineWorkers } from './workers.ts';
@@ -48,6 +50,8 @@ export interface PipelineOptions {
   signal?: AbortSignal;
   /** Where events go (default: the project's log); one that may also be ended by someone else should be a OneOutcomeSink. */
   stats?: StatsSink | false;
+  /** One more reporter of what happens (besides the statistics and the lines of onEvent). */
+  reporter?: GenerationReporter;
   /** The generation's id in the statistics (default: a new one); a caller that may have to end it names it. */
   generation?: string;
   /** A model provider made by the caller (the MCP host's model, through sampling); wins over `request.provider`. */
@@ -67,11 +71,17 @@ export interface PipelineResult {
 
 export async function generateSpec(request: GenerateRequest, options: PipelineOptions): Promise<PipelineResult> {
   const clock = new StageClock();
-  const emit: Emit = (stage, status, message) => {
-    clock.observe(stage, status);
-    options.onEvent?.({ stage, status, message, at: new Date().toISOString() });
-  };
   const stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(options.env, options.cwd));
+  // One reporter for the generation: the statistics log, and the lines the clock times and the caller shows.
+  const reporter = multiplex(
+    stats && statsReporter(stats),
+    progressReporter(options.cwd, (line) => {
+      clock.observe(line.stage, line.status);
+      options.onEvent?.(line);
+    }),
+    options.reporter,
+  );
+  const emit: Emit = (stage, status, message) => reporter.report({ type: 'stage', stage, status, message });
   const generation = options.generation ?? randomUUID();
   const project = options.project ?? (await loadProject({ cwd: options.cwd, env: options.env, provider: request.provider }));
   for (const warning of project.warnings) emit('project', 'info', warning);
@@ -81,7 +91,7 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   // One browser for the generation: explore drives it, and every run's test connects to it.
   const browser = task.value.url ? sharedBrowser(options.env) : undefined;
   try {
-    return await generateWith(request, options, { project, task: task.value, stats, generation, emit, browser, clock });
+    return await generateWith(request, options, { project, task: task.value, reporter, generation, emit, browser, clock });
   } finally {
     await browser?.close();
   }
@@ -91,14 +101,14 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
 interface Generation {
   project: ProjectContext;
   task: ResolvedTask;
-  stats: StatsSink | undefined;
+  reporter: GenerationReporter;
   generation: string;
   emit: Emit;
   browser: SharedBrowser | undefined;
   clock: StageClock;
 }
 
-async function generateWith(request: GenerateRequest, options: PipelineOptions, { project, task, stats, generation, emit, browser, clock }: Generation): Promise<PipelineResult> {
+async function generateWith(request: GenerateRequest, options: PipelineOptions, { project, task, reporter, generation, emit, browser, clock }: Generation): Promise<PipelineResult> {
   const { scribe: config, critic } = project.agents;
 
   // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
@@ -123,7 +133,7 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
   }
   const validator = validating.withInventory(inventory).withEnv(options.env);
   const providerName = request.provider ?? project.provider;
-  const shared = { critic, validator, inventory, stats: stats ?? (false as const), cwd: options.cwd, env: options.env };
+  const shared = { critic, validator, inventory, stats: false as const, reporter, cwd: options.cwd, env: options.env };
   const scribe = new Scribe({
     ...shared,
     config,
@@ -132,10 +142,6 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
     provider: options.provider,
     force: request.force === true,
     selfValidation: request.selfValidation !== false,
-    onProgress: (event) => {
-      const reported = describeProgress(event, options.cwd);
-      if (reported) emit(reported.stage, reported.status, reported.message);
-    },
   });
   const workers = pipelineWorkers({
     scribe,
@@ -146,7 +152,7 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
     project,
     generation,
     inventory,
-    stats,
+    reporter,
     signal: options.signal,
     emit,
     browser,
@@ -156,15 +162,15 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
     // An aborted job (a server shutting down) stops before its next stage.
     const walk = await runWorkflow<PipelineSegment>(project.agents.workflow, workers, [{ type: 'REQUEST', task }], { onBlock: () => options.signal?.throwIfAborted() });
     const state = new RunState(walk.payload);
-    stats?.record(outcomeOf(generation, walk.outcome, state));
+    reporter.report(outcomeOf(generation, walk.outcome, state));
     return withWarnings(resultOf(walk.outcome, state, options.cwd, clock.snapshot()), project.warnings);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof ProviderSetupError) {
-      stats?.record({ type: 'give_up', generation, attempts: 0, reason: 'model_config', error: message });
+      reporter.report({ type: 'give_up', generation, attempts: 0, reason: 'model_config', error: message });
       return setupFailure(message);
     }
-    stats?.record({ type: 'give_up', generation, attempts: 0, reason: options.signal?.aborted ? 'interrupted' : 'error', error: message });
+    reporter.report({ type: 'give_up', generation, attempts: 0, reason: options.signal?.aborted ? 'interrupted' : 'error', error: message });
     throw error;
   }
 }
@@ -283,36 +289,3 @@ function setupFailure(error: string): PipelineResult {
   return { document: { ...emptyDocument(), error }, exitCode: 2 };
 }
 
-export function displayPath(file: string, cwd: string): string {
-  const relative = path.relative(cwd, file);
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
-}
-
-function modelWords(provider: string, model: string): string {
-  if (provider === 'openai') return model;
-  return provider === 'mcp' ? "the MCP host's model" : `the ${provider} generator`;
-}
-
-/** Scribe's progress as pipeline events, in words a person reads on a terminal or in a job's stages. */
-function describeProgress(event: ScribeProgress, cwd: string): Omit<PipelineEvent, 'at'> | undefined {
-  switch (event.type) {
-    case 'attempt':
-      return { stage: 'scribe', status: 'started', message: `attempt ${event.attempt}/${event.maxAttempts}: asking ${modelWords(event.provider, event.model)}` };
-    case 'model-retry':
-      return { stage: 'scribe', status: 'info', message: `model call failed (${event.notice.reason}); trying again in ${(event.notice.delayMs / 1000).toFixed(1)} s (${event.notice.attempt + 1}/${event.notice.maxAttempts})` };
-    case 'validating':
-      return { stage: 'scribe', status: 'started', message: `attempt ${event.attempt}: validating ${event.chosen}` };
-    case 'autofixed':
-      return { stage: 'scribe', status: 'info', message: `autofixed ${event.fixes.map((f) => `${f.rule} (line ${f.line})`).join(', ')}` };
-    case 'rejected': {
-      const because = [...new Set(event.issues.filter((i) => i.severity === 'error').map((i) => i.rule))].join(', ');
-      return { stage: 'scribe', status: 'failed', message: event.attempt < event.maxAttempts ? `attempt ${event.attempt}: retrying because of ${because}` : `attempt ${event.attempt}: still failing ${because}` };
-    }
-    case 'accepted':
-      return { stage: 'scribe', status: 'done', message: `attempt ${event.attempt}: passed every rule${event.warnings > 0 ? ` (${event.warnings} warning${event.warnings === 1 ? '' : 's'})` : ''}` };
-    case 'gave-up':
-      return { stage: 'scribe', status: 'failed', message: event.error };
-    case 'written':
-      return { stage: 'write', status: 'done', message: `wrote ${displayPath(event.testPath, cwd)}` };
-  }
-}

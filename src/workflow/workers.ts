@@ -13,7 +13,8 @@ import { SpecExistsError, specStem } from '../agents/scribe-files.ts';
 import { renderTemplate } from '../config/scribe.ts';
 import type { CriticVerdict, Issue, PageInventory } from '../contracts.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
-import { statsHome, type StatsSink } from '../stats/log.ts';
+import { statsHome } from '../stats/log.ts';
+import type { GenerationReporter } from '../agents/reporter.ts';
 import type { Worker, WorkerOutput } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
 import type { PipelineSegment, ResolvedTask } from './segments.ts';
@@ -29,7 +30,8 @@ export interface WorkerDeps {
   project: ProjectContext;
   generation: string;
   inventory?: PageInventory;
-  stats?: StatsSink;
+  /** The generation's reporter: the stats of a run are derived from what it is told. */
+  reporter: GenerationReporter;
   /** The generation's browser: every run's test connects to it. */
   browser?: SharedBrowser;
   /** Each stage's time so far, for the provenance record. */
@@ -131,7 +133,7 @@ async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
     signal: deps.signal,
     ...(deps.browser ? { browser: deps.browser } : {}),
   });
-  deps.stats?.record({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification });
+  deps.reporter.report({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification });
   const passed = report.classification === 'pass';
   deps.emit('run', passed ? 'done' : 'failed', passed ? `passed in ${(report.duration_ms / 1000).toFixed(1)} s` : `${report.classification}: ${report.error_message ?? report.status}`);
   const segment = report.segment ?? { type: 'TEST_RESULT' as const, content: report.error_message ?? '', outcome: passed ? ('PASS' as const) : ('FAIL' as const) };
