@@ -3,13 +3,14 @@
  * by id, a rule's keys one by one, lists replaced). Checked through the real CLI on a spec that breaks
  * many rules, the safety rules among them.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentsSource, deepMerge, loadAgents } from '../../src/config/agents.ts';
 import { ConfigError } from '../../src/config/load.ts';
 import { scribe } from '../commands/cli-harness.ts';
+import { writeOverride } from './overrides.ts';
 
 /** A hard-coded password, a fixed wait, an absolute URL, a generated CSS class, fs and eval, and no assertion. */
 const MANY_BREAKS = `import { test } from '@playwright/test';
@@ -32,12 +33,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function override(name: string, text: string): string {
-  mkdirSync(path.join(dir, 'agents'), { recursive: true });
-  const file = path.join(dir, 'agents', name);
-  writeFileSync(file, text);
-  return file;
-}
 
 interface Finding {
   rule: string;
@@ -62,7 +57,7 @@ describe('a partial critic.yaml', () => {
       expect(errorRules, rule).toContain(rule);
     }
 
-    override('critic.yaml', 'rules:\n  no-wait-for-timeout:\n    severity: warning\n');
+    writeOverride(dir, 'critic.yaml', 'rules:\n  no-wait-for-timeout:\n    severity: warning\n');
     const partial = await findings();
     expect(partial.code).toBe(1);
     const changed = partial.issues.filter((i) => i.rule === 'no-wait-for-timeout');
@@ -74,7 +69,7 @@ describe('a partial critic.yaml', () => {
   });
 
   it('merges a rule key by key: options changed, severity and reason kept', async () => {
-    override('critic.yaml', 'rules:\n  no-hardcoded-base-url:\n    severity: warning\n');
+    writeOverride(dir, 'critic.yaml', 'rules:\n  no-hardcoded-base-url:\n    severity: warning\n');
     const agents = loadAgents(dir);
     const entry = agents.critic.criteria.find((c) => c.id === 'no-hardcoded-base-url')!;
     expect(entry.severity).toBe('warning');
@@ -83,7 +78,7 @@ describe('a partial critic.yaml', () => {
   });
 
   it('switches a safety rule off only when named, and says so on every run (stderr and --json)', async () => {
-    override('critic.yaml', 'rules:\n  no-dangerous-apis:\n    severity: off\n');
+    writeOverride(dir, 'critic.yaml', 'rules:\n  no-dangerous-apis:\n    severity: off\n');
     const run = await findings();
     expect(run.issues.map((i) => i.rule)).not.toContain('no-dangerous-apis');
     expect(run.issues.map((i) => i.rule)).toContain('no-forbidden-imports');
@@ -92,14 +87,14 @@ describe('a partial critic.yaml', () => {
   });
 
   it('names the file, the key and the line of a bad value in an override', async () => {
-    const file = override('critic.yaml', '# mine\nrules:\n  no-nth-methods:\n    severity: sometimes\n');
+    const file = writeOverride(dir, 'critic.yaml', '# mine\nrules:\n  no-nth-methods:\n    severity: sometimes\n');
     const run = await scribe(['validate', 'login.spec.ts'], { cwd: dir, env: {} });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${file}:4: rules.no-nth-methods.severity:`);
   });
 
   it('a rule the bundled file does not know needs a complete entry, its reason included', () => {
-    override('critic.yaml', 'rules:\n  no-nth-method:\n    severity: error\n');
+    writeOverride(dir, 'critic.yaml', 'rules:\n  no-nth-method:\n    severity: error\n');
     const problems = (() => {
       try {
         loadAgents(dir);
@@ -115,7 +110,7 @@ describe('a partial critic.yaml', () => {
 describe('other agents/*.yaml overrides', () => {
   it('merge mappings key by key and replace lists', () => {
     expect(deepMerge({ a: { b: 1, c: [1, 2] }, d: 'x' }, { a: { c: [3] } })).toEqual({ a: { b: 1, c: [3] }, d: 'x' });
-    override('scribe.yaml', 'generation:\n  max_retries: 2\n');
+    writeOverride(dir, 'scribe.yaml', 'generation:\n  max_retries: 2\n');
     const agents = loadAgents(dir);
     expect(agents.scribe.generation.max_retries).toBe(2);
     expect(agents.scribe.generation.output_dir).toBe('generated-tests');
@@ -125,8 +120,8 @@ describe('other agents/*.yaml overrides', () => {
   });
 
   it('reports problems of several files at once, each in its own file', () => {
-    const runner = override('runner.yaml', 'timeouts:\n  test_ms: 999999999\n');
-    const server = override('server.yaml', 'jobs:\n  concurrency: 0\n');
+    const runner = writeOverride(dir, 'runner.yaml', 'timeouts:\n  test_ms: 999999999\n');
+    const server = writeOverride(dir, 'server.yaml', 'jobs:\n  concurrency: 0\n');
     expect(() => loadAgents(dir)).toThrow(ConfigError);
     try {
       loadAgents(dir);
@@ -137,9 +132,9 @@ describe('other agents/*.yaml overrides', () => {
   });
 
   it('an empty override changes nothing; a list at the top is refused', () => {
-    override('workflow.yaml', '');
+    writeOverride(dir, 'workflow.yaml', '');
     expect(agentsSource('workflow.yaml', dir).merged.data).toEqual(agentsSource('workflow.yaml', path.join(dir, 'none')).merged.data);
-    override('workflow.yaml', '- a\n');
+    writeOverride(dir, 'workflow.yaml', '- a\n');
     expect(() => agentsSource('workflow.yaml', dir)).toThrow(/holds a mapping/);
   });
 });

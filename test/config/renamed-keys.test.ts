@@ -2,15 +2,16 @@
  * Renamed keys of agents/*.yaml: a project's override that still writes an old name works as before, and
  * every run says so, naming the file, the line, the old key and the key to write now.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadAgents } from '../../src/config/agents.ts';
-import { ConfigError, parseYaml, type ConfigProblem } from '../../src/config/load.ts';
+import { parseYaml } from '../../src/config/load.ts';
 import { withRenamedKeys } from '../../src/config/renamed-keys.ts';
 import { loadProject } from '../../src/project/context.ts';
 import { scribe } from '../commands/cli-harness.ts';
+import { configProblems, writeOverride } from './overrides.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -18,26 +19,11 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function override(name: string, text: string): string {
-  mkdirSync(path.join(dir, 'agents'), { recursive: true });
-  const file = path.join(dir, 'agents', name);
-  writeFileSync(file, text);
-  return file;
-}
 
-function problemsOf(load: () => unknown): ConfigProblem[] {
-  try {
-    load();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('scribe.yaml generation.max_retries (now max_attempts and max_critic_rejections)', () => {
   it('still sets both, and is reported as deprecated with the file, the line and the new keys', () => {
-    const file = override('scribe.yaml', '# mine\ngeneration:\n  max_retries: 2\n');
+    const file = writeOverride(dir, 'scribe.yaml', '# mine\ngeneration:\n  max_retries: 2\n');
     const agents = loadAgents(dir);
     expect(agents.scribe.generation).toMatchObject({ max_attempts: 2, max_critic_rejections: 2 });
     expect(agents.deprecations).toEqual([
@@ -47,26 +33,26 @@ describe('scribe.yaml generation.max_retries (now max_attempts and max_critic_re
   });
 
   it('sets only what the file does not set under its new name', () => {
-    override('scribe.yaml', 'generation:\n  max_retries: 2\n  max_critic_rejections: 5\n');
+    writeOverride(dir, 'scribe.yaml', 'generation:\n  max_retries: 2\n  max_critic_rejections: 5\n');
     const agents = loadAgents(dir);
     expect(agents.scribe.generation).toMatchObject({ max_attempts: 2, max_critic_rejections: 5 });
     expect(agents.deprecations).toEqual([expect.objectContaining({ message: 'deprecated: read as generation.max_attempts; write that instead' })]);
   });
 
   it('a bad value is reported under the key the file writes, at its line', () => {
-    const file = override('scribe.yaml', 'generation:\n  output_dir: out\n  max_retries: 0\n');
-    expect(problemsOf(() => loadAgents(dir))).toEqual([expect.objectContaining({ file, key: 'generation.max_retries', line: 3 })]);
+    const file = writeOverride(dir, 'scribe.yaml', 'generation:\n  output_dir: out\n  max_retries: 0\n');
+    expect(configProblems(() => loadAgents(dir))).toEqual([expect.objectContaining({ file, key: 'generation.max_retries', line: 3 })]);
   });
 
   it('written with its new name in the same file, it is refused', () => {
-    const file = override('scribe.yaml', 'generation:\n  max_attempts: 4\n  max_retries: 2\n');
-    expect(problemsOf(() => loadAgents(dir))).toEqual([
+    const file = writeOverride(dir, 'scribe.yaml', 'generation:\n  max_attempts: 4\n  max_retries: 2\n');
+    expect(configProblems(() => loadAgents(dir))).toEqual([
       { file, key: 'generation.max_retries', line: 3, message: 'the old name of generation.max_attempts, which this file also sets; keep only generation.max_attempts' },
     ]);
   });
 
   it('is said on every run: stderr, and warnings under --json', async () => {
-    const file = override('scribe.yaml', 'generation:\n  max_retries: 2\n');
+    const file = writeOverride(dir, 'scribe.yaml', 'generation:\n  max_retries: 2\n');
     writeFileSync(path.join(dir, 'home.spec.ts'), "import { test, expect } from '@playwright/test';\n\ntest('home', async ({ page }) => {\n  await page.goto('/');\n  await expect(page.getByTestId('title')).toBeVisible();\n});\n");
     const run = await scribe(['validate', 'home.spec.ts', '--json', '--preset', 'recommended'], { cwd: dir, env: { BASE_URL: '' } });
     const warning = `${file}:2: generation.max_retries: deprecated: read as generation.max_attempts and generation.max_critic_rejections; write those instead`;
@@ -78,7 +64,7 @@ describe('scribe.yaml generation.max_retries (now max_attempts and max_critic_re
 
 describe('workflow.yaml block and worker `report` (now keep_app_bug)', () => {
   it('a block override, a route and a worker under the old name still work, each reported', () => {
-    const file = override(
+    const file = writeOverride(dir, 
       'workflow.yaml',
       ['blocks:', '  report:', '    on: { KEPT: failed }', '  run:', '    on: { APP_BUG: report }', '    default: report', '  second_report:', '    worker: report', '    on: { KEPT: failed }', '  fallback:', '    worker: fallback', '    on: { KEPT: second_report }', ''].join('\n'),
     );
@@ -95,8 +81,8 @@ describe('workflow.yaml block and worker `report` (now keep_app_bug)', () => {
   });
 
   it('a problem inside the renamed block names the key as the file writes it', () => {
-    const file = override('workflow.yaml', 'blocks:\n  report:\n    on: { KEPT: nowhere }\n');
-    expect(problemsOf(() => loadAgents(dir))).toEqual([{ file, key: 'blocks.report.on.KEPT', line: 3, message: 'unknown block "nowhere"' }]);
+    const file = writeOverride(dir, 'workflow.yaml', 'blocks:\n  report:\n    on: { KEPT: nowhere }\n');
+    expect(configProblems(() => loadAgents(dir))).toEqual([{ file, key: 'blocks.report.on.KEPT', line: 3, message: 'unknown block "nowhere"' }]);
   });
 });
 

@@ -3,15 +3,16 @@
  * routes to blocks that do not exist, signals left without a route, and routes that take a spec past the
  * Critic are configuration errors naming the file, the key and the line.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadAgents } from '../../src/config/agents.ts';
-import { ConfigError, parseYaml, type ConfigProblem } from '../../src/config/load.ts';
+import { parseYaml } from '../../src/config/load.ts';
 import { DEFAULT_WORKFLOW_PATH, healableClassifications, loadWorkflow, workflowFrom } from '../../src/config/workflow.ts';
 import { PIPELINE_WORKERS } from '../../src/config/worker-contracts.ts';
 import { scribe } from '../commands/cli-harness.ts';
+import { configProblems, writeOverride } from './overrides.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -19,23 +20,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Writes the project's agents/workflow.yaml override and returns its path. */
-function override(text: string): string {
-  mkdirSync(path.join(dir, 'agents'), { recursive: true });
-  const file = path.join(dir, 'agents', 'workflow.yaml');
-  writeFileSync(file, text);
-  return file;
-}
 
-function problemsOf(load: () => unknown): ConfigProblem[] {
-  try {
-    load();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 const bundled = readFileSync(DEFAULT_WORKFLOW_PATH, 'utf8');
 
@@ -49,26 +34,26 @@ describe('agents/workflow.yaml against the workers’ contract', () => {
   });
 
   it('a signal the worker does not emit is refused with the file, the key and the line', () => {
-    const file = override('# mine\nblocks:\n  critic:\n    on: { APPROVD: stage }\n');
-    expect(problemsOf(() => loadAgents(dir))).toEqual([
+    const file = writeOverride(dir, 'workflow.yaml', '# mine\nblocks:\n  critic:\n    on: { APPROVD: stage }\n');
+    expect(configProblems(() => loadAgents(dir))).toEqual([
       { file, key: 'blocks.critic.on.APPROVD', line: 4, message: 'unknown signal APPROVD: worker "critic" emits APPROVED, REJECTED' },
     ]);
   });
 
   it('a route to a block that does not exist is refused with the file, the key and the line', () => {
-    const file = override('blocks:\n  run:\n    on:\n      APP_BUG: reprt\n');
-    expect(problemsOf(() => loadAgents(dir))).toEqual([{ file, key: 'blocks.run.on.APP_BUG', line: 4, message: 'unknown block "reprt"' }]);
+    const file = writeOverride(dir, 'workflow.yaml', 'blocks:\n  run:\n    on:\n      APP_BUG: reprt\n');
+    expect(configProblems(() => loadAgents(dir))).toEqual([{ file, key: 'blocks.run.on.APP_BUG', line: 4, message: 'unknown block "reprt"' }]);
   });
 
   it('a signal a block leaves without a route (and no default) is refused', () => {
-    const file = override('blocks:\n  scribe:\n    on: { CANDIDATE: second_look }\n  second_look:\n    worker: critic\n    on: { APPROVED: critic }\n');
-    expect(problemsOf(() => loadAgents(dir))).toEqual([
+    const file = writeOverride(dir, 'workflow.yaml', 'blocks:\n  scribe:\n    on: { CANDIDATE: second_look }\n  second_look:\n    worker: critic\n    on: { APPROVED: critic }\n');
+    expect(configProblems(() => loadAgents(dir))).toEqual([
       { file, key: 'blocks.second_look.on', line: 6, message: 'no route for REJECTED of worker "critic" (name each under on, or set default)' },
     ]);
   });
 
   it('is checked when the project loads, so every command refuses it (exit 2)', async () => {
-    const file = override('blocks:\n  critic:\n    on: { APPROVD: stage }\n');
+    const file = writeOverride(dir, 'workflow.yaml', 'blocks:\n  critic:\n    on: { APPROVD: stage }\n');
     writeFileSync(path.join(dir, 'login.spec.ts'), "import { test } from '@playwright/test';\n");
     const run = await scribe(['validate', 'login.spec.ts'], { cwd: dir, env: {} });
     expect(run.code).toBe(2);
@@ -77,10 +62,10 @@ describe('agents/workflow.yaml against the workers’ contract', () => {
 });
 
 describe('the Critic’s gate', () => {
-  const bypass = () => problemsOf(() => loadAgents(dir)).find((p) => p.message.includes('the Critic has not approved'));
+  const bypass = () => configProblems(() => loadAgents(dir)).find((p) => p.message.includes('the Critic has not approved'));
 
   it('refuses a Critic that sends a rejected spec on to be run, naming that route', () => {
-    const file = override('blocks:\n  critic:\n    on: { REJECTED: stage }\n');
+    const file = writeOverride(dir, 'workflow.yaml', 'blocks:\n  critic:\n    on: { REJECTED: stage }\n');
     expect(bypass()).toEqual({
       file,
       key: 'blocks.critic.on.REJECTED',
@@ -90,37 +75,37 @@ describe('the Critic’s gate', () => {
   });
 
   it('refuses a new spec sent past the Critic, to a run or straight to a write', () => {
-    const past = override('blocks:\n  scribe:\n    on: { CANDIDATE: stage }\n');
+    const past = writeOverride(dir, 'workflow.yaml', 'blocks:\n  scribe:\n    on: { CANDIDATE: stage }\n');
     expect(bypass()).toMatchObject({ file: past, key: 'blocks.scribe.on.CANDIDATE', line: 3, message: expect.stringContaining('scribe -CANDIDATE-> stage -STAGED-> run') });
-    const written = override('blocks:\n  scribe:\n    on: { CANDIDATE: accept }\n');
-    expect(bypass()).toMatchObject({ key: 'blocks.scribe.on.CANDIDATE', message: expect.stringContaining('reaches worker "accept"') });
+    const written = writeOverride(dir, 'workflow.yaml', 'blocks:\n  scribe:\n    on: { CANDIDATE: accept }\n');
+    expect(bypass()).toMatchObject({ file: written, key: 'blocks.scribe.on.CANDIDATE', message: expect.stringContaining('reaches worker "accept"') });
   });
 
   it('refuses a heal that skips the Critic, or a rejected heal that is run anyway', () => {
-    override('blocks:\n  medic:\n    on: { HEALED: stage }\n');
+    writeOverride(dir, 'workflow.yaml', 'blocks:\n  medic:\n    on: { HEALED: stage }\n');
     expect(bypass()).toMatchObject({ key: 'blocks.medic.on.HEALED', message: expect.stringContaining('medic -HEALED-> stage -STAGED-> run') });
-    override('blocks:\n  critic_heal:\n    on: { REJECTED: run }\n');
+    writeOverride(dir, 'workflow.yaml', 'blocks:\n  critic_heal:\n    on: { REJECTED: run }\n');
     expect(bypass()).toMatchObject({ key: 'blocks.critic_heal.on.REJECTED', message: expect.stringContaining('medic -HEALED-> critic_heal -REJECTED-> run') });
   });
 
   it('refuses running a spec a second Critic rejected, though a first one approved it', () => {
-    override('blocks:\n  critic:\n    on: { APPROVED: second_look }\n  second_look:\n    worker: critic\n    on: { APPROVED: stage, REJECTED: stage }\n');
+    writeOverride(dir, 'workflow.yaml', 'blocks:\n  critic:\n    on: { APPROVED: second_look }\n  second_look:\n    worker: critic\n    on: { APPROVED: stage, REJECTED: stage }\n');
     expect(bypass()).toMatchObject({ key: 'blocks.second_look.on.REJECTED', message: expect.stringContaining('critic -APPROVED-> second_look -REJECTED-> stage -STAGED-> run') });
   });
 
   it('refuses keeping a spec for review when the Critic approved none on the way', () => {
-    override('blocks:\n  scribe:\n    on: { GAVE_UP: fallback }\n');
+    writeOverride(dir, 'workflow.yaml', 'blocks:\n  scribe:\n    on: { GAVE_UP: fallback }\n');
     expect(bypass()).toMatchObject({ key: 'blocks.scribe.on.GAVE_UP', message: expect.stringContaining('writes the last approved spec, and none was approved on the way') });
   });
 
   it('follows a default route too', () => {
     const text = bundled.replace('on: { APPROVED: stage, REJECTED: scribe }', 'on: { APPROVED: stage }\n    default: run');
-    const problems = problemsOf(() => workflowFrom(parseYaml('workflow.yaml', text)));
+    const problems = configProblems(() => workflowFrom(parseYaml('workflow.yaml', text)));
     expect(problems).toEqual([expect.objectContaining({ key: 'blocks.critic.default', line: text.split('\n').findIndex((l) => l.includes('default: run')) + 1 })]);
   });
 
   it('accepts routes that keep the gate: a second Critic, an app bug sent to the fallback', () => {
-    override('blocks:\n  scribe:\n    on: { CANDIDATE: second_look }\n  second_look:\n    worker: critic\n    on: { APPROVED: critic, REJECTED: scribe }\n  run:\n    on: { APP_BUG: fallback }\n');
+    writeOverride(dir, 'workflow.yaml', 'blocks:\n  scribe:\n    on: { CANDIDATE: second_look }\n  second_look:\n    worker: critic\n    on: { APPROVED: critic, REJECTED: scribe }\n  run:\n    on: { APP_BUG: fallback }\n');
     const { workflow } = loadAgents(dir);
     expect(workflow.blocks.second_look).toEqual({ worker: 'critic', on: { APPROVED: 'critic', REJECTED: 'scribe' } });
   });
@@ -132,7 +117,7 @@ describe('what is healed', () => {
   });
 
   it('follows a project’s routing, a default route included', () => {
-    override('blocks:\n  run:\n    on: { TIMEOUT: fallback }\n');
+    writeOverride(dir, 'workflow.yaml', 'blocks:\n  run:\n    on: { TIMEOUT: fallback }\n');
     expect(healableClassifications(loadAgents(dir).workflow)).toEqual(['test_bug']);
     const text = bundled.replace('APP_BUG: keep_app_bug, ', '').replace('TIMEOUT: medic', 'TIMEOUT: keep_app_bug').replace('default: keep_app_bug', 'default: medic');
     expect(healableClassifications(workflowFrom(parseYaml('workflow.yaml', text)))).toEqual(['test_bug', 'app_bug']);
