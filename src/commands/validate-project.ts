@@ -4,6 +4,7 @@ import { GENERATED_PRESET, withPreset, type CriticConfig } from '../config/criti
 import { loadProject, projectTsconfig } from '../project/context.ts';
 import type { PlaywrightProject } from '../project/playwright.ts';
 import type { TypeCheckerChoice } from '../validate/type-checker-choice.ts';
+import { NativeTypeChecker } from '../validate/type-checker.ts';
 import { Validator, type FileValidation } from '../validate/validator.ts';
 import { UsageError, type CliContext } from './context.ts';
 
@@ -35,6 +36,7 @@ export async function checkedProject(
   playwright: Promise<PlaywrightProject | undefined>,
   specs: ReadonlyArray<{ file: string; text: string }> = [],
 ): Promise<CheckedProject> {
+  if (flags.typeCheck && flags.typeChecker === 'native') requireNativeTypeChecker();
   const tsconfig = projectTsconfig(ctx.cwd);
   const before = loadAgents(ctx.cwd, { criticFile: flags.config }).critic;
   const early = validatorFor(rulesFor(before, flags), flags, ctx, tsconfig);
@@ -45,6 +47,14 @@ export async function checkedProject(
   const validator = early.withConfig(config);
   const results = project.agents.critic.testIdAttribute === before.testIdAttribute ? speculative : validator.validateManyConcurrently(specs);
   return { validator, config, warnings: project.warnings, results };
+}
+
+/** `--type-checker native` where TypeScript 7 is not installed: a usage error that says what to do. */
+function requireNativeTypeChecker(): void {
+  const native = NativeTypeChecker.create({});
+  if (native instanceof Error) {
+    throw new UsageError(`--type-checker native: TypeScript 7 (the optional dependency typescript-native) cannot be loaded here (${native.message.split("\n")[0]}); reinstall with optional dependencies (npm install), or use --type-checker auto or javascript`);
+  }
 }
 
 function validatorFor(config: CriticConfig, flags: ValidateProjectFlags, ctx: CliContext, tsconfig: string | undefined): Validator {
