@@ -53,7 +53,7 @@ export async function checkedProject(
 function requireNativeTypeChecker(): void {
   const native = NativeTypeChecker.create({});
   if (native instanceof Error) {
-    throw new UsageError(`--type-checker native: TypeScript 7 (the optional dependency typescript-native) cannot be loaded here (${native.message.split("\n")[0]}); reinstall with optional dependencies (npm install), or use --type-checker auto or javascript`);
+    throw new UsageError(`--type-checker native: TypeScript 7 (the optional dependency typescript-native) cannot be loaded here (${native.message.split('\n')[0]}); reinstall with optional dependencies (npm install), or use --type-checker auto or javascript`);
   }
 }
 
