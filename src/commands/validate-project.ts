@@ -38,11 +38,12 @@ export async function checkedProject(
 ): Promise<CheckedProject> {
   if (flags.typeCheck && flags.typeChecker === 'native') requireNativeTypeChecker();
   const tsconfig = projectTsconfig(ctx.cwd);
-  const before = loadAgents(ctx.cwd, { criticFile: flags.config }).critic;
+  const agents = loadAgents(ctx.cwd, { criticFile: flags.config });
+  const before = agents.critic;
   const early = validatorFor(rulesFor(before, flags), flags, ctx, tsconfig);
   const speculative = specs.length > 0 ? early.validateManyConcurrently(specs) : Promise.resolve([]);
   speculative.catch(() => undefined);
-  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, criticFile: flags.config, playwright });
+  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, criticFile: flags.config, agents, playwright });
   const config = rulesFor(project.agents.critic, flags);
   const validator = early.withConfig(config);
   const results = project.agents.critic.testIdAttribute === before.testIdAttribute ? speculative : validator.validateManyConcurrently(specs);

@@ -80,7 +80,7 @@ export function loadAgents(cwd: string, options: AgentsOptions = {}): Agents {
       return undefined;
     }
   };
-  const criticConfig = collect(() => withTestIdAttribute(criticConfigFrom(critic.merged), critic.override, options.testIdAttribute));
+  const criticConfig = collect(() => criticConfigFrom(critic.merged));
   const scribe = collect(() => scribeConfigFrom(sources.scribe.merged));
   const runner = collect(() => runnerConfigFrom(sources.runner.merged));
   const offline = collect(() => offlineVocabularyFrom(sources.offline.merged));
@@ -88,7 +88,7 @@ export function loadAgents(cwd: string, options: AgentsOptions = {}): Agents {
   const workflow = collect(() => workflowFrom(sources.workflow.merged));
   // Every file's problems at once: a user fixing agents/ should not meet them one run at a time.
   if (problems.length > 0) throw new ConfigError(problems);
-  return {
+  const agents: Agents = {
     critic: criticConfig!,
     scribe: scribe!,
     runner: runner!,
@@ -103,6 +103,13 @@ export function loadAgents(cwd: string, options: AgentsOptions = {}): Agents {
       return hasKey(source?.override?.data, keyPath) || hasKey(source?.overrideRead, keyPath);
     },
   };
+  return withPlaywrightTestIdAttribute(agents, options.testIdAttribute);
+}
+
+/** The agents with the Playwright config's test id attribute, unless the project's critic.yaml names its own. */
+export function withPlaywrightTestIdAttribute(agents: Agents, fromPlaywright: string | undefined): Agents {
+  if (!fromPlaywright || agents.named('critic.yaml', ['settings', 'test_id_attribute'])) return agents;
+  return { ...agents, critic: { ...agents.critic, testIdAttribute: fromPlaywright } };
 }
 
 /**
@@ -137,12 +144,6 @@ export function deepMerge(base: unknown, override: unknown): unknown {
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(override)) merged[key] = deepMerge(base[key], value);
   return merged;
-}
-
-/** critic.yaml's test id attribute when the user's file sets it, else the Playwright config's, else the bundled one. */
-function withTestIdAttribute(critic: CriticConfig, override: YamlSource | undefined, fromPlaywright: string | undefined): CriticConfig {
-  if (hasKey(override?.data, ['settings', 'test_id_attribute']) || !fromPlaywright) return critic;
-  return { ...critic, testIdAttribute: fromPlaywright };
 }
 
 function disabledSafetyRules(critic: CriticConfig): string[] {

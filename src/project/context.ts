@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadAgents, safetyWarning, type Agents } from '../config/agents.ts';
+import { loadAgents, safetyWarning, withPlaywrightTestIdAttribute, type Agents } from '../config/agents.ts';
 import { formatProblem } from '../config/errors.ts';
 import { chooseProviderName, type ProviderName } from '../llm/provider.ts';
 import { GENERATED_FOLDER } from './config-file.ts';
@@ -40,6 +40,8 @@ export interface ProjectOptions {
   criticFile?: string;
   /** `--provider`. */
   provider?: ProviderName;
+  /** agents/*.yaml already read from this cwd (with this criticFile), without the Playwright config's settings. */
+  agents?: Agents;
   /** The Playwright config's read, already started (readProjectPlaywright). */
   playwright?: Promise<PlaywrightProject | undefined>;
 }
@@ -47,7 +49,7 @@ export interface ProjectOptions {
 export async function loadProject(options: ProjectOptions): Promise<ProjectContext> {
   const cwd = path.resolve(options.cwd);
   const playwright = await (options.playwright ?? readProjectPlaywright(cwd, options.env));
-  const agents = loadAgents(cwd, { criticFile: options.criticFile, testIdAttribute: playwright?.project.use.testIdAttribute });
+  const agents = withPlaywrightTestIdAttribute(options.agents ?? loadAgents(cwd, { criticFile: options.criticFile }), playwright?.project.use.testIdAttribute);
   const outputDir = outputFolder(cwd, agents, playwright);
   const warnings = [
     safetyWarning(agents),
