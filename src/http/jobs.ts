@@ -5,7 +5,7 @@
  * change of a job is on disk too, and a restarted queue answers for the jobs of the one before.
  */
 import { randomUUID } from 'node:crypto';
-import type { GenerateResult, JobStatus, JobView, PipelineEvent } from '../contracts.ts';
+import type { JobStatus, JobView, PipelineEvent } from '../contracts.ts';
 import type { PipelineResult } from '../workflow/pipeline.ts';
 import type { JobStore } from './job-store.ts';
 

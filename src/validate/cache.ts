@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Issue } from '../contracts.ts';
-import { writeFileAtomic } from '../util/fs.ts';
+import { readTextIfPresent, writeFileAtomic } from '../util/fs.ts';
 import { INTERNAL_ERROR_RULE } from './report.ts';
 import type { FileValidation } from './validator.ts';
 
@@ -104,9 +104,6 @@ function hashOf(text: string): string {
 }
 
 function hashOfFile(file: string): string | undefined {
-  try {
-    return hashOf(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
+  const text = readTextIfPresent(file);
+  return text === undefined ? undefined : hashOf(text);
 }

@@ -4,13 +4,14 @@
  * is not installed the JavaScript compiler (ts-morph's) does the same work. Both read one set of compiler
  * options and report diagnostics in one shape, so a finding does not depend on which one ran.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
 import { ts } from 'ts-morph';
 import type { TypeDiagnostic } from '../analysis/type-diagnostic.ts';
+import { readTextIfPresent } from '../util/fs.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -185,8 +186,7 @@ export class NativeTypeChecker {
     const changed = [...new Set([this.configFile, ...previous, ...files])];
     const snapshot = first ? this.api.updateSnapshot({ openProjects: [this.configFile] }) : this.api.updateSnapshot({ fileChanges: { changed } });
     try {
-      const program = loaded(snapshot.getProject(this.configFile)?.program);
-      return new Map(files.map((file) => [file, program.getSemanticDiagnostics(file).map(fromNativeDiagnostic)]));
+      return byFile(files, loaded(snapshot.getProject(this.configFile)?.program).getSemanticDiagnostics());
     } finally {
       snapshot.dispose();
     }
@@ -225,16 +225,13 @@ export class NativeTypeChecker {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'scribe-type-check-'));
     const configFile = path.join(folder, 'tsconfig.json');
     const texts = new Map(specs.map((s) => [path.resolve(s.file), s.text]));
-    writeFileSync(configFile, JSON.stringify({ compilerOptions: this.options, files: [...texts.keys()] }));
-    const differing = new Map([...texts].filter(([file, text]) => readIfPresent(file) !== text));
-    const api = new API({ cwd: folder, ...(differing.size > 0 ? { fs: inMemory(configFile, () => readFileSync(configFile, 'utf8'), () => differing) } : {}) });
+    const configText = JSON.stringify({ compilerOptions: this.options, files: [...texts.keys()] });
+    writeFileSync(configFile, configText);
+    const differing = new Map([...texts].filter(([file, text]) => readTextIfPresent(file) !== text));
+    const api = new API({ cwd: folder, ...(differing.size > 0 ? { fs: inMemory(configFile, () => configText, () => differing) } : {}) });
     try {
       const snapshot = await api.updateSnapshot({ openProjects: [configFile] });
-      const program = loaded(snapshot.getProject(configFile)?.program);
-      // One request for the whole program answers far sooner than one per file; the batch's files are kept.
-      const byFile = new Map([...texts.keys()].map((file): [string, TypeDiagnostic[]] => [file, []]));
-      for (const d of await program.getSemanticDiagnostics()) byFile.get(path.resolve(d.fileName ?? ''))?.push(fromNativeDiagnostic(d));
-      return byFile;
+      return byFile([...texts.keys()], await loaded(snapshot.getProject(configFile)?.program).getSemanticDiagnostics());
     } finally {
       await api.close();
       rmSync(folder, { recursive: true, force: true });
@@ -242,17 +239,19 @@ export class NativeTypeChecker {
   }
 }
 
+/**
+ * The batch's diagnostics by file, from the whole program's: one request answers far sooner than one per
+ * file; diagnostics of files the specs import are not the batch's.
+ */
+function byFile(files: readonly string[], diagnostics: readonly NativeDiagnostic[]): Map<string, TypeDiagnostic[]> {
+  const found = new Map(files.map((file): [string, TypeDiagnostic[]] => [file, []]));
+  for (const d of diagnostics) found.get(path.resolve(d.fileName ?? ''))?.push(fromNativeDiagnostic(d));
+  return found;
+}
+
 function loaded<P>(program: P | undefined): P {
   if (!program) throw new Error('the native type checker did not load the batch');
   return program;
-}
-
-function readIfPresent(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 /** A tsconfig.json and spec texts served from memory; everything else read from disk. */

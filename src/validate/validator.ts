@@ -1,11 +1,12 @@
 /**
  * Parses a spec once, runs every enabled rule of critic.yaml on it, and applies the safe autofixes.
- * One Validator keeps one ts-morph Project, so type-checking many files (or many attempts of one
- * file) reuses the compiler's work on the library and Playwright's types.
+ * One Validator keeps its compiler work (the declaration files parsed once, the native checker's process),
+ * so type-checking many files, or many attempts of one file, reuses what was done for the library and
+ * Playwright's types.
  */
 import path from 'node:path';
 import { ts } from 'ts-morph';
-import { scriptKindOf, SpecModel } from '../analysis/model.ts';
+import { SpecModel } from '../analysis/model.ts';
 import { applyDirectives, parseDirectives, type Directive } from '../analysis/suppressions.ts';
 import { fromCompilerDiagnostic, type TypeDiagnostic } from '../analysis/type-diagnostic.ts';
 import type { CriticConfig } from '../config/critic.ts';
