@@ -307,7 +307,6 @@ export class Scribe {
         });
     return this.provider;
   }
-
 }
 
 interface Assessment {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
 import { SharedBrowser } from '../agents/runner/browser-server.ts';
-import { multiplex, statsReporter, type GenerationReporter } from '../agents/reporter.ts';
+import { multiplex, stageReporter, type GenerationReporter } from '../agents/reporter.ts';
 import { Scribe } from '../agents/scribe.ts';
 import { assertWritable, specPath, SpecExistsError } from '../agents/scribe-files.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
@@ -17,7 +17,7 @@ import { BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
-import { StatsLog, type StatsSink } from '../stats/log.ts';
+import type { StatsSink } from '../stats/log.ts';
 import type { OutcomeEvent } from '../stats/outcome.ts';
 import { Validator } from '../validate/validator.ts';
 import { runWorkflow } from './orchestrator.ts';
@@ -71,16 +71,12 @@ export interface PipelineResult {
 
 export async function generateSpec(request: GenerateRequest, options: PipelineOptions): Promise<PipelineResult> {
   const clock = new StageClock();
-  const stats = options.stats === false ? undefined : (options.stats ?? StatsLog.at(options.env, options.cwd));
-  // One reporter for the generation: the statistics log, and the lines the clock times and the caller shows.
-  const reporter = multiplex(
-    stats && statsReporter(stats),
-    progressReporter(options.cwd, (line) => {
-      clock.observe(line.stage, line.status);
-      options.onEvent?.(line);
-    }),
-    options.reporter,
-  );
+  // One reporter for the generation: the statistics log, the lines the clock times and the caller shows, the caller's own.
+  const lines = progressReporter(options.cwd, (line) => {
+    clock.observe(line.stage, line.status);
+    options.onEvent?.(line);
+  });
+  const reporter = stageReporter({ stats: options.stats, reporter: multiplex(lines, options.reporter) }, options.env, options.cwd);
   const emit: Emit = (stage, status, message) => reporter.report({ type: 'stage', stage, status, message });
   const generation = options.generation ?? randomUUID();
   const project = options.project ?? (await loadProject({ cwd: options.cwd, env: options.env, provider: request.provider }));
