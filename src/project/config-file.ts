@@ -11,5 +11,8 @@ export function findPlaywrightConfig(dir: string): string | undefined {
 /** Inside the Playwright project's testDir, where accepted specs go unless agents/scribe.yaml names a folder. */
 export const GENERATED_FOLDER = 'generated';
 
+/** A spec as an output folder holds one (<feature>/<request>.spec.ts): asked of Playwright's matcher for placement. */
+export const SAMPLE_SPEC_IN_FOLDER = path.join('feature', 'request.spec.ts');
+
 /** Where a generated spec lands by default, under testDir: the config reader says whether each project runs it. */
-export const SAMPLE_SPEC = path.join(GENERATED_FOLDER, 'feature', 'request.spec.ts');
+export const SAMPLE_SPEC = path.join(GENERATED_FOLDER, SAMPLE_SPEC_IN_FOLDER);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { loadAgents, safetyWarning, withPlaywrightTestIdAttribute, type Agents } from '../config/agents.ts';
 import { formatProblem } from '../config/errors.ts';
 import { chooseProviderName, type ProviderName } from '../llm/provider.ts';
-import { GENERATED_FOLDER } from './config-file.ts';
+import { GENERATED_FOLDER, SAMPLE_SPEC_IN_FOLDER } from './config-file.ts';
 import { readProjectPlaywright, type PlaywrightProject } from './playwright.ts';
 import { startWebServers } from './web-server.ts';
 
@@ -50,12 +50,10 @@ export async function loadProject(options: ProjectOptions): Promise<ProjectConte
   const cwd = path.resolve(options.cwd);
   const playwright = await (options.playwright ?? readProjectPlaywright(cwd, options.env));
   const agents = withPlaywrightTestIdAttribute(options.agents ?? loadAgents(cwd, { criticFile: options.criticFile }), playwright?.project.use.testIdAttribute);
-  const outputDir = outputFolder(cwd, agents, playwright);
-  const warnings = [
-    safetyWarning(agents),
-    ...agents.deprecations.map(formatProblem),
-    placementWarning(outputDir, playwright && { ...playwright, named: agents.named('scribe.yaml', ['generation', 'output_dir']) }),
-  ].filter((w): w is string => w !== undefined);
+  // agents/scribe.yaml's output_dir when the user names one, else <testDir>/generated, else the bundled default.
+  const namedOutput = agents.named('scribe.yaml', ['generation', 'output_dir']);
+  const outputDir = namedOutput || !playwright ? path.resolve(cwd, agents.scribe.generation.output_dir) : path.join(playwright.project.testDir, GENERATED_FOLDER);
+  const warnings = [safetyWarning(agents), ...agents.deprecations.map(formatProblem), playwright && placementWarning(outputDir, playwright, namedOutput)].filter((w): w is string => w !== undefined);
   return {
     cwd,
     env: options.env,
@@ -75,17 +73,10 @@ export function projectTsconfig(cwd: string): string | undefined {
   return existsSync(file) ? file : undefined;
 }
 
-/** agents/scribe.yaml's output_dir when the user names one, else <testDir>/generated, else the bundled default. */
-function outputFolder(cwd: string, agents: Agents, playwright: PlaywrightProject | undefined): string {
-  if (agents.named('scribe.yaml', ['generation', 'output_dir']) || !playwright) return path.resolve(cwd, agents.scribe.generation.output_dir);
-  return path.join(playwright.project.testDir, GENERATED_FOLDER);
-}
-
 /** A spec written to the output folder that the user's own `npx playwright test` would not run is worth a word. */
-function placementWarning(outputDir: string, playwright: (PlaywrightProject & { named: boolean }) | undefined): string | undefined {
-  if (!playwright) return undefined;
+function placementWarning(outputDir: string, playwright: PlaywrightProject, namedOutput: boolean): string | undefined {
   // The default folder was asked of Playwright with the config; a folder named in scribe.yaml is matched here.
-  const runs = playwright.named ? playwright.matches(path.join(outputDir, 'feature', 'request.spec.ts')) : playwright.project.runsSample;
+  const runs = namedOutput ? playwright.matches(path.join(outputDir, SAMPLE_SPEC_IN_FOLDER)) : playwright.project.runsSample;
   if (runs) return undefined;
   const name = playwright.project.name ? `project "${playwright.project.name}"` : 'its tests';
   return `specs written to ${outputDir} do not match the testDir/testMatch of ${name} in ${playwright.configFile}, so \`npx playwright test\` will not run them`;
