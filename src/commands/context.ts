@@ -20,3 +20,8 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
+
+/** The project's warnings, each on its own line of stderr. */
+export function printWarnings(ctx: CliContext, warnings: readonly string[]): void {
+  for (const warning of warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
+}

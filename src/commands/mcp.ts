@@ -5,7 +5,7 @@ import { PROVIDER_NAMES, type ProviderName } from '../llm/provider.ts';
 import { McpSetupError, serveHttp, serveStdio } from '../mcp/server.ts';
 import { createMcpContext } from '../mcp/tools.ts';
 import { loadProject } from '../project/context.ts';
-import { UsageError, type CliContext } from './context.ts';
+import { printWarnings, UsageError, type CliContext } from './context.ts';
 import { parseHost, parsePort } from './serve.ts';
 
 interface McpFlags {
@@ -28,7 +28,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
 
 async function runMcp(flags: McpFlags, ctx: CliContext): Promise<void> {
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env });
-  for (const warning of project.warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
+  printWarnings(ctx, project.warnings);
   const context = createMcpContext({ project, provider: flags.provider });
   if (flags.port === undefined) {
     await serveStdio(context);

@@ -6,7 +6,7 @@ import type { Issue, RunnerReport } from '../contracts.ts';
 import { runSpec, type RunSpecOptions } from '../agents/runner.ts';
 import { loadProject, runTarget, withWebServer, type ProjectContext } from '../project/context.ts';
 import { Validator } from '../validate/validator.ts';
-import { UsageError, type CliContext } from './context.ts';
+import { printWarnings, UsageError, type CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
 
 interface RunFlags {
@@ -30,7 +30,7 @@ async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promi
   if (!isFile(path.resolve(ctx.cwd, spec))) throw new UsageError(`no such spec file: ${spec}`);
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env });
   const url = appUrl(flags.url ?? project.baseURL);
-  for (const warning of project.warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
+  printWarnings(ctx, project.warnings);
   if (flags.untrusted) {
     const refused = gateIssues(spec, project);
     if (refused.length > 0) {

@@ -11,7 +11,7 @@ import { collectSpecFiles, MissingPathError } from '../validate/files.ts';
 import { formatStylish, INTERNAL_ERROR_RULE, validateReport } from '../validate/report.ts';
 import { TYPE_CHECKER_CHOICES, type TypeCheckerChoice } from '../validate/type-checker-choice.ts';
 import type { FileValidation, Validator } from '../validate/validator.ts';
-import { INTERNAL_ERROR_EXIT, UsageError, type CliContext } from './context.ts';
+import { INTERNAL_ERROR_EXIT, printWarnings, UsageError, type CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
 
 interface ValidateFlags {
@@ -71,7 +71,7 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
 
   // Every file unchanged, and nothing to print that needs the rules: no compiler or project is loaded.
   if (cache && format !== 'sarif' && cached.length === specs.length && cached.every((r) => r !== undefined)) {
-    for (const warning of cache.warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
+    printWarnings(ctx, cache.warnings);
     print(format, { ...validateReport(cached, ctx.cwd), ...withWarnings(cache.warnings) }, ctx);
     return;
   }
@@ -85,7 +85,7 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   const { validator, config, warnings, results: checking } = await checkedProject(flags, ctx, playwright, flags.fix ? [] : fresh);
   const checked = flags.fix ? fresh.map((spec) => fixFile(validator, spec, ctx, quiet)) : await checking;
   progress.stop();
-  for (const warning of warnings) ctx.stderr.write(`scribe: warning: ${warning}\n`);
+  printWarnings(ctx, warnings);
   if (cache) {
     for (const result of checked) cache.store(result, validator.projectImports(result.file, result.text));
     cache.save(warnings);
