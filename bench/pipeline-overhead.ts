@@ -8,7 +8,7 @@
  *
  * --busy keeps one core busy meanwhile (a bounded node loop in a child process).
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { launchOptions } from '../src/explore/browser.ts';
 import { generateSpec } from '../src/workflow/pipeline.ts';
 import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
+import { busyCore, median } from './load.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 5);
@@ -26,8 +27,7 @@ mkdirSync(path.join(root, 'bench', 'work'), { recursive: true });
 const work = mkdtempSync(path.join(root, 'bench', 'work', 'pipeline-'));
 const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', SCRIBE_HOME: path.join(work, '.scribe'), E2E_USERNAME: DEMO_ACCOUNT.username, E2E_PASSWORD: DEMO_ACCOUNT.password };
 const request = { description: 'log in with valid credentials and see the dashboard', feature: 'bench', url: `${app.url}/login`, force: true };
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const loop = busy ? spawn(process.execPath, ['-e', 'const end = Date.now() + 3_600_000; while (Date.now() < end) {}'], { stdio: 'ignore' }) : undefined;
+const stopBusy = busy ? busyCore() : () => {};
 
 try {
   const pipeline: number[] = [];
@@ -63,7 +63,7 @@ try {
   console.log('pipeline time by stage (timings_ms, median):');
   for (const [stage, times] of stages) console.log(`  ${stage.padEnd(10)} ${(median(times) / 1000).toFixed(2)} s`);
 } finally {
-  loop?.kill();
+  stopBusy();
   await app.close();
   rmSync(work, { recursive: true, force: true });
 }

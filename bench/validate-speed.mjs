@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { busyCore, median } from './load.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [count = 1000, runs = 3] = process.argv.slice(2).filter((a) => !a.startsWith('--')).map(Number);
@@ -58,8 +59,6 @@ function timed(command, args, cwd) {
   });
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 async function measure(label, command, args, cwd, prepare) {
   const results = [];
   for (let i = 0; i < runs; i++) {
@@ -70,12 +69,6 @@ async function measure(label, command, args, cwd, prepare) {
   const peakMb = Math.max(...results.map((r) => r.peakMb));
   console.log(`${label.padEnd(52)} ${seconds.toFixed(2).padStart(6)} s  ${peakMb.toFixed(0).padStart(5)} MB  (runs: ${results.map((r) => r.seconds.toFixed(2)).join(', ')})`);
   return seconds;
-}
-
-/** One core kept busy by a node loop that ends by itself (and with this process). */
-function busyCore() {
-  const loop = spawn(process.execPath, ['-e', 'const end = Date.now() + 3_600_000; while (Date.now() < end) {}'], { stdio: 'ignore' });
-  return () => loop.kill();
 }
 
 const node = process.execPath;

@@ -1,0 +1,3 @@
+/** Types of bench/load.mjs, for the TypeScript benches. */
+export function median(values: readonly number[]): number;
+export function busyCore(): () => void;
