@@ -17,7 +17,7 @@ function listSources(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return listSources(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
+    return /\.[jt]s$/.test(entry.name) ? [full] : [];
   });
 }
 

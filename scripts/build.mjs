@@ -24,9 +24,11 @@ for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
 }
 
 // Plain files the build needs beside its modules: the CommonJS scripts child processes run with plain
-// Node (the Playwright config reader, the contained run's CLI) and the demo app's pages.
+// Node (the Playwright config reader, the contained run's CLI), the compiler's loader (util/typescript.js
+// with its declarations) and the demo app's pages.
+const PLAIN = /\.cjs$|^util[\\/]typescript\.(js|d\.ts)$/;
 for (const file of readdirSync(path.join(root, 'src'), { recursive: true, encoding: 'utf8' })) {
-  if (file.endsWith('.cjs')) cpSync(path.join(root, 'src', file), path.join(dist, 'src', file));
+  if (PLAIN.test(file)) cpSync(path.join(root, 'src', file), path.join(dist, 'src', file));
 }
 const demoApp = path.join(root, 'src/demo-app');
 for (const file of readdirSync(demoApp)) {

@@ -4,7 +4,7 @@
  * constant or a locator held in a variable change nothing, while a dropped or loosened assertion, an added
  * `.not`, a skipped test or an assertion hidden under a condition or in a `try` is named.
  */
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 import { SpecModel, isFunctionLike, type Expectation } from './model.ts';
 import { ASYNC_MATCHERS, type ValueKind } from './playwright-api.ts';
 

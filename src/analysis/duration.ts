@@ -4,7 +4,7 @@
  * test to its limit with it, and the Critic reports the whole file's estimate; both read the costs from
  * critic.yaml's max-duration entry, so its options are defined here, where both may import them.
  */
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 import { z } from 'zod';
 import { ruleOptions } from '../util/zod-helpers.ts';
 import { isFunctionLike, type SpecModel, type TestBlock } from './model.ts';

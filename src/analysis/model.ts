@@ -6,7 +6,7 @@
  * It works on the compiler's syntax tree of one file (through ts-morph's `ts`), without a type checker,
  * so it stays fast enough to run on every model answer and on thousands of files.
  */
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 import { fixtureKind, kindFromTypeName, kindOfCall, type ValueKind } from './playwright-api.ts';
 import type { TypeDiagnostic } from './type-diagnostic.ts';
 

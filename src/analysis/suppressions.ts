@@ -11,7 +11,7 @@
  * does. Model-written specs may not suppress anything: the validator applies none of this to them and
  * the allow-list gate reports each directive.
  */
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 
 export type DirectiveKind = 'disable-next-line' | 'disable-line' | 'disable' | 'enable';
 

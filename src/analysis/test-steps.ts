@@ -4,7 +4,7 @@
  * page-object methods it calls, each classified as a navigation, a user action, an assertion, a
  * screenshot or another Playwright call.
  */
-import type { ts } from 'ts-morph';
+import type { ts } from '../util/typescript.js';
 import { MemoKey, type SpecModel, type TestBlock } from './model.ts';
 import { ASYNC_METHODS, NAVIGATIONS, PLAYWRIGHT_OBJECTS, USER_ACTIONS, type ValueKind } from './playwright-api.ts';
 

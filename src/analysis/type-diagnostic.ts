@@ -2,7 +2,7 @@
  * Compiler diagnostics in one shape, whichever compiler reported them: validate/type-checker.ts makes
  * them, the spec model carries them, the syntax and type-check rules report them.
  */
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 
 /** One compiler diagnostic, as both compilers report it. */
 export interface TypeDiagnostic {

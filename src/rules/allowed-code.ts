@@ -5,7 +5,7 @@
  * because JavaScript has too many ways to reach the same dangerous function for a list of bad names.
  */
 import path from 'node:path';
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 import { z } from 'zod';
 import { MemoKey, type SpecModel } from '../analysis/model.ts';
 import { PLAYWRIGHT_BUILTIN_FIXTURES } from '../analysis/playwright-api.ts';

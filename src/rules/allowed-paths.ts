@@ -3,7 +3,7 @@
  * storage state, uploads, downloads, attachments) stays inside the test's own output folder, and every
  * page it opens is the app's (http, https or a path under baseURL), never file:, data: or chrome:.
  */
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 import { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
 import { ruleOptions } from '../util/zod-helpers.ts';

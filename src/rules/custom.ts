@@ -1,5 +1,5 @@
 /** Custom rules written in critic.yaml alone: a regex matched in the syntax tree, never in comments. */
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding, type Rule } from './types.ts';
 import { selectorUses } from './utils/selectors.ts';

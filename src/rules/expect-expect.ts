@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
 import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 import { isExpectation, testCalls, testLabel } from '../analysis/test-steps.ts';
 import { defineRule, type Finding } from './types.ts';
 

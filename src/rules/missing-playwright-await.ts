@@ -1,4 +1,4 @@
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 import type { SpecModel } from '../analysis/model.ts';
 import { ASYNC_MATCHERS, ASYNC_METHODS, PLAYWRIGHT_OBJECTS } from '../analysis/playwright-api.ts';
 import { noOptions } from '../util/zod-helpers.ts';

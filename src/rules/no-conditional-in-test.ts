@@ -1,4 +1,4 @@
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 import { isFunctionLike, type SpecModel } from '../analysis/model.ts';
 import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';

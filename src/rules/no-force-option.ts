@@ -1,4 +1,4 @@
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 import type { PropertyHit, SpecModel } from '../analysis/model.ts';
 import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';

@@ -1,4 +1,4 @@
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 import { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
 import { isExpectation } from '../analysis/test-steps.ts';

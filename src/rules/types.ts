@@ -1,4 +1,4 @@
-import type { ts } from 'ts-morph';
+import type { ts } from '../util/typescript.js';
 import type { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
 import type { PageInventory } from '../contracts.ts';

@@ -8,8 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 import type { TypeDiagnostic } from '../analysis/type-diagnostic.ts';
 import { readTextIfPresent } from '../util/fs.ts';
 
@@ -269,6 +268,15 @@ function fromNativeDiagnostic(d: NativeDiagnostic): TypeDiagnostic {
 }
 
 /**
+ * TypeScript's library (lib.*.d.ts), which ts-morph carries in memory rather than on disk. Its 3 MB module is
+ * loaded only here, for a type check by the JavaScript compiler.
+ */
+function typeScriptLibrary(): { folder: string; files: Map<string, string> } {
+  const { getLibFiles, libFolderInMemoryPath: folder } = require('@ts-morph/common') as typeof import('@ts-morph/common');
+  return { folder, files: new Map(getLibFiles().map((f) => [path.posix.join(folder, f.fileName), f.text])) };
+}
+
+/**
  * The JavaScript compiler's programs over parsed specs: the specs' own syntax trees go in (so a rule's
  * node is the checker's node), and declaration files (the library, Playwright's and Node's types) are
  * parsed once for the validator's life.
@@ -276,8 +284,7 @@ function fromNativeDiagnostic(d: NativeDiagnostic): TypeDiagnostic {
 export class JavaScriptPrograms {
   private readonly declarationFiles = new Map<string, ts.SourceFile | undefined>();
   private readonly host: ts.CompilerHost;
-  /** TypeScript's library, which ts-morph's compiler carries in memory rather than on disk. */
-  private readonly library = new Map(getLibFiles().map((f) => [path.posix.join(libFolderInMemoryPath, f.fileName), f.text]));
+  private readonly library = typeScriptLibrary();
 
   constructor(readonly options: ts.CompilerOptions) {
     this.host = ts.createCompilerHost(options, true);
@@ -285,11 +292,11 @@ export class JavaScriptPrograms {
 
   program(specs: readonly ts.SourceFile[]): ts.Program {
     const batch = new Map(specs.map((sf) => [path.resolve(sf.fileName), asModule(sf)]));
-    const text = (fileName: string) => batch.get(path.resolve(fileName))?.text ?? this.library.get(fileName);
+    const text = (fileName: string) => batch.get(path.resolve(fileName))?.text ?? this.library.files.get(fileName);
     const host: ts.CompilerHost = {
       ...this.host,
-      getDefaultLibLocation: () => libFolderInMemoryPath,
-      getDefaultLibFileName: (options) => path.posix.join(libFolderInMemoryPath, ts.getDefaultLibFileName(options)),
+      getDefaultLibLocation: () => this.library.folder,
+      getDefaultLibFileName: (options) => path.posix.join(this.library.folder, ts.getDefaultLibFileName(options)),
       getSourceFile: (fileName, languageVersion, onError) => {
         const spec = batch.get(path.resolve(fileName));
         if (spec) return spec;
@@ -304,7 +311,7 @@ export class JavaScriptPrograms {
   }
 
   private declarationFile(fileName: string, languageVersion: ts.ScriptTarget | ts.CreateSourceFileOptions, onError?: (message: string) => void): ts.SourceFile | undefined {
-    const library = this.library.get(fileName);
+    const library = this.library.files.get(fileName);
     return library === undefined ? this.host.getSourceFile(fileName, languageVersion, onError) : ts.createSourceFile(fileName, library, languageVersion);
   }
 }

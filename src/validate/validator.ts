@@ -5,7 +5,7 @@
  * Playwright's types.
  */
 import path from 'node:path';
-import { ts } from 'ts-morph';
+import { ts } from '../util/typescript.js';
 import { SpecModel } from '../analysis/model.ts';
 import { applyDirectives, parseDirectives, type Directive } from '../analysis/suppressions.ts';
 import { fromCompilerDiagnostic, type TypeDiagnostic } from '../analysis/type-diagnostic.ts';

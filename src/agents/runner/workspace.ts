@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync } from '
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { LaunchOptions } from '@playwright/test';
-import { ts } from 'ts-morph';
+import { ts } from '../../util/typescript.js';
 import type { RunnerConfig } from '../../config/runner.ts';
 import { writeFileAtomic } from '../../util/fs.ts';
 import { SpecModel } from '../../analysis/model.ts';

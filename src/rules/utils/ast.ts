@@ -1,5 +1,5 @@
 /** Questions about syntax-tree nodes that several rules ask. */
-import { ts } from 'ts-morph';
+import { ts } from '../../util/typescript.js';
 import type { SpecModel } from '../../analysis/model.ts';
 import { PLAYWRIGHT_OBJECTS } from '../../analysis/playwright-api.ts';
 

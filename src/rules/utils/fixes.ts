@@ -1,5 +1,5 @@
 /** Safe autofixes rules share: edits that remove a statement or an option and nothing else. */
-import { ts } from 'ts-morph';
+import { ts } from '../../util/typescript.js';
 import type { SpecModel } from '../../analysis/model.ts';
 import type { TextEdit } from '../types.ts';
 

@@ -1,5 +1,5 @@
 /** Where a spec passes Playwright a selector string, for the rules that judge selectors. */
-import type { ts } from 'ts-morph';
+import type { ts } from '../../util/typescript.js';
 import type { SpecModel } from '../../analysis/model.ts';
 import { ELEMENT_HANDLE_FACTORIES, type ValueKind } from '../../analysis/playwright-api.ts';
 

@@ -4,7 +4,7 @@
  * answer is "yes" only when it is proven from the text; anything the analysis cannot follow is "no",
  * so the gate errs on the side of refusing.
  */
-import { ts } from 'ts-morph';
+import { ts } from '../../util/typescript.js';
 import { MemoKey, type SpecModel } from '../../analysis/model.ts';
 import { DATA_METHODS } from '../../analysis/playwright-api.ts';
 
