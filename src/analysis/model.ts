@@ -99,7 +99,12 @@ export class SpecModel {
   }
 
   static fromText(fileName: string, text: string): SpecModel {
-    return new SpecModel(ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, true, scriptKindOf(fileName)));
+    return new SpecModel(SpecModel.parse(fileName, text));
+  }
+
+  /** The syntax tree the model is built over (with parent links, which the analysis follows). */
+  static parse(fileName: string, text: string): ts.SourceFile {
+    return ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, true, scriptKindOf(fileName));
   }
 
   /** The parser's errors; no program is needed for them. */

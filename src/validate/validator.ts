@@ -285,7 +285,7 @@ export class Validator {
    * another file.
    */
   private parse(specs: ReadonlyArray<{ file: string; text: string }>, native?: () => Map<string, TypeDiagnostic[]>): Array<SpecModel | Error> {
-    const trees = specs.map((s) => attempt(() => SpecModel.fromText(s.file, s.text).sourceFile));
+    const trees = specs.map((s) => attempt(() => SpecModel.parse(s.file, s.text)));
     if (!this.typeChecking) return trees.map((tree) => (tree instanceof Error ? tree : new SpecModel(tree)));
     const { javascript } = this.compilerState();
     const program = once(() => javascript.program(trees.filter((t): t is ts.SourceFile => !(t instanceof Error))));
