@@ -14,6 +14,15 @@ export type { ValueKind } from './playwright-api.ts';
 
 const MAX_DEPTH = 16;
 
+/** Wrappers that leave the value as it is: parentheses, `as`, `!`, `satisfies`, `<T>x`. */
+const TRANSPARENT_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
+  ts.SyntaxKind.ParenthesizedExpression,
+  ts.SyntaxKind.AsExpression,
+  ts.SyntaxKind.NonNullExpression,
+  ts.SyntaxKind.SatisfiesExpression,
+  ts.SyntaxKind.TypeAssertionExpression,
+]);
+
 export interface Position {
   line: number;
   column: number;
@@ -89,22 +98,25 @@ export class SpecModel {
     this.semanticDiagnosticsOf = semanticDiagnostics;
     this.checkerOf = checker;
     this.fileName = sourceFile.fileName;
-    const visit = (node: ts.Node): void => {
+    // One walk indexes the nodes by kind and links each to its parent (the parser is not asked to: that
+    // would be a second walk of every node).
+    const visitUnder = (parent: ts.Node) => (node: ts.Node): void => {
+      (node as { parent: ts.Node }).parent = parent;
       const bucket = this.buckets.get(node.kind);
       if (bucket) bucket.push(node);
       else this.buckets.set(node.kind, [node]);
-      ts.forEachChild(node, visit);
+      ts.forEachChild(node, visitUnder(node));
     };
-    ts.forEachChild(sourceFile, visit);
+    ts.forEachChild(sourceFile, visitUnder(sourceFile));
   }
 
   static fromText(fileName: string, text: string): SpecModel {
     return new SpecModel(SpecModel.parse(fileName, text));
   }
 
-  /** The syntax tree the model is built over (with parent links, which the analysis follows). */
+  /** The syntax tree a model is built over; building the model links its nodes to their parents. */
   static parse(fileName: string, text: string): ts.SourceFile {
-    return ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, true, scriptKindOf(fileName));
+    return ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, false, scriptKindOf(fileName));
   }
 
   /** The parser's errors; no program is needed for them. */
@@ -208,15 +220,8 @@ export class SpecModel {
   /** Strips parentheses, casts and non-null assertions. */
   unwrap(expr: ts.Expression): ts.Expression {
     let e = expr;
-    while (
-      ts.isParenthesizedExpression(e) ||
-      ts.isAsExpression(e) ||
-      ts.isNonNullExpression(e) ||
-      ts.isSatisfiesExpression(e) ||
-      ts.isTypeAssertionExpression(e)
-    ) {
-      e = e.expression;
-    }
+    // One look at the kind: this runs for almost every expression a rule asks about.
+    while (TRANSPARENT_KINDS.has(e.kind)) e = (e as ts.ParenthesizedExpression).expression;
     return e;
   }
 
