@@ -1,7 +1,8 @@
 /** Scribe as a library: generate and validate Playwright specs, read the statistics. */
 export * from './contracts.ts';
 export { multiplex, statsEventsOf, statsReporter, type GenerationEvent, type GenerationReporter } from './agents/reporter.ts';
-export { Scribe, NO_CODE_RULE, type Candidate, type GenerationRequest, type PriorAttempt, type ScribeOptions } from './agents/scribe.ts';
+export { Scribe, NO_CODE_RULE, type Candidate, type PriorAttempt, type ScribeOptions } from './agents/scribe.ts';
+export type { ResolvedRequest } from './agents/request.ts';
 export { slugify, specPath, provenancePath, Provenance, SpecExistsError } from './agents/scribe-files.ts';
 export { Validator, type FileValidation, type FixResult, type ValidatorOptions } from './validate/validator.ts';
 export { loadCriticConfig, type CriticConfig } from './config/critic.ts';
@@ -16,6 +17,7 @@ export { createMcpContext, type McpContext } from './mcp/tools.ts';
 export type { ChatMessage, Completion, CompletionRequest, ModelProvider, TokenUsage } from './llm/types.ts';
 export { computeStats, readStats, StatsDocument, StatsEvent, StatsLog, statsHome } from './stats/index.ts';
 export { generateSpec, type GenerateRequest, type PipelineOptions, type PipelineResult } from './workflow/pipeline.ts';
+export { resolveRequest, type RequestInput } from './workflow/request.ts';
 export { runSpec, type RunSpecOptions } from './agents/runner.ts';
 export { Critic } from './agents/critic.ts';
 export { Medic } from './agents/medic.ts';

@@ -62,7 +62,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // A server stopped hard (a kill) leaves its runs' folders: they go now.
   const runsDir = runnerFolders(project.agents.runner, statsHome(options.env, options.cwd)).temp;
   removeAbandonedRuns(runsDir);
-  const app = createApp({ cwd: options.cwd, env: options.env, config, outputDir: project.outputDir, token, log: options.log });
+  const app = createApp({ cwd: options.cwd, env: options.env, config, project, token, log: options.log });
   const server = createServer(
     {
       requestTimeout: config.http.request_timeout_ms,

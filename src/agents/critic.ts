@@ -22,6 +22,7 @@ import { stageReporter, type GenerationReporter } from './reporter.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';
 import { describeErrors } from './scribe-prompt.ts';
 import { errorRuleIds, errorsOf } from './spec-check.ts';
+import type { ResolvedRequest } from './request.ts';
 
 /** The issue a failed (or unusable) model review adds to the verdict: not a critic.yaml rule, a rejection all the same. */
 export const REVIEW_RULE = 'model-review';
@@ -64,7 +65,8 @@ export interface ReviewInput {
   /** Where the spec will live (relative imports resolve from there). */
   file: string;
   code: string;
-  request: { description: string; feature: string };
+  /** The request the spec was written for (what the stage reads of it). */
+  request: Pick<ResolvedRequest, 'description' | 'feature'>;
   /** The generation the verdict belongs to, for stats. */
   generation?: string;
 }

@@ -24,6 +24,7 @@ import { stageReporter, type GenerationReporter } from './reporter.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';
 import { describeErrors, renderCredentials, renderCriteria } from './scribe-prompt.ts';
 import { checkSpec, errorsOf, noCodeIssue } from './spec-check.ts';
+import type { ResolvedRequest } from './request.ts';
 
 export interface MedicOptions {
   /** agents/scribe.yaml, loaded: the model settings and the `medic` section. */
@@ -53,7 +54,8 @@ export interface HealRequest {
   /** The spec that failed. */
   code: string;
   report: RunnerReport;
-  request: { description: string; feature: string };
+  /** The request the spec was written for (what the stage reads of it). */
+  request: Pick<ResolvedRequest, 'description' | 'feature'>;
   attempt: number;
   maxAttempts: number;
   generation?: string;

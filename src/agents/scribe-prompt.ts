@@ -6,24 +6,16 @@
 import { createHash } from 'node:crypto';
 import type { CriticConfig } from '../config/critic.ts';
 import { renderTemplate, type ScribeConfig } from '../config/scribe.ts';
-import type { Complexity, Issue, PageInventory } from '../contracts.ts';
+import type { Issue, PageInventory } from '../contracts.ts';
 import { renderSite } from '../explore/render.ts';
 import type { ChatMessage } from '../llm/types.ts';
+import type { ResolvedRequest } from './request.ts';
 
-export interface PromptInput {
-  description: string;
-  feature: string;
-  complexity: Complexity;
-  inventory?: PageInventory;
-}
-
-/** The first two messages of every attempt: what to write and the criteria it must meet. */
-export function initialMessages(config: ScribeConfig, critic: CriticConfig, input: PromptInput): ChatMessage[] {
+/** The first two messages of every attempt: what to write (grounded in the explored site, if any) and the criteria it must meet. */
+export function initialMessages(config: ScribeConfig, critic: CriticConfig, request: ResolvedRequest, site: PageInventory | undefined): ChatMessage[] {
   const system = renderTemplate(config.prompts.system, { criteria: renderCriteria(critic), test_id_attribute: critic.testIdAttribute, credentials: renderCredentials(critic, config.prompts.no_credentials) });
-  const inventory = input.inventory
-    ? renderTemplate(config.prompts.inventory, { url: input.inventory.url, title: input.inventory.title, elements: renderSite(input.inventory) })
-    : '';
-  const user = renderTemplate(config.prompts.user, { request: input.description, feature: input.feature, complexity: input.complexity, inventory });
+  const inventory = site ? renderTemplate(config.prompts.inventory, { url: site.url, title: site.title, elements: renderSite(site) }) : '';
+  const user = renderTemplate(config.prompts.user, { request: request.description, feature: request.feature, complexity: request.complexity, inventory });
   return [
     { role: 'system', content: system.trim() },
     { role: 'user', content: collapseBlankLines(user).trim() },

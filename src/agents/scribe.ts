@@ -10,7 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { loadCriticConfig, type CriticConfig } from '../config/critic.ts';
 import type { OfflineVocabulary } from '../config/offline.ts';
 import { loadScribeConfig, modelFor, type ScribeConfig } from '../config/scribe.ts';
-import { ScribeTask, type AgentResult, type Complexity, type Issue, type PageInventory } from '../contracts.ts';
+import { ScribeTask, type AgentResult, type Issue, type PageInventory } from '../contracts.ts';
 import { extractSpec } from '../llm/extract.ts';
 import { createProvider, type ProviderName } from '../llm/provider.ts';
 import type { ChatMessage, Completion, ModelProvider } from '../llm/types.ts';
@@ -20,6 +20,7 @@ import { assertWritable, specPath, SpecExistsError, writeSpec, type Provenance }
 import { feedbackMessages, initialMessages, promptHash } from './scribe-prompt.ts';
 import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded } from './model-call.ts';
+import type { ResolvedRequest } from './request.ts';
 import { stageReporter, type GenerationReporter } from './reporter.ts';
 import { checkSpec, errorRuleIds, noCodeIssue } from './spec-check.ts';
 
@@ -48,7 +49,7 @@ export interface ScribeOptions {
    * makes type-checking after the first file fast); it must have been built from `critic`.
    */
   validator?: Validator;
-  /** The explored page, carried into the prompt and the grounding rule. */
+  /** The explored page, carried into every prompt and the grounding rule. */
   inventory?: PageInventory;
   /** Explores a task's URL when no inventory is given. */
   explore?: (url: string) => Promise<PageInventory>;
@@ -86,16 +87,6 @@ export interface Candidate {
   /** Why the spec does not test the request (a stand-in such as the offline smoke test); never accepted as the requested test. */
   substitute?: string;
   error?: string;
-}
-
-export interface GenerationRequest {
-  description: string;
-  feature: string;
-  complexity: Complexity;
-  /** Where the spec will live. */
-  file: string;
-  url?: string;
-  inventory?: PageInventory;
 }
 
 /** A spec sent back by a later stage (the Critic): generation starts from it and its problems. */
@@ -150,21 +141,15 @@ export class Scribe {
       }
     }
 
-    const candidate = await this.generate({
-      description: task.taskDescription,
-      feature: task.featureName,
-      complexity: task.complexity ?? this.config.provider.default_complexity,
-      file,
-      url: task.url,
-      inventory,
-    });
+    const request = { description: task.taskDescription, feature: task.featureName, complexity: task.complexity ?? this.config.provider.default_complexity, file, url: task.url };
+    const candidate = await new Scribe({ ...this.options, inventory }).generate(request);
     const { generation, attempts } = candidate;
     if (!candidate.success) {
       this.reporter.report({ type: 'give_up', generation, attempts, reason: candidate.failure!, error: candidate.error! });
       return resultOf(candidate, candidate.failure!, candidate.error!);
     }
     try {
-      this.write(candidate, task);
+      this.write(candidate, request);
     } catch (error) {
       if (!(error instanceof SpecExistsError)) throw error;
       this.reporter.report({ type: 'give_up', generation, attempts, reason: 'exists', error: error.message });
@@ -183,12 +168,12 @@ export class Scribe {
    * The attempts loop: a validated candidate, or the reason there is none. Writes nothing, and records
    * no outcome: the generation ends when its caller has written the spec (or has not).
    */
-  async generate(request: GenerationRequest, prior?: PriorAttempt, generation: string = randomUUID()): Promise<Candidate> {
+  async generate(request: ResolvedRequest, prior?: PriorAttempt, generation: string = randomUUID()): Promise<Candidate> {
     const maxAttempts = this.config.generation.max_attempts;
     const provider = await this.modelProvider();
     const model = modelFor(this.config, request.complexity, this.env);
-    const validator = this.validatorFor(request.inventory);
-    const initial = initialMessages(this.config, this.critic, request);
+    const validator = this.validator();
+    const initial = initialMessages(this.config, this.critic, request, this.options.inventory);
     const base = { generation, file: request.file, provider: provider.name, model, promptHash: promptHash(initial) };
     let messages = prior
       ? feedbackMessages(this.config, initial, { previous: prior.code, code: prior.code, issues: prior.issues, autofixedRules: [], nextAttempt: 1, maxAttempts })
@@ -230,7 +215,7 @@ export class Scribe {
    * Writes a validated candidate and its provenance record; returns the spec's path. Later stages add
    * what they found (the Critic's verdict, the run) and may keep a spec that needs a person's review.
    */
-  write(candidate: Candidate, task: Pick<ScribeTask, 'taskDescription' | 'featureName' | 'complexity' | 'url'>, record: SpecRecord = {}): string {
+  write(candidate: Candidate, request: ResolvedRequest, record: SpecRecord = {}): string {
     if (!candidate.success || candidate.code === null) throw new Error('only a validated candidate can be written');
     const { force = this.options.force === true, ...extra } = record;
     writeSpec(
@@ -238,10 +223,10 @@ export class Scribe {
       candidate.code,
       {
         version: 1,
-        request: task.taskDescription,
-        feature: task.featureName,
-        complexity: task.complexity ?? this.config.provider.default_complexity,
-        url: task.url ?? null,
+        request: request.description,
+        feature: request.feature,
+        complexity: request.complexity,
+        url: request.url ?? null,
         provider: candidate.provider,
         model: candidate.model,
         attempts: candidate.attempts,
@@ -262,7 +247,7 @@ export class Scribe {
     provider: ModelProvider,
     messages: ChatMessage[],
     model: string,
-    request: GenerationRequest,
+    request: ResolvedRequest,
     generation: string,
   ): Promise<Completion | { failure: GenerationFailure; error: string }> {
     const completion = {
@@ -270,7 +255,7 @@ export class Scribe {
       model,
       temperature: this.config.provider.temperature,
       stream: this.options.stream ?? this.config.provider.stream,
-      task: { description: request.description, feature: request.feature, url: request.url, inventory: request.inventory, credentials: this.critic.credentials },
+      task: { description: request.description, feature: request.feature, url: request.url, inventory: this.options.inventory, credentials: this.critic.credentials },
     };
     return completeRecorded(provider, completion, generation, this.reporter, secretsOf(this.critic.credentials, this.env));
   }
@@ -288,10 +273,10 @@ export class Scribe {
     return { ...checked, previous: checked.code };
   }
 
-  private validatorFor(inventory: PageInventory | undefined): Validator {
+  private validator(): Validator {
     // A model's answer is untrusted code: the allow-list gate applies to every attempt.
-    this.sharedValidator ??= (this.options.validator ?? new Validator(this.critic, { typeCheck: this.options.typeCheck !== false })).forUntrustedCode(this.cwd);
-    return this.sharedValidator.withInventory(inventory);
+    this.sharedValidator ??= (this.options.validator ?? new Validator(this.critic, { typeCheck: this.options.typeCheck !== false })).forUntrustedCode(this.cwd).withInventory(this.options.inventory);
+    return this.sharedValidator;
   }
 
   /** The model this Scribe asks (the Medic asks the same one). */

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ServerConfig } from '../config/server.ts';
 import type { JobView } from '../contracts.ts';
+import type { ProjectContext } from '../project/context.ts';
 import { readStats } from '../stats/index.ts';
 import { statsHome, StatsLog } from '../stats/log.ts';
 import { OneOutcomeSink } from '../stats/outcome.ts';
@@ -37,8 +38,8 @@ export interface AppOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   config: ServerConfig;
-  /** The project's output folder (a ProjectContext's outputDir): every job's spec must land inside it. */
-  outputDir: string;
+  /** The project, read once: every job's spec must land inside its output folder. */
+  project: ProjectContext;
   /** The bearer token every route but /healthz needs; undefined leaves them open (loopback only). */
   token: string | undefined;
   log: LogSink;
@@ -64,8 +65,6 @@ const JOB_PATH = /^\/v1\/jobs\/([0-9a-f-]{36})(\/events)?$/;
 
 export function createApp(options: AppOptions): ScribeApp {
   const { config, log } = options;
-  // Checked before a job is queued; named relative to the project in messages.
-  const outputDir = path.relative(options.cwd, options.outputDir) || '.';
   const events = new JobEvents();
   const stats = OneOutcomeSink.resuming(StatsLog.at(options.env, options.cwd));
   /** Callback URLs of jobs not finished yet, by job id. */
@@ -102,7 +101,7 @@ export function createApp(options: AppOptions): ScribeApp {
     if (closing) throw unavailable(config);
     const body = await readJsonBody(req, config.http.max_body_bytes);
     const { callback_url: callbackUrl, ...request } = parseGenerateBody(body, { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars });
-    const outputPath = checkedSpecTarget(options.cwd, outputDir, request);
+    const outputPath = checkedSpecTarget(options.project, request);
     const callback = callbackUrl === undefined ? undefined : checkCallbackUrl(callbackUrl, config.callbacks, secret);
     // The job's id is known once submit returns; its first stage comes later, from its worker thread.
     let id = '';

@@ -2,36 +2,35 @@
  * Where a job's spec will be written, checked before the job is queued: inside the output folder
  * (generated-tests/), by its letters and by where the file system really leads (symbolic links
  * followed). A caller's outputPath is taken relative to that folder; a leading `generated-tests/` is
- * accepted too, so the testPath of an earlier result can be sent back as is.
+ * accepted too, so the testPath of an earlier result can be sent back as is. The path itself is the
+ * pipeline's: the request is settled by the same resolveRequest.
  */
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { provenancePath, specPath } from '../agents/scribe-files.ts';
+import { provenancePath } from '../agents/scribe-files.ts';
+import type { ProjectContext } from '../project/context.ts';
+import { resolveRequest, type RequestInput } from '../workflow/request.ts';
 import { HttpError, type FieldProblem } from './errors.ts';
-
-export interface TargetRequest {
-  description: string;
-  feature?: string;
-  outputPath?: string;
-}
 
 const SPEC_FILE = /\.(spec|test)\.ts$/;
 
 /**
- * The absolute spec path for the request, or a 400 naming the field that would lead outside the output
- * folder. `outputDir` is agents/scribe.yaml's generation.output_dir.
+ * The absolute spec path for the request, or a 400 naming the field that would lead outside the
+ * project's output folder.
  */
-export function checkedSpecTarget(cwd: string, outputDir: string, request: TargetRequest): string {
-  const root = path.resolve(cwd, outputDir);
+export function checkedSpecTarget(project: ProjectContext, request: RequestInput): string {
+  const root = project.outputDir;
+  const outputDir = path.relative(project.cwd, root) || '.';
   const problems: FieldProblem[] = [];
   if (request.feature !== undefined) problems.push(...nameProblems('feature', request.feature));
   if (request.outputPath !== undefined) problems.push(...outputPathProblems(request.outputPath));
   if (problems.length > 0) throw HttpError.invalid(problems);
 
   const field = request.outputPath !== undefined ? 'outputPath' : request.feature !== undefined ? 'feature' : 'description';
-  const file = request.outputPath !== undefined
-    ? path.resolve(root, withoutRootPrefix(request.outputPath, path.relative(cwd, root)))
-    : specPath(cwd, outputDir, request.feature ?? request.description, request.description);
+  const outputPath = request.outputPath === undefined ? undefined : path.resolve(root, withoutRootPrefix(request.outputPath, path.relative(project.cwd, root)));
+  const settled = resolveRequest({ ...request, outputPath }, project);
+  if (!settled.ok) throw HttpError.invalid([{ field, message: settled.error }]);
+  const file = settled.value.file;
   const realRoot = realLocation(root);
   for (const written of [file, provenancePath(file)]) {
     if (!isInside(root, written)) throw HttpError.invalid([{ field, message: `must stay inside ${outputDir}/` }]);

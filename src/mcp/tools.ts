@@ -88,7 +88,7 @@ export function registerTools(server: McpServer, context: McpContext): void {
     (args, extra) =>
       guarded(async () => {
         const request = parseGenerateBody(args, { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars });
-        const outputPath = checkedSpecTarget(cwd, outputDir, request);
+        const outputPath = checkedSpecTarget(context.project, request);
         const clientSamples = server.server.getClientCapabilities()?.sampling !== undefined;
         const choice = chooseModel(env, context.provider, clientSamples);
         const provider = choice.provider === 'mcp' ? new SamplingProvider({ server: server.server, maxTokens: config.mcp.sampling_max_tokens }) : undefined;

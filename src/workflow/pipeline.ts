@@ -10,9 +10,10 @@ import { Medic } from '../agents/medic.ts';
 import { SharedBrowser } from '../agents/runner/browser-server.ts';
 import { multiplex, stageReporter, type GenerationReporter } from '../agents/reporter.ts';
 import { Scribe } from '../agents/scribe.ts';
-import { assertWritable, specPath, SpecExistsError } from '../agents/scribe-files.ts';
+import type { ResolvedRequest } from '../agents/request.ts';
+import { assertWritable, SpecExistsError } from '../agents/scribe-files.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
-import { GenerateResult, ScribeTask, type Complexity, type PageInventory, type PipelineEvent } from '../contracts.ts';
+import { GenerateResult, type PageInventory, type PipelineEvent } from '../contracts.ts';
 import { BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
@@ -24,15 +25,12 @@ import { runWorkflow } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
 import { displayPath, progressReporter } from './progress-reporter.ts';
 import { StageClock, type StageTimings } from './stage-clock.ts';
-import type { PipelineSegment, ResolvedTask } from './segments.ts';
+import { resolveRequest, type RequestInput, type Settled } from './request.ts';
+import type { PipelineSegment } from './segments.ts';
 import { pipelineWorkers } from './workers.ts';
 
-export interface GenerateRequest {
-  description: string;
-  feature?: string;
-  outputPath?: string;
-  url?: string;
-  complexity?: Complexity;
+/** What a caller asks for, and how the pipeline is to treat it. */
+export interface GenerateRequest extends RequestInput {
   provider?: ProviderName;
   /** Run the spec against the app (default true; needs a URL or BASE_URL). */
   run?: boolean;
@@ -81,13 +79,13 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   const generation = options.generation ?? randomUUID();
   const project = options.project ?? (await loadProject({ cwd: options.cwd, env: options.env, provider: request.provider }));
   for (const warning of project.warnings) emit('project', 'info', warning);
-  const task = resolveTask(request, project);
-  if (!task.ok) return setupFailure(task.error);
+  const settled = writableRequest(request, project);
+  if (!settled.ok) return setupFailure(settled.error);
 
   // One browser for the generation: explore drives it, and every run's test connects to it.
-  const browser = task.value.url ? sharedBrowser(options.env) : undefined;
+  const browser = settled.value.url ? sharedBrowser(options.env) : undefined;
   try {
-    return await generateWith(request, options, { project, task: task.value, reporter, generation, emit, browser, clock });
+    return await generateWith(request, options, { project, request: settled.value, reporter, generation, emit, browser, clock });
   } finally {
     await browser?.close();
   }
@@ -96,7 +94,7 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
 /** What a generation's stages share once its request is settled. */
 interface Generation {
   project: ProjectContext;
-  task: ResolvedTask;
+  request: ResolvedRequest;
   reporter: GenerationReporter;
   generation: string;
   emit: Emit;
@@ -104,7 +102,7 @@ interface Generation {
   clock: StageClock;
 }
 
-async function generateWith(request: GenerateRequest, options: PipelineOptions, { project, task, reporter, generation, emit, browser, clock }: Generation): Promise<PipelineResult> {
+async function generateWith(asked: GenerateRequest, options: PipelineOptions, { project, request, reporter, generation, emit, browser, clock }: Generation): Promise<PipelineResult> {
   const { scribe: config, critic } = project.agents;
 
   // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
@@ -114,8 +112,8 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
   // so the allow-list gate applies.
   const validating = (options.validator ?? new Validator(critic, { typeCheck: true, tsconfig: project.tsconfig })).forUntrustedCode(options.cwd);
   let inventory: PageInventory | undefined;
-  if (task.url) {
-    const exploring = explore(task.url, critic.testIdAttribute, config.explore, signedInState(project), emit, browser);
+  if (request.url) {
+    const exploring = explore(request.url, critic.testIdAttribute, config.explore, signedInState(project), emit, browser);
     // Its failure is read below; meanwhile it must not count as unhandled.
     exploring.catch(() => undefined);
     // The type checker readies itself while the browser starts: its first spec is then checked at once.
@@ -124,11 +122,11 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
     try {
       inventory = await exploring;
     } catch (error) {
-      emit('explore', 'failed', `could not explore ${task.url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
+      emit('explore', 'failed', `could not explore ${request.url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   const validator = validating.withInventory(inventory).withEnv(options.env);
-  const providerName = request.provider ?? project.provider;
+  const providerName = asked.provider ?? project.provider;
   const shared = { critic, validator, inventory, stats: false as const, reporter, cwd: options.cwd, env: options.env };
   const scribe = new Scribe({
     ...shared,
@@ -136,8 +134,8 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
     offline: project.agents.offline,
     providerName,
     provider: options.provider,
-    force: request.force === true,
-    selfValidation: request.selfValidation !== false,
+    force: asked.force === true,
+    selfValidation: asked.selfValidation !== false,
   });
   const workers = pipelineWorkers({
     scribe,
@@ -147,7 +145,7 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
     env: options.env,
     project,
     generation,
-    inventory,
+    run: asked.run !== false,
     reporter,
     signal: options.signal,
     emit,
@@ -156,7 +154,7 @@ async function generateWith(request: GenerateRequest, options: PipelineOptions, 
   });
   try {
     // An aborted job (a server shutting down) stops before its next stage.
-    const walk = await runWorkflow<PipelineSegment>(project.agents.workflow, workers, [{ type: 'REQUEST', task }], { onBlock: () => options.signal?.throwIfAborted() });
+    const walk = await runWorkflow<PipelineSegment>(project.agents.workflow, workers, [{ type: 'REQUEST', task: request }], { onBlock: () => options.signal?.throwIfAborted() });
     const state = new RunState(walk.payload);
     reporter.report(outcomeOf(generation, walk.outcome, state));
     return withWarnings(resultOf(walk.outcome, state, options.cwd, clock.snapshot()), project.warnings);
@@ -200,33 +198,18 @@ function withWarnings(result: PipelineResult, warnings: string[]): PipelineResul
 const WARM_AFTER_MS = 20;
 
 type Emit = (stage: string, status: PipelineEvent['status'], message: string) => void;
-type Resolved<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** The request with its defaults settled, or why it cannot be done (a usage problem: exit 2). */
-function resolveTask(request: GenerateRequest, project: ProjectContext): Resolved<ResolvedTask> {
-  const config = project.agents.scribe;
-  const parsed = ScribeTask.safeParse({
-    taskDescription: request.description,
-    featureName: request.feature?.trim() || request.description,
-    outputPath: request.outputPath,
-    url: request.url ?? project.baseURL,
-    complexity: request.complexity,
-  });
-  if (!parsed.success) {
-    return { ok: false, error: `invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ')}` };
-  }
-  const { taskDescription, featureName, outputPath, url, complexity } = parsed.data;
-  const file = specPath(project.cwd, project.outputDir, featureName, taskDescription, outputPath);
+/** The settled request, or why it cannot be done: it is invalid, or its spec exists and it does not say to overwrite it. */
+function writableRequest(request: GenerateRequest, project: ProjectContext): Settled<ResolvedRequest> {
+  const settled = resolveRequest(request, project);
+  if (!settled.ok) return settled;
   try {
-    assertWritable(file, request.force === true);
+    assertWritable(settled.value.file, request.force === true);
   } catch (error) {
     if (error instanceof SpecExistsError) return { ok: false, error: error.message };
     throw error;
   }
-  return {
-    ok: true,
-    value: { description: taskDescription, feature: featureName, complexity: complexity ?? config.provider.default_complexity, url, file, run: request.run !== false, force: request.force === true },
-  };
+  return settled;
 }
 
 /**

@@ -5,7 +5,8 @@
  */
 import type { Candidate } from '../agents/scribe.ts';
 import type { CriticVerdict } from '../contracts.ts';
-import type { PipelineSegment, ResolvedTask } from './segments.ts';
+import type { ResolvedRequest } from '../agents/request.ts';
+import type { PipelineSegment } from './segments.ts';
 
 type SegmentOfType<T extends PipelineSegment['type']> = Extract<PipelineSegment, { type: T }>;
 export type RunSegment = SegmentOfType<'TEST_RESULT'>;
@@ -14,7 +15,8 @@ export type HealSegment = SegmentOfType<'HEAL'>;
 export class RunState {
   constructor(private readonly payload: readonly PipelineSegment[]) {}
 
-  task(): ResolvedTask {
+  /** The settled request the generation works from. */
+  task(): ResolvedRequest {
     const request = this.newest('REQUEST');
     if (!request) throw new Error('the pipeline was started without a REQUEST segment');
     return request.task;

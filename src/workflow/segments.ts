@@ -1,22 +1,11 @@
 /** The typed segments the pipeline's blocks pass along (agents/workflow.yaml). */
+import type { ResolvedRequest } from '../agents/request.ts';
 import type { Candidate } from '../agents/scribe.ts';
-import type { Complexity, CriticVerdict, Issue, RunnerReport, TestResultSegment } from '../contracts.ts';
-
-/** The request with every default settled: what the blocks work from. */
-export interface ResolvedTask {
-  description: string;
-  feature: string;
-  complexity: Complexity;
-  /** The app under test, when known (--url or BASE_URL). */
-  url?: string;
-  /** Where the accepted spec goes. */
-  file: string;
-  run: boolean;
-  force: boolean;
-}
+import type { CriticVerdict, Issue, RunnerReport, TestResultSegment } from '../contracts.ts';
 
 export type PipelineSegment =
-  | { type: 'REQUEST'; task: ResolvedTask }
+  /** The settled request, first in every payload. */
+  | { type: 'REQUEST'; task: ResolvedRequest }
   | { type: 'CANDIDATE'; candidate: Candidate; origin: 'scribe' | 'medic' }
   | { type: 'SCRIBE_FAILURE'; candidate: Candidate }
   | { type: 'VERDICT'; verdict: CriticVerdict }

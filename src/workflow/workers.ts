@@ -11,13 +11,13 @@ import type { SharedBrowser } from '../agents/runner/browser-server.ts';
 import type { Candidate, Scribe, SpecRecord } from '../agents/scribe.ts';
 import { SpecExistsError, specStem } from '../agents/scribe-files.ts';
 import { renderTemplate } from '../config/scribe.ts';
-import type { CriticVerdict, Issue, PageInventory } from '../contracts.ts';
+import type { CriticVerdict, Issue } from '../contracts.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
 import { statsHome } from '../stats/log.ts';
 import type { GenerationReporter } from '../agents/reporter.ts';
 import type { Worker, WorkerOutput } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
-import type { PipelineSegment, ResolvedTask } from './segments.ts';
+import type { PipelineSegment } from './segments.ts';
 import { RUNNER_SIGNAL, type SignalOf, type WorkerName } from '../config/worker-contracts.ts';
 
 export interface WorkerDeps {
@@ -29,7 +29,8 @@ export interface WorkerDeps {
   env: NodeJS.ProcessEnv;
   project: ProjectContext;
   generation: string;
-  inventory?: PageInventory;
+  /** Run the spec against the app (the request's `run`, default true). */
+  run: boolean;
   /** The generation's reporter: the stats of a run are derived from what it is told. */
   reporter: GenerationReporter;
   /** The generation's browser: every run's test connects to it. */
@@ -75,11 +76,7 @@ async function scribeWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
     return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate: { ...last, success: false, failure: 'max_retries', error } } as const] };
   }
   if (prior) deps.emit('scribe', 'info', `the Critic sent the spec back: ${rejected!.reason}`);
-  const candidate = await deps.scribe.generate(
-    { description: task.description, feature: task.feature, complexity: task.complexity, file: task.file, url: task.url, inventory: deps.inventory },
-    prior,
-    deps.generation,
-  );
+  const candidate = await deps.scribe.generate(task, prior, deps.generation);
   if (!candidate.success) return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate } as const] };
   return { signal: 'CANDIDATE', segments: [{ type: 'CANDIDATE', candidate, origin: 'scribe' } as const] };
 }
@@ -98,12 +95,7 @@ async function criticWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
   const task = state.task();
   const { candidate } = state.candidate();
   deps.emit('critic', 'started', 'the Critic reviews the spec');
-  const verdict = await deps.critic.review({
-    file: candidate.file,
-    code: candidate.code!,
-    request: { description: task.description, feature: task.feature },
-    generation: deps.generation,
-  });
+  const verdict = await deps.critic.review({ file: candidate.file, code: candidate.code!, request: task, generation: deps.generation });
   const approved = verdict.status === 'approved';
   deps.emit('critic', approved ? 'done' : 'failed', approved ? `approved (about ${(verdict.estimated_duration_ms / 1000).toFixed(1)} s a run)` : `rejected: ${verdict.reason}`);
   return { signal: approved ? 'APPROVED' : 'REJECTED', segments: [{ type: 'VERDICT', verdict } as const] };
@@ -111,8 +103,8 @@ async function criticWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
 
 function stageWorker(deps: WorkerDeps, state: RunState): Output<'stage'> {
   const task = state.task();
-  if (task.run && task.url) return { signal: 'STAGED' };
-  if (task.run) deps.emit('run', 'info', 'not run: no app URL (pass --url or set BASE_URL)');
+  if (deps.run && task.url) return { signal: 'STAGED' };
+  if (deps.run) deps.emit('run', 'info', 'not run: no app URL (pass --url or set BASE_URL)');
   return { signal: 'NO_RUN' };
 }
 
@@ -160,7 +152,7 @@ async function medicWorker(deps: WorkerDeps, state: RunState): Promise<Output<'m
     file: current.candidate.file,
     code: current.candidate.code!,
     report: result.report,
-    request: { description: task.description, feature: task.feature },
+    request: task,
     attempt,
     maxAttempts,
     generation: deps.generation,
@@ -185,7 +177,7 @@ function acceptWorker(deps: WorkerDeps, state: RunState): Output<'accept'> {
   if (candidate.substitute) return { ...keepWorker(deps, state, 'needs_review', `kept for review: ${candidate.substitute}`), signal: 'FAILED' };
   const record: SpecRecord = { ...evidence(state), status: ran ? 'accepted' : 'not_run', ...(ran ? {} : { note: 'not run: no app URL or --no-run' }), ...timingsOf(deps) };
   try {
-    const testPath = deps.scribe.write(candidate, specTask(task), record);
+    const testPath = deps.scribe.write(candidate, task, record);
     return { signal: 'ACCEPTED', segments: [{ type: 'OUTCOME', status: 'accepted', testPath, message: ran ? 'passed the rules, the Critic and a green run' : 'passed the rules and the Critic (not run)' } as const] };
   } catch (error) {
     if (!(error instanceof SpecExistsError)) throw error;
@@ -202,7 +194,7 @@ function keepWorker(deps: WorkerDeps, state: RunState, status: 'not_run' | 'need
   const task = state.task();
   const best = state.bestCandidate();
   const file = freeReviewPath(task.file, status, deps.project);
-  const testPath = deps.scribe.write({ ...best, file }, specTask(task), { ...evidence(state), status, note, force: false, ...timingsOf(deps) });
+  const testPath = deps.scribe.write({ ...best, file }, task, { ...evidence(state), status, note, force: false, ...timingsOf(deps) });
   deps.emit('keep', 'info', `kept for review: ${path.relative(deps.cwd, testPath) || testPath} (${note})`);
   return { signal: 'KEPT', segments: [{ type: 'OUTCOME', status, testPath, message: note } as const] };
 }
@@ -216,10 +208,6 @@ function freeReviewPath(file: string, status: 'not_run' | 'needs_review', projec
     const candidate = `${base}.${suffix}${n === 1 ? '' : `-${n}`}.ts`;
     if (!existsSync(candidate)) return candidate;
   }
-}
-
-function specTask(task: ResolvedTask) {
-  return { taskDescription: task.description, featureName: task.feature, complexity: task.complexity, url: task.url };
 }
 
 function timingsOf(deps: WorkerDeps): Pick<SpecRecord, 'timings_ms'> {
