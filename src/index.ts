@@ -1,7 +1,8 @@
 /** Scribe as a library: generate and validate Playwright specs, read the statistics. */
 export * from './contracts.ts';
 export { multiplex, statsEventsOf, statsReporter, type GenerationEvent, type GenerationReporter } from './agents/reporter.ts';
-export { Scribe, NO_CODE_RULE, type Candidate, type PriorAttempt, type ScribeOptions } from './agents/scribe.ts';
+export { Scribe, type LibraryScribeOptions } from './library.ts';
+export { NO_CODE_RULE, type Candidate, type PriorAttempt, type ScribeOptions } from './agents/scribe.ts';
 export type { ResolvedRequest } from './agents/request.ts';
 export { slugify, specPath, provenancePath, Provenance, SpecExistsError } from './agents/scribe-files.ts';
 export { Validator, type FileValidation, type FixResult, type ValidatorOptions } from './validate/validator.ts';

@@ -10,13 +10,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { loadCriticConfig, type CriticConfig } from '../config/critic.ts';
 import type { OfflineVocabulary } from '../config/offline.ts';
 import { loadScribeConfig, modelFor, type ScribeConfig } from '../config/scribe.ts';
-import { ScribeTask, type AgentResult, type Issue, type PageInventory } from '../contracts.ts';
+import type { Issue, PageInventory } from '../contracts.ts';
 import { extractSpec } from '../llm/extract.ts';
 import { createProvider, type ProviderName } from '../llm/provider.ts';
 import type { ChatMessage, Completion, ModelProvider } from '../llm/types.ts';
 import type { StatsSink } from '../stats/log.ts';
 import { Validator, type AppliedFix } from '../validate/validator.ts';
-import { assertWritable, specPath, SpecExistsError, writeSpec, type Provenance } from './scribe-files.ts';
+import { writeSpec, type Provenance } from './scribe-files.ts';
 import { feedbackMessages, initialMessages, promptHash } from './scribe-prompt.ts';
 import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded } from './model-call.ts';
@@ -51,8 +51,6 @@ export interface ScribeOptions {
   validator?: Validator;
   /** The explored page, carried into every prompt and the grounding rule. */
   inventory?: PageInventory;
-  /** Explores a task's URL when no inventory is given. */
-  explore?: (url: string) => Promise<PageInventory>;
   /** Where events go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
   stats?: StatsSink | false;
   /** Overwrite an existing spec. */
@@ -95,8 +93,6 @@ export interface PriorAttempt {
   issues: Issue[];
 }
 
-export type ScribeFailure = GenerationFailure | 'exists' | 'invalid_task' | 'explore';
-
 /** What later stages add to a spec's provenance; `force` overrides the Scribe's own setting. */
 export type SpecRecord = Partial<Pick<Provenance, 'status' | 'note' | 'critic' | 'runner' | 'timings_ms'>> & { force?: boolean };
 
@@ -117,51 +113,6 @@ export class Scribe {
     this.config = options.config ?? loadScribeConfig();
     this.critic = options.critic ?? loadCriticConfig();
     this.reporter = stageReporter(options, this.env, this.cwd);
-  }
-
-  /** Generates, validates and writes a spec: the library's one call. */
-  async execute(input: ScribeTask): Promise<AgentResult> {
-    const parsed = ScribeTask.safeParse(input);
-    if (!parsed.success) return failed('invalid_task', `invalid task: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'task'}: ${i.message}`).join('; ')}`);
-    const task = parsed.data;
-    const file = this.specPathFor(task);
-    const force = this.options.force === true;
-    try {
-      assertWritable(file, force);
-    } catch (error) {
-      return failed('exists', (error as Error).message);
-    }
-
-    let inventory = this.options.inventory;
-    if (!inventory && task.url && this.options.explore) {
-      try {
-        inventory = await this.options.explore(task.url);
-      } catch (error) {
-        return failed('explore', `could not explore ${task.url}: ${(error as Error).message}`);
-      }
-    }
-
-    const request = { description: task.taskDescription, feature: task.featureName, complexity: task.complexity ?? this.config.provider.default_complexity, file, url: task.url };
-    const candidate = await new Scribe({ ...this.options, inventory }).generate(request);
-    const { generation, attempts } = candidate;
-    if (!candidate.success) {
-      this.reporter.report({ type: 'give_up', generation, attempts, reason: candidate.failure!, error: candidate.error! });
-      return resultOf(candidate, candidate.failure!, candidate.error!);
-    }
-    try {
-      this.write(candidate, request);
-    } catch (error) {
-      if (!(error instanceof SpecExistsError)) throw error;
-      this.reporter.report({ type: 'give_up', generation, attempts, reason: 'exists', error: error.message });
-      return resultOf(candidate, 'exists', error.message);
-    }
-    this.reporter.report({ type: 'success', generation, attempts });
-    return resultOf(candidate);
-  }
-
-  /** Where a task's spec goes: its outputPath, else <output_dir>/<feature>/<request>.spec.ts. */
-  specPathFor(task: Pick<ScribeTask, 'taskDescription' | 'featureName' | 'outputPath'>): string {
-    return specPath(this.cwd, this.config.generation.output_dir, task.featureName, task.taskDescription, task.outputPath);
   }
 
   /**
@@ -300,25 +251,6 @@ interface Assessment {
   previous: string;
   issues: Issue[];
   autofixed: AppliedFix[];
-}
-
-function resultOf(candidate: Candidate, failure?: ScribeFailure, error?: string): AgentResult {
-  const metadata = {
-    attemptsUsed: candidate.attempts,
-    finalIssues: candidate.issues,
-    autofixed: candidate.autofixed,
-    provider: candidate.provider,
-    model: candidate.model,
-    generation: candidate.generation,
-    promptHash: candidate.promptHash,
-    ...(failure ? { failure } : {}),
-  };
-  if (failure) return { success: false, error, metadata };
-  return { success: true, data: { testPath: candidate.file, code: candidate.code }, metadata };
-}
-
-function failed(failure: ScribeFailure, error: string): AgentResult {
-  return { success: false, error, metadata: { attemptsUsed: 0, finalIssues: [], failure } };
 }
 
 function sha256(text: string): string {

@@ -2,15 +2,18 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { Scribe, NO_CODE_RULE, type ScribeOptions } from '../../src/agents/scribe.ts';
-import { provenancePath, Provenance } from '../../src/agents/scribe-files.ts';
+import { statsReporter } from '../../src/agents/reporter.ts';
+import { Scribe, NO_CODE_RULE, type Candidate, type ScribeOptions } from '../../src/agents/scribe.ts';
+import { assertWritable, provenancePath, Provenance } from '../../src/agents/scribe-files.ts';
 import { loadAgents } from '../../src/config/agents.ts';
 import { DEFAULT_CRITIC_PATH, criticConfigFrom, loadCriticConfig } from '../../src/config/critic.ts';
 import { parseYaml } from '../../src/config/load.ts';
-import type { Issue, PageInventory } from '../../src/contracts.ts';
+import type { AgentResult, Issue, PageInventory, ScribeTask } from '../../src/contracts.ts';
 import { renderInventory } from '../../src/explore/render.ts';
+import { loadProject } from '../../src/project/context.ts';
 import { StatsLog } from '../../src/stats/log.ts';
 import { Validator } from '../../src/validate/validator.ts';
+import { resolveRequest } from '../../src/workflow/request.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { BAD_SPEC, GOOD_SPEC, chatty, fenced } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
@@ -42,14 +45,47 @@ function scribe(options: ScribeOptions = {}): Scribe {
   return new Scribe({ cwd: project.dir, env: project.env(fake.url), config: loadAgents(project.dir).scribe, critic, validator, stats, ...options });
 }
 
+type LoopOptions = ScribeOptions & { force?: boolean; explore?: (url: string) => Promise<PageInventory> };
+
+/**
+ * The attempt loop and the writing of its spec, driven directly (the library's execute runs the whole
+ * pipeline instead: test/library.test.ts): the task settled as the pipeline settles it, an existing spec
+ * refused before the model is asked, the page explored, the loop, the spec written, the outcome recorded.
+ */
+async function generateAndWrite(task: ScribeTask, { force = false, explore, ...options }: LoopOptions = {}): Promise<AgentResult> {
+  const context = await loadProject({ cwd: project.dir, env: options.env ?? project.env(fake.url) });
+  const settled = resolveRequest({ description: task.taskDescription, feature: task.featureName, outputPath: task.outputPath, url: task.url, complexity: task.complexity }, context);
+  if (!settled.ok) return failed('invalid_task', settled.error);
+  const request = settled.value;
+  try {
+    assertWritable(request.file, force);
+  } catch (error) {
+    return failed('exists', (error as Error).message);
+  }
+  const inventory = request.url && explore ? await explore(request.url) : undefined;
+  const loop = scribe({ ...options, inventory, force });
+  const candidate = await loop.generate(request);
+  const outcome = statsReporter(stats);
+  if (!candidate.success) {
+    outcome.report({ type: 'give_up', generation: candidate.generation, attempts: candidate.attempts, reason: candidate.failure!, error: candidate.error! });
+    return { success: false, error: candidate.error, metadata: { ...metadataOf(candidate), failure: candidate.failure } };
+  }
+  loop.write(candidate, request);
+  outcome.report({ type: 'success', generation: candidate.generation, attempts: candidate.attempts });
+  return { success: true, data: { testPath: candidate.file, code: candidate.code }, metadata: metadataOf(candidate) };
+}
+
+const metadataOf = (candidate: Candidate) => ({ attemptsUsed: candidate.attempts, finalIssues: candidate.issues, autofixed: candidate.autofixed });
+const failed = (failure: string, error: string): AgentResult => ({ success: false, error, metadata: { attemptsUsed: 0, finalIssues: [], failure } });
+
 const specFile = () => path.join(project.dir, 'generated-tests', 'search', 'search-for-milk-and-see-it-in-the-results.spec.ts');
 const errorRules = (issues: readonly Issue[]) => [...new Set(issues.filter((i) => i.severity === 'error').map((i) => i.rule))];
 const lastUserMessage = (n: number) => fake.requests[n]!.body.messages!.at(-1)!;
 
-describe('Scribe.execute', () => {
+describe("Scribe's attempt loop, its spec written", () => {
   it('bad then good: two attempts, the second prompt carries the first attempt’s problems, the spec is written', async () => {
     fake.reply({ text: chatty(BAD_SPEC) }, { text: chatty(GOOD_SPEC) });
-    const result = await scribe().execute(task);
+    const result = await generateAndWrite(task);
 
     expect(result.success).toBe(true);
     expect(result.metadata.attemptsUsed).toBe(2);
@@ -82,7 +118,7 @@ describe('Scribe.execute', () => {
 
   it('streams the answer when the config says so', async () => {
     fake.reply({ text: chatty(GOOD_SPEC), chunkSize: 7 });
-    const result = await scribe({ stream: true }).execute(task);
+    const result = await generateAndWrite(task, { stream: true });
     expect(result).toMatchObject({ success: true, metadata: { attemptsUsed: 1 } });
     expect(fake.requests[0]!.body.stream).toBe(true);
     expect(readFileSync(specFile(), 'utf8')).toBe(GOOD_SPEC);
@@ -90,7 +126,7 @@ describe('Scribe.execute', () => {
 
   it('always bad: gives up after max_retries attempts and writes nothing', async () => {
     fake.reply({ text: chatty(BAD_SPEC) }, { text: fenced(BAD_SPEC) }, { text: chatty(BAD_SPEC) });
-    const result = await scribe().execute(task);
+    const result = await generateAndWrite(task);
 
     expect(result.success).toBe(false);
     expect(result.metadata).toMatchObject({ attemptsUsed: 3, failure: 'max_retries' });
@@ -105,7 +141,7 @@ describe('Scribe.execute', () => {
   it('an answer with no code block is a failed attempt with feedback, not a crash', async () => {
     const prose = 'To test search, open the page, type a product name and check the results list.';
     fake.reply({ text: prose }, { text: chatty(GOOD_SPEC) });
-    const result = await scribe({ stream: true }).execute(task);
+    const result = await generateAndWrite(task, { stream: true });
 
     expect(result).toMatchObject({ success: true, metadata: { attemptsUsed: 2 } });
     expect(fake.requests[1]!.body.messages!.at(-2)).toEqual({ role: 'assistant', content: prose });
@@ -116,21 +152,21 @@ describe('Scribe.execute', () => {
   it('an answer with prose around two blocks: the block with the test is taken', async () => {
     const helper = 'export const searchTerm = (product: string) => product.toLowerCase();\n';
     fake.reply({ text: `A helper you may like:\n\n${fenced(helper, 'ts')}\n\nAnd the spec:\n\n${fenced(GOOD_SPEC)}\n\nRun it with npx playwright test.` });
-    const result = await scribe().execute(task);
+    const result = await generateAndWrite(task);
     expect(result).toMatchObject({ success: true, metadata: { attemptsUsed: 1 } });
     expect(readFileSync(specFile(), 'utf8')).toBe(GOOD_SPEC);
   });
 
   it('429 then OK: one attempt, two HTTP attempts recorded', async () => {
     fake.reply({ status: 429, headers: { 'retry-after': '0' } }, { text: chatty(GOOD_SPEC) });
-    const result = await scribe().execute(task);
+    const result = await generateAndWrite(task);
     expect(result).toMatchObject({ success: true, metadata: { attemptsUsed: 1 } });
     expect(stats.read()[0]).toMatchObject({ type: 'model_call', attempts: 2, error: null });
   });
 
   it('500s until the client gives up: the generation fails cleanly, nothing written', async () => {
     fake.reply({ status: 500 }, { status: 500 }, { status: 500 });
-    const result = await scribe().execute(task);
+    const result = await generateAndWrite(task);
     expect(result).toMatchObject({ success: false, metadata: { attemptsUsed: 1, failure: 'model_error' } });
     expect(result.error).toContain('HTTP 500');
     expect(fake.requests).toHaveLength(3);
@@ -143,7 +179,7 @@ describe('Scribe.execute', () => {
 
   it('a 401 is a configuration failure naming OPENAI_API_KEY', async () => {
     fake.reply({ status: 401 });
-    const result = await scribe().execute(task);
+    const result = await generateAndWrite(task);
     expect(result).toMatchObject({ success: false, metadata: { failure: 'model_config' } });
     expect(result.error).toContain('OPENAI_API_KEY');
   });
@@ -151,7 +187,7 @@ describe('Scribe.execute', () => {
   it('autofix repairs what it safely can, saving a model call', async () => {
     const sloppy = GOOD_SPEC.replace("    await page.goto('/search');", "    await page.goto('/search');\n    await page.waitForTimeout(1000);");
     fake.reply({ text: chatty(sloppy) });
-    const result = await scribe().execute(task);
+    const result = await generateAndWrite(task);
     expect(result).toMatchObject({ success: true, metadata: { attemptsUsed: 1 } });
     expect(result.metadata.autofixed).toEqual([expect.objectContaining({ rule: 'no-wait-for-timeout', before: 'await page.waitForTimeout(1000);' })]);
     expect(readFileSync(specFile(), 'utf8')).toBe(GOOD_SPEC);
@@ -162,7 +198,7 @@ describe('Scribe.execute', () => {
     const lenient = criticWith({ 'rules.require-screenshot.severity': 'warning' });
     const noScreenshot = GOOD_SPEC.replace("    await page.screenshot({ path: 'test-results/search-results.png' });\n", '');
     fake.reply({ text: chatty(noScreenshot) });
-    const result = await scribe({ critic: lenient, validator: undefined }).execute(task);
+    const result = await generateAndWrite(task, { critic: lenient, validator: undefined });
     expect(result).toMatchObject({ success: true, metadata: { attemptsUsed: 1 } });
     expect(result.metadata.finalIssues).toEqual([expect.objectContaining({ rule: 'require-screenshot', severity: 'warning' })]);
   });
@@ -170,26 +206,26 @@ describe('Scribe.execute', () => {
   it('never overwrites an existing spec without force, and asks the model nothing', async () => {
     mkdirSync(path.dirname(specFile()), { recursive: true });
     writeFileSync(specFile(), '// mine\n');
-    const refused = await scribe().execute(task);
+    const refused = await generateAndWrite(task);
     expect(refused).toMatchObject({ success: false, metadata: { failure: 'exists' } });
     expect(refused.error).toContain('--force');
     expect(fake.requests).toHaveLength(0);
     expect(readFileSync(specFile(), 'utf8')).toBe('// mine\n');
 
     fake.reply({ text: chatty(GOOD_SPEC) });
-    expect(await scribe({ force: true }).execute(task)).toMatchObject({ success: true });
+    expect(await generateAndWrite(task, { force: true })).toMatchObject({ success: true });
     expect(readFileSync(specFile(), 'utf8')).toBe(GOOD_SPEC);
   });
 
   it('writes to outputPath, relative to cwd', async () => {
     fake.reply({ text: chatty(GOOD_SPEC) });
-    const result = await scribe().execute({ ...task, outputPath: 'e2e/search.spec.ts' });
+    const result = await generateAndWrite({ ...task, outputPath: 'e2e/search.spec.ts' });
     expect(result.data?.testPath).toBe(path.join(project.dir, 'e2e', 'search.spec.ts'));
     expect(existsSync(path.join(project.dir, 'e2e', 'search.provenance.json'))).toBe(true);
   });
 
   it('rejects an invalid task without calling the model', async () => {
-    const result = await scribe().execute({ taskDescription: '', featureName: 'x' });
+    const result = await generateAndWrite({ taskDescription: '', featureName: 'x' });
     expect(result).toMatchObject({ success: false, metadata: { failure: 'invalid_task' } });
     expect(result.error).toContain('taskDescription');
   });
@@ -213,7 +249,7 @@ describe('Scribe prompts', () => {
   it('render the criteria of the loaded critic config, not a copy', async () => {
     const custom = criticWith({ 'rules.max-steps.options.max': 7, 'rules.no-page-pause.severity': 'off', 'rules.no-nth-methods.reason': 'Do not pick by position here.' });
     fake.reply({ text: chatty(GOOD_SPEC) });
-    await scribe({ critic: custom, validator: undefined, typeCheck: false }).execute({ ...task, complexity: 'hard' });
+    await generateAndWrite({ ...task, complexity: 'hard' }, { critic: custom, validator: undefined, typeCheck: false });
 
     const [system, user] = fake.requests[0]!.body.messages!;
     for (const criterion of custom.criteria.filter((c) => c.severity !== 'off')) {
@@ -231,7 +267,7 @@ describe('Scribe prompts', () => {
   it('carry the page inventory: the real test ids, fields and roles', async () => {
     fake.reply({ text: chatty(GOOD_SPEC) });
     const explored: string[] = [];
-    const result = await scribe({ explore: async (url) => (explored.push(url), INVENTORY), typeCheck: false }).execute({ ...task, url: 'http://127.0.0.1:4000/search' });
+    const result = await generateAndWrite({ ...task, url: 'http://127.0.0.1:4000/search' }, { explore: async (url) => (explored.push(url), INVENTORY), typeCheck: false });
     expect(result.success).toBe(true);
     expect(explored).toEqual(['http://127.0.0.1:4000/search']);
     const user = fake.requests[0]!.body.messages![1]!.content;
@@ -243,7 +279,7 @@ describe('Scribe prompts', () => {
 
   it('uses SCRIBE_MODEL over the configured model', async () => {
     fake.reply({ text: chatty(GOOD_SPEC) });
-    await scribe({ env: project.env(fake.url, { SCRIBE_MODEL: 'qwen2.5-coder:7b' }) }).execute(task);
+    await generateAndWrite(task, { env: project.env(fake.url, { SCRIBE_MODEL: 'qwen2.5-coder:7b' }) });
     expect(fake.requests[0]!.body.model).toBe('qwen2.5-coder:7b');
     expect(Provenance.parse(JSON.parse(readFileSync(provenancePath(specFile()), 'utf8'))).model).toBe('qwen2.5-coder:7b');
   });
@@ -253,7 +289,7 @@ describe("a project's agents/scribe.yaml under an old key", () => {
   it('generation.max_retries still caps the attempts, as generation.max_attempts', async () => {
     writeFileSync(path.join(project.dir, 'agents', 'scribe.yaml'), 'generation:\n  max_retries: 1\n');
     fake.reply({ text: chatty(BAD_SPEC) });
-    const result = await scribe().execute(task);
+    const result = await generateAndWrite(task);
 
     expect(result.metadata).toMatchObject({ attemptsUsed: 1, failure: 'max_retries' });
     expect(result.error).toMatch(/gave up after 1 attempt:/);
@@ -268,7 +304,7 @@ describe("prompts of the project's agents/scribe.yaml", () => {
       'prompts:\n  no_code: Nothing to check; put the whole spec in one fenced typescript block.\n  empty_answer: (you said nothing)\n',
     );
     fake.reply({ text: '' }, { text: chatty(GOOD_SPEC) });
-    const result = await scribe().execute(task);
+    const result = await generateAndWrite(task);
 
     expect(result).toMatchObject({ success: true, metadata: { attemptsUsed: 2 } });
     const messages = fake.requests[1]!.body.messages!;

@@ -35,7 +35,9 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   'server.ts': [...FOUNDATION, 'agents', 'config', 'http', 'project', 'stats'],
   commands: [...FOUNDATION, 'agents', 'config', 'http', 'llm', 'mcp', 'project', 'server.ts', 'stats', 'validate', 'workflow'],
   'cli.ts': [...FOUNDATION, 'commands', 'config', 'project'],
+  // The library's Scribe: the agent's attempt loop, and execute, which runs the pipeline (an agent cannot import workflow).
+  'library.ts': [...FOUNDATION, 'agents', 'project', 'workflow'],
   // The library's API.
-  'index.ts': [...FOUNDATION, 'agents', 'analysis', 'config', 'llm', 'mcp', 'project', 'stats', 'validate', 'workflow'],
+  'index.ts': [...FOUNDATION, 'agents', 'analysis', 'config', 'library.ts', 'llm', 'mcp', 'project', 'stats', 'validate', 'workflow'],
   'bin.ts': ['cli.ts'],
 };
