@@ -4,7 +4,7 @@ export { multiplex, statsEventsOf, statsReporter, type GenerationEvent, type Gen
 export { Scribe, type LibraryScribeOptions } from './library.ts';
 export { NO_CODE_RULE, type Candidate, type PriorAttempt, type ScribeOptions } from './agents/scribe.ts';
 export type { ResolvedRequest } from './agents/request.ts';
-export { slugify, specPath, provenancePath, Provenance, SpecExistsError } from './agents/scribe-files.ts';
+export { slugify, specPath, provenancePath, Provenance, SpecExistsError } from './store/spec-files.ts';
 export { Validator, type FileValidation, type FixResult, type ValidatorOptions } from './validate/validator.ts';
 export { loadCriticConfig, type CriticConfig } from './config/critic.ts';
 export { loadScribeConfig, type ScribeConfig } from './config/scribe.ts';

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { provenancePath, Provenance } from '../src/agents/scribe-files.ts';
+import { provenancePath, Provenance } from '../src/store/spec-files.ts';
 import { startDemoApp, type DemoApp } from '../src/demo-app/server.ts';
 import { Scribe } from '../src/index.ts';
 import { loadProject } from '../src/project/context.ts';

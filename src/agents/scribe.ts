@@ -3,10 +3,10 @@
  * says why it could not. One attempt is: prompt → model → extract the code → validate → autofix →
  * validate again. Errors left send the attempt back with feedback, at most `max_attempts` attempts.
  *
- * Generation (`generate`: a validated candidate, nothing written) is kept apart from writing
- * (`write`), so the later stages — Critic, Runner, Medic — can stand between the two.
+ * Scribe writes nothing: its candidate goes on to the Critic, the Runner and the Medic, and the spec
+ * store (src/store/) writes what they accept.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { loadCriticConfig, type CriticConfig } from '../config/critic.ts';
 import type { OfflineVocabulary } from '../config/offline.ts';
 import { loadScribeConfig, modelFor, type ScribeConfig } from '../config/scribe.ts';
@@ -16,7 +16,6 @@ import { createProvider, type ProviderName } from '../llm/provider.ts';
 import type { ChatMessage, Completion, ModelProvider } from '../llm/types.ts';
 import type { StatsSink } from '../stats/log.ts';
 import { Validator, type AppliedFix } from '../validate/validator.ts';
-import { writeSpec, type Provenance } from './scribe-files.ts';
 import { feedbackMessages, initialMessages, promptHash } from './scribe-prompt.ts';
 import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded } from './model-call.ts';
@@ -53,8 +52,6 @@ export interface ScribeOptions {
   inventory?: PageInventory;
   /** Where events go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
   stats?: StatsSink | false;
-  /** Overwrite an existing spec. */
-  force?: boolean;
   /**
    * Validate and retry before handing a spec on (default on). Off (`scribe eval --no-self-validation`),
    * the first answer holding code goes straight to the Critic and the Runner, so the gain is measured.
@@ -92,9 +89,6 @@ export interface PriorAttempt {
   code: string;
   issues: Issue[];
 }
-
-/** What later stages add to a spec's provenance; `force` overrides the Scribe's own setting. */
-export type SpecRecord = Partial<Pick<Provenance, 'status' | 'note' | 'critic' | 'runner' | 'timings_ms'>> & { force?: boolean };
 
 export class Scribe {
   readonly cwd: string;
@@ -162,38 +156,6 @@ export class Scribe {
     return { ...last, failure: 'max_retries', error };
   }
 
-  /**
-   * Writes a validated candidate and its provenance record; returns the spec's path. Later stages add
-   * what they found (the Critic's verdict, the run) and may keep a spec that needs a person's review.
-   */
-  write(candidate: Candidate, request: ResolvedRequest, record: SpecRecord = {}): string {
-    if (!candidate.success || candidate.code === null) throw new Error('only a validated candidate can be written');
-    const { force = this.options.force === true, ...extra } = record;
-    writeSpec(
-      candidate.file,
-      candidate.code,
-      {
-        version: 1,
-        request: request.description,
-        feature: request.feature,
-        complexity: request.complexity,
-        url: request.url ?? null,
-        provider: candidate.provider,
-        model: candidate.model,
-        attempts: candidate.attempts,
-        rules: { critic_config: this.critic.file, passed: true, issues: candidate.issues, autofixed: candidate.autofixed },
-        prompt_sha256: candidate.promptHash,
-        spec_sha256: sha256(candidate.code),
-        generation: candidate.generation,
-        created_at: new Date().toISOString(),
-        ...extra,
-      },
-      force,
-    );
-    this.reporter.report({ type: 'written', testPath: candidate.file });
-    return candidate.file;
-  }
-
   private async callModel(
     provider: ModelProvider,
     messages: ChatMessage[],
@@ -251,8 +213,4 @@ interface Assessment {
   previous: string;
   issues: Issue[];
   autofixed: AppliedFix[];
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }

@@ -7,8 +7,8 @@
  */
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { provenancePath } from '../agents/scribe-files.ts';
 import type { ProjectContext } from '../project/context.ts';
+import { provenancePath } from '../store/spec-files.ts';
 import { resolveRequest, type RequestInput } from '../workflow/request.ts';
 import { HttpError, type FieldProblem } from './errors.ts';
 

@@ -11,7 +11,6 @@ import { SharedBrowser } from '../agents/runner/browser-server.ts';
 import { multiplex, stageReporter, type GenerationReporter } from '../agents/reporter.ts';
 import { Scribe } from '../agents/scribe.ts';
 import type { ResolvedRequest } from '../agents/request.ts';
-import { assertWritable, SpecExistsError } from '../agents/scribe-files.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
 import { GenerateResult, type PageInventory, type PipelineEvent } from '../contracts.ts';
 import { BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
@@ -20,6 +19,8 @@ import type { ModelProvider } from '../llm/types.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
 import type { StatsSink } from '../stats/log.ts';
 import type { OutcomeEvent } from '../stats/outcome.ts';
+import { assertWritable, SpecExistsError } from '../store/spec-files.ts';
+import { SpecStore } from '../store/spec-store.ts';
 import { Validator } from '../validate/validator.ts';
 import { runWorkflow } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
@@ -134,13 +135,13 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
     offline: project.agents.offline,
     providerName,
     provider: options.provider,
-    force: asked.force === true,
     selfValidation: asked.selfValidation !== false,
   });
   const workers = pipelineWorkers({
     scribe,
     critic: new Critic({ ...shared, scribeConfig: config, providerName }),
     medic: async () => new Medic({ ...shared, scribeConfig: config, workflow: project.agents.workflow, provider: await scribe.modelProvider() }),
+    store: new SpecStore({ project, reporter, force: asked.force === true }),
     cwd: options.cwd,
     env: options.env,
     project,

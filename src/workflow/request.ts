@@ -8,7 +8,7 @@
 import type { ResolvedRequest } from '../agents/request.ts';
 import { ScribeTask, type Complexity } from '../contracts.ts';
 import type { ProjectContext } from '../project/context.ts';
-import { specPath } from '../agents/scribe-files.ts';
+import { specPath } from '../store/spec-files.ts';
 
 /** What a caller asks for, before its defaults are settled. */
 export interface RequestInput {

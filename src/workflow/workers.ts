@@ -2,19 +2,18 @@
  * The workers behind agents/workflow.yaml's blocks. Each reads the payload gathered so far, does one
  * stage's work, and answers with a signal and the segments it adds. Only here do the stages meet.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Critic } from '../agents/critic.ts';
 import type { Medic } from '../agents/medic.ts';
 import { runSpec } from '../agents/runner.ts';
 import type { SharedBrowser } from '../agents/runner/browser-server.ts';
-import type { Candidate, Scribe, SpecRecord } from '../agents/scribe.ts';
-import { SpecExistsError, specStem } from '../agents/scribe-files.ts';
+import type { Candidate, Scribe } from '../agents/scribe.ts';
 import { renderTemplate } from '../config/scribe.ts';
 import type { CriticVerdict, Issue } from '../contracts.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
-import { statsHome } from '../stats/log.ts';
 import type { GenerationReporter } from '../agents/reporter.ts';
+import { SpecExistsError } from '../store/spec-files.ts';
+import type { ReviewStatus, SpecEvidence, SpecStore } from '../store/spec-store.ts';
 import type { Worker, WorkerOutput } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
 import type { PipelineSegment } from './segments.ts';
@@ -25,6 +24,8 @@ export interface WorkerDeps {
   critic: Critic;
   /** Made on first use: healing needs the model, which a run that passes never asks twice. */
   medic: () => Promise<Medic>;
+  /** Writes the accepted spec, or keeps one for review. */
+  store: SpecStore;
   cwd: string;
   env: NodeJS.ProcessEnv;
   project: ProjectContext;
@@ -170,14 +171,12 @@ async function medicWorker(deps: WorkerDeps, state: RunState): Promise<Output<'m
 }
 
 function acceptWorker(deps: WorkerDeps, state: RunState): Output<'accept'> {
-  const task = state.task();
   const { candidate } = state.candidate();
-  const ran = state.lastRun();
+  const ran = state.lastRun() !== undefined;
   // A stand-in that does not test the request is never reported as the requested test, even when green.
   if (candidate.substitute) return { ...keepWorker(deps, state, 'needs_review', `kept for review: ${candidate.substitute}`), signal: 'FAILED' };
-  const record: SpecRecord = { ...evidence(state), status: ran ? 'accepted' : 'not_run', ...(ran ? {} : { note: 'not run: no app URL or --no-run' }), ...timingsOf(deps) };
   try {
-    const testPath = deps.scribe.write(candidate, task, record);
+    const testPath = deps.store.accept(candidate, state.task(), evidenceOf(deps, state));
     return { signal: 'ACCEPTED', segments: [{ type: 'OUTCOME', status: 'accepted', testPath, message: ran ? 'passed the rules, the Critic and a green run' : 'passed the rules and the Critic (not run)' } as const] };
   } catch (error) {
     if (!(error instanceof SpecExistsError)) throw error;
@@ -185,45 +184,16 @@ function acceptWorker(deps: WorkerDeps, state: RunState): Output<'accept'> {
   }
 }
 
-/**
- * Keeps a validated spec that is not accepted (not run, or failing) beside where it was meant to go, as
- * `<name>.<status>.ts` (under .scribe/review/ when the user's testMatch would pick that up): outside
- * Playwright's testMatch, and never over an existing file.
- */
-function keepWorker(deps: WorkerDeps, state: RunState, status: 'not_run' | 'needs_review', note: string): WorkerOutput<PipelineSegment, 'KEPT'> {
-  const task = state.task();
-  const best = state.bestCandidate();
-  const file = freeReviewPath(task.file, status, deps.project);
-  const testPath = deps.scribe.write({ ...best, file }, task, { ...evidence(state), status, note, force: false, ...timingsOf(deps) });
+/** Keeps the best validated spec, not accepted (not run, or failing), for review; the store says where. */
+function keepWorker(deps: WorkerDeps, state: RunState, status: ReviewStatus, note: string): WorkerOutput<PipelineSegment, 'KEPT'> {
+  const testPath = deps.store.keep(state.bestCandidate(), state.task(), status, note, evidenceOf(deps, state));
   deps.emit('keep', 'info', `kept for review: ${path.relative(deps.cwd, testPath) || testPath} (${note})`);
   return { signal: 'KEPT', segments: [{ type: 'OUTCOME', status, testPath, message: note } as const] };
 }
 
-function freeReviewPath(file: string, status: 'not_run' | 'needs_review', project: ProjectContext): string {
-  const suffix = status === 'not_run' ? 'not-run' : 'needs-review';
-  const beside = specStem(file);
-  const matched = project.playwright?.matches(`${beside}.${suffix}.ts`) === true;
-  const base = matched ? path.join(statsHome(project.env, project.cwd), 'review', path.relative(project.cwd, beside).replace(/^(\.\.[\\/])+/, '')) : beside;
-  for (let n = 1; ; n++) {
-    const candidate = `${base}.${suffix}${n === 1 ? '' : `-${n}`}.ts`;
-    if (!existsSync(candidate)) return candidate;
-  }
-}
-
-function timingsOf(deps: WorkerDeps): Pick<SpecRecord, 'timings_ms'> {
-  return deps.timings ? { timings_ms: deps.timings() } : {};
-}
-
-/** The Critic's verdict and the last run, for the provenance record. */
-function evidence(state: RunState): SpecRecord {
-  const verdict = state.lastVerdict();
-  const report = state.lastRun()?.report;
-  return {
-    ...(verdict ? { critic: { status: verdict.status, estimated_duration_ms: verdict.estimated_duration_ms, estimated_cost: verdict.estimated_cost } } : {}),
-    ...(report
-      ? { runner: { status: report.status, classification: report.classification, duration_ms: report.duration_ms, error_message: report.error_message, screenshots: report.screenshots } }
-      : {}),
-  };
+/** The Critic's verdict, the last run and the stage timings so far, for the provenance record. */
+function evidenceOf(deps: WorkerDeps, state: RunState): SpecEvidence {
+  return { verdict: state.lastVerdict(), report: state.lastRun()?.report, timings: deps.timings?.() };
 }
 
 function notRunNote(state: RunState): string {

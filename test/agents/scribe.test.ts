@@ -4,7 +4,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { parseDocument } from 'yaml';
 import { statsReporter } from '../../src/agents/reporter.ts';
 import { Scribe, NO_CODE_RULE, type Candidate, type ScribeOptions } from '../../src/agents/scribe.ts';
-import { assertWritable, provenancePath, Provenance } from '../../src/agents/scribe-files.ts';
 import { loadAgents } from '../../src/config/agents.ts';
 import { DEFAULT_CRITIC_PATH, criticConfigFrom, loadCriticConfig } from '../../src/config/critic.ts';
 import { parseYaml } from '../../src/config/load.ts';
@@ -12,6 +11,8 @@ import type { AgentResult, Issue, PageInventory, ScribeTask } from '../../src/co
 import { renderInventory } from '../../src/explore/render.ts';
 import { loadProject } from '../../src/project/context.ts';
 import { StatsLog } from '../../src/stats/log.ts';
+import { assertWritable, provenancePath, Provenance } from '../../src/store/spec-files.ts';
+import { SpecStore } from '../../src/store/spec-store.ts';
 import { Validator } from '../../src/validate/validator.ts';
 import { resolveRequest } from '../../src/workflow/request.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
@@ -48,9 +49,9 @@ function scribe(options: ScribeOptions = {}): Scribe {
 type LoopOptions = ScribeOptions & { force?: boolean; explore?: (url: string) => Promise<PageInventory> };
 
 /**
- * The attempt loop and the writing of its spec, driven directly (the library's execute runs the whole
- * pipeline instead: test/library.test.ts): the task settled as the pipeline settles it, an existing spec
- * refused before the model is asked, the page explored, the loop, the spec written, the outcome recorded.
+ * The attempt loop and the spec store, driven directly (the library's execute runs the whole pipeline
+ * instead: test/library.test.ts): the task settled as the pipeline settles it, an existing spec refused
+ * before the model is asked, the page explored, the loop, the spec stored, the outcome recorded.
  */
 async function generateAndWrite(task: ScribeTask, { force = false, explore, ...options }: LoopOptions = {}): Promise<AgentResult> {
   const context = await loadProject({ cwd: project.dir, env: options.env ?? project.env(fake.url) });
@@ -63,14 +64,13 @@ async function generateAndWrite(task: ScribeTask, { force = false, explore, ...o
     return failed('exists', (error as Error).message);
   }
   const inventory = request.url && explore ? await explore(request.url) : undefined;
-  const loop = scribe({ ...options, inventory, force });
-  const candidate = await loop.generate(request);
+  const candidate = await scribe({ ...options, inventory }).generate(request);
   const outcome = statsReporter(stats);
   if (!candidate.success) {
     outcome.report({ type: 'give_up', generation: candidate.generation, attempts: candidate.attempts, reason: candidate.failure!, error: candidate.error! });
     return { success: false, error: candidate.error, metadata: { ...metadataOf(candidate), failure: candidate.failure } };
   }
-  loop.write(candidate, request);
+  new SpecStore({ project: context, reporter: outcome, force }).accept(candidate, request, {});
   outcome.report({ type: 'success', generation: candidate.generation, attempts: candidate.attempts });
   return { success: true, data: { testPath: candidate.file, code: candidate.code }, metadata: metadataOf(candidate) };
 }

@@ -29,8 +29,12 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   validate: [...FOUNDATION, 'analysis', 'config', 'rules'],
   // The stages. They reach the rules through the validator, never a rule's file.
   agents: [...FOUNDATION, 'analysis', 'config', 'explore', 'llm', 'stats', 'validate'],
-  workflow: [...FOUNDATION, 'agents', 'config', 'demo-app', 'explore', 'llm', 'project', 'stats', 'validate'],
-  http: [...FOUNDATION, 'agents', 'config', 'llm', 'project', 'stats', 'validate', 'workflow'],
+  // Where specs end up: the accepted one with its provenance, the ones kept for review outside the project's
+  // testMatch. It writes the stages' candidates (so it sits above agents) and needs the project's testMatch
+  // (which agents never see); the workflow decides what it writes.
+  store: [...FOUNDATION, 'agents', 'project', 'stats'],
+  workflow: [...FOUNDATION, 'agents', 'config', 'demo-app', 'explore', 'llm', 'project', 'stats', 'store', 'validate'],
+  http: [...FOUNDATION, 'agents', 'config', 'llm', 'project', 'stats', 'store', 'validate', 'workflow'],
   mcp: [...FOUNDATION, 'agents', 'config', 'http', 'llm', 'project', 'stats', 'validate', 'workflow'],
   'server.ts': [...FOUNDATION, 'agents', 'config', 'http', 'project', 'stats'],
   commands: [...FOUNDATION, 'agents', 'config', 'http', 'llm', 'mcp', 'project', 'server.ts', 'stats', 'validate', 'workflow'],
@@ -38,6 +42,6 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // The library's Scribe: the agent's attempt loop, and execute, which runs the pipeline (an agent cannot import workflow).
   'library.ts': [...FOUNDATION, 'agents', 'project', 'workflow'],
   // The library's API.
-  'index.ts': [...FOUNDATION, 'agents', 'analysis', 'config', 'library.ts', 'llm', 'mcp', 'project', 'stats', 'validate', 'workflow'],
+  'index.ts': [...FOUNDATION, 'agents', 'analysis', 'config', 'library.ts', 'llm', 'mcp', 'project', 'stats', 'store', 'validate', 'workflow'],
   'bin.ts': ['cli.ts'],
 };
