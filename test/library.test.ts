@@ -39,15 +39,11 @@ let app: DemoApp;
 let project: ScribeProject;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  app = await startDemoApp();
+  [fake, app] = await Promise.all([startFakeOpenAI(), startDemoApp()]);
 });
-afterAll(async () => {
-  await fake.close();
-  await app.close();
-});
+afterAll(() => Promise.all([fake.close(), app.close()]));
+// Each case has its own project (agents/, SCRIBE_HOME, generated-tests/).
 beforeEach(() => {
-  fake.requests.length = 0;
   project = makeScribeProject();
 });
 afterEach(() => project.remove());
