@@ -34,7 +34,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // (which agents never see); the workflow decides what it writes.
   store: [...FOUNDATION, 'agents', 'project', 'stats'],
   workflow: [...FOUNDATION, 'agents', 'config', 'demo-app', 'explore', 'llm', 'project', 'stats', 'store', 'validate'],
-  http: [...FOUNDATION, 'agents', 'config', 'llm', 'project', 'stats', 'store', 'validate', 'workflow'],
+  http: [...FOUNDATION, 'config', 'llm', 'project', 'stats', 'store', 'validate', 'workflow'],
   mcp: [...FOUNDATION, 'agents', 'config', 'http', 'llm', 'project', 'stats', 'validate', 'workflow'],
   'server.ts': [...FOUNDATION, 'agents', 'config', 'http', 'project', 'stats'],
   commands: [...FOUNDATION, 'agents', 'config', 'http', 'llm', 'mcp', 'project', 'server.ts', 'stats', 'validate', 'workflow'],
