@@ -3,6 +3,9 @@
  * `execute`, which runs the whole pipeline as `scribe generate` does (Scribe, the Critic, the Runner when
  * an app URL is known, the Medic, then the spec store) and answers with an AgentResult. The agent itself
  * cannot run the pipeline: the stages sit below the workflow that joins them.
+ *
+ * The options of the attempt loop alone (stream, typeCheck, autofix, inventory) do not reach `execute`:
+ * the pipeline settles those from the project and the page it explores.
  */
 import path from 'node:path';
 import { Scribe as ScribeAgent, type ScribeOptions } from './agents/scribe.ts';
