@@ -100,14 +100,17 @@ export class SpecModel {
     this.fileName = sourceFile.fileName;
     // One walk indexes the nodes by kind and links each to its parent (the parser is not asked to: that
     // would be a second walk of every node).
-    const visitUnder = (parent: ts.Node) => (node: ts.Node): void => {
+    let parent: ts.Node = sourceFile;
+    const visit = (node: ts.Node): void => {
       (node as { parent: ts.Node }).parent = parent;
       const bucket = this.buckets.get(node.kind);
       if (bucket) bucket.push(node);
       else this.buckets.set(node.kind, [node]);
-      ts.forEachChild(node, visitUnder(node));
+      parent = node;
+      ts.forEachChild(node, visit);
+      parent = node.parent;
     };
-    ts.forEachChild(sourceFile, visitUnder(sourceFile));
+    ts.forEachChild(sourceFile, visit);
   }
 
   static fromText(fileName: string, text: string): SpecModel {

@@ -7,7 +7,7 @@
 //
 // Plain JavaScript with a declaration file, since a TypeScript module cannot export a value that is also
 // the compiler's namespace of types.
-import { readFileSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import nodeModule, { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -24,8 +24,9 @@ export const ts = nodeModule.enableCompileCache || require.cache[compilerFile] ?
  * holds the functions this run compiled, and only when there was none or V8 refused it.
  */
 function loadWithCodeCache(file) {
-  const source = readFileSync(file, 'utf8');
-  const cacheFile = codeCacheFile(file, source);
+  const bytes = readFileSync(file);
+  const source = bytes.toString('utf8');
+  const cacheFile = codeCacheFile(file, bytes);
   const cached = readIfPresent(cacheFile);
   const script = new vm.Script(nodeModule.wrap(source), { filename: file, cachedData: cached });
   const module = new nodeModule.Module(file);
@@ -39,9 +40,9 @@ function loadWithCodeCache(file) {
 }
 
 /** One cache file per compiler source and Node version: V8 checks its version and flags, not the source's content. */
-function codeCacheFile(file, source) {
+function codeCacheFile(file, bytes) {
   const nodeModules = file.slice(0, file.lastIndexOf(`${path.sep}node_modules${path.sep}`) + '/node_modules'.length);
-  const key = `${process.version}-${process.arch}-${crc32(source).toString(16)}-${statSync(file).size}`;
+  const key = `${process.version}-${process.arch}-${crc32(bytes).toString(16)}-${bytes.length}`;
   return path.join(nodeModules, '.cache', 'scribe', `typescript-${key}.v8-cache`);
 }
 
