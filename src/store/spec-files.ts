@@ -2,8 +2,7 @@
  * Where an accepted spec goes and how it is written: atomically, never over an existing spec unless
  * forced, with a provenance record beside it saying how it came to be.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { Complexity, Issue } from '../contracts.ts';
@@ -96,17 +95,12 @@ export function assertWritable(file: string, force: boolean): void {
   if (!force && existsSync(file)) throw new SpecExistsError(file);
 }
 
-/** Atomic and no-clobber: a hard link fails when the name is taken, so two writers cannot both win. */
+/** Atomic and no-clobber, so two writers cannot both win. */
 function writeFileExclusive(file: string, content: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
-    writeFileSync(temporary, content);
-    linkSync(temporary, file);
+    writeFileAtomic(file, content, { exclusive: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new SpecExistsError(file);
     throw error;
-  } finally {
-    rmSync(temporary, { force: true });
   }
 }

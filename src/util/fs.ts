@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** A text file's content, or undefined when it cannot be read (absent, a folder, no permission). */
@@ -11,15 +11,18 @@ export function readTextIfPresent(file: string): string | undefined {
   }
 }
 
-/** Writes a file so that readers see the old content or the new, never half of it. */
-export function writeFileAtomic(file: string, content: string): void {
+/**
+ * Writes a file so that readers see the old content or the new, never half of it. `exclusive` refuses a
+ * name already taken (EEXIST), even one taken meanwhile: a hard link fails where a rename would replace.
+ */
+export function writeFileAtomic(file: string, content: string, { exclusive = false }: { exclusive?: boolean } = {}): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     writeFileSync(temporary, content);
-    renameSync(temporary, file);
-  } catch (error) {
+    if (exclusive) linkSync(temporary, file);
+    else renameSync(temporary, file);
+  } finally {
     rmSync(temporary, { force: true });
-    throw error;
   }
 }
