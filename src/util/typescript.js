@@ -11,6 +11,7 @@ import { readFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node
 import nodeModule, { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
+import { threadId } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 
 const require = createRequire(import.meta.url);
@@ -56,7 +57,8 @@ function readIfPresent(file) {
 
 /** Atomically, and never failing the run: a read-only install simply has no cache. */
 function writeQuietly(file, data) {
-  const temporary = `${file}.tmp-${process.pid}`;
+  // Threads of one process (the server's job workers) may write at once: the name is theirs alone.
+  const temporary = `${file}.tmp-${process.pid}-${threadId}-${Math.random().toString(36).slice(2)}`;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(temporary, data);
