@@ -14,7 +14,7 @@ import type { LaunchOptions } from '@playwright/test';
 import { RunnerReport } from '../contracts.ts';
 import { loadCriticConfig } from '../config/critic.ts';
 import { loadRunnerConfig, runnerFolders, type RunnerConfig } from '../config/runner.ts';
-import { BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
+import { browserCandidates, BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
 import { redact, type Secret } from '../llm/redact.ts';
 import { statsHome } from '../stats/log.ts';
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
@@ -167,7 +167,7 @@ function containedInvocation(
   relay: { socket: string; port: number },
 ): Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'> {
   const installation = path.resolve(playwright.packageDir, '..', '..');
-  const reads = [...readable, installation, CONTAINED_CLI];
+  const reads = [...readable, installation, CONTAINED_CLI, ...browserCandidates(env)];
   const prefix = sandboxPrefix(config.containment.os_sandbox, { runDir: workspace.dir, readOnly: reads, relay: { socket: relay.socket, inside: RELAY_SOCKET_INSIDE } }, callerEnv);
   // Inside the sandbox the runner process connects to the relay's socket.
   const permissions = runPermissions({ runDir: workspace.dir, readable: prefix ? [...reads, RELAY_SOCKET_INSIDE] : reads });

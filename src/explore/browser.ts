@@ -26,6 +26,15 @@ export interface BrowserChoice {
   source: 'SCRIBE_BROWSER' | 'playwright' | 'system';
 }
 
+/**
+ * The files findBrowser may look at, in its order: SCRIBE_BROWSER, Playwright's own Chromium, the system's.
+ * A contained run may look at them too: a project's config that finds its browser as Scribe does (this
+ * repository's own does) must not be refused the look.
+ */
+export function browserCandidates(env: NodeJS.ProcessEnv = process.env): string[] {
+  return [env.SCRIBE_BROWSER, playwrightChromium(), ...SYSTEM_CHROMIUMS].filter((file): file is string => Boolean(file));
+}
+
 export function findBrowser(env: NodeJS.ProcessEnv = process.env): BrowserChoice {
   const configured = env.SCRIBE_BROWSER;
   if (configured) {

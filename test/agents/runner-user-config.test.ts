@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSpec } from '../../src/agents/runner.ts';
-import { CHROMIUM_ARGS, findBrowser } from '../../src/explore/browser.ts';
+import { browserCandidates, CHROMIUM_ARGS, findBrowser } from '../../src/explore/browser.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -143,4 +143,39 @@ describe('a run under the user’s Playwright config', () => {
     expect(readdirSync(project).sort()).toEqual(['.scribe', 'e2e', 'node_modules', 'package.json', 'playwright.config.ts']);
     expect(readdirSync(path.join(project, 'e2e', 'generated'))).toEqual([]);
   });
+});
+
+describe('a contained run (model-written code) under a config that finds its browser as Scribe does', () => {
+  it('lets the config look for the browser where Scribe looks, and passes (this repository’s own config does so)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'scribe-browser-config-'));
+    try {
+      mkdirSync(path.join(dir, 'e2e'));
+      symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'junction');
+      writeFileSync(path.join(dir, 'package.json'), '{ "name": "shop", "private": true }\n');
+      writeFileSync(
+        path.join(dir, 'playwright.config.ts'),
+        `import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+const executablePath = ${JSON.stringify(browserCandidates(process.env))}.find((file) => existsSync(file));
+
+export default defineConfig({ testDir: './e2e', use: { testIdAttribute: 'data-test', launchOptions: { executablePath, args: ${JSON.stringify(CHROMIUM_ARGS)} } } });
+`,
+      );
+      const report = await runSpec({
+        specText: SIGNED_IN.replace("toHaveText('Hello, ada')", "toHaveText('Hello, guest')"),
+        fileName: 'greeting.spec.ts',
+        sourceDir: path.join(dir, 'e2e'),
+        baseURL: app.url,
+        cwd: dir,
+        env: process.env,
+        playwrightConfigFile: path.join(dir, 'playwright.config.ts'),
+        untrusted: true,
+      });
+      expect(report.error_message).toBeNull();
+      expect(report).toMatchObject({ status: 'pass', classification: 'pass' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
