@@ -26,26 +26,25 @@ export interface BrowserChoice {
   source: 'SCRIBE_BROWSER' | 'playwright' | 'system';
 }
 
+/** Where findBrowser looks, in its order: SCRIBE_BROWSER alone when set, else Playwright's own Chromium, then the system's. */
+function browserSearch(env: NodeJS.ProcessEnv): BrowserChoice[] {
+  if (env.SCRIBE_BROWSER) return [{ executablePath: env.SCRIBE_BROWSER, source: 'SCRIBE_BROWSER' }];
+  const bundled = playwrightChromium();
+  return [...(bundled ? [{ executablePath: bundled, source: 'playwright' as const }] : []), ...SYSTEM_CHROMIUMS.map((file) => ({ executablePath: file, source: 'system' as const }))];
+}
+
 /**
- * The files findBrowser may look at, in its order: SCRIBE_BROWSER, Playwright's own Chromium, the system's.
- * A contained run may look at them too: a project's config that finds its browser as Scribe does (this
- * repository's own does) must not be refused the look.
+ * The files findBrowser may look at. A contained run may look at them too: a project's config that finds
+ * its browser as Scribe does (this repository's own does) must not be refused the look.
  */
 export function browserCandidates(env: NodeJS.ProcessEnv = process.env): string[] {
-  return [env.SCRIBE_BROWSER, playwrightChromium(), ...SYSTEM_CHROMIUMS].filter((file): file is string => Boolean(file));
+  return browserSearch(env).map((choice) => choice.executablePath);
 }
 
 export function findBrowser(env: NodeJS.ProcessEnv = process.env): BrowserChoice {
-  const configured = env.SCRIBE_BROWSER;
-  if (configured) {
-    if (!existsSync(configured)) throw new BrowserNotFoundError(` at SCRIBE_BROWSER=${configured}`);
-    return { executablePath: configured, source: 'SCRIBE_BROWSER' };
-  }
-  const bundled = playwrightChromium();
-  if (bundled && existsSync(bundled)) return { executablePath: bundled, source: 'playwright' };
-  const system = SYSTEM_CHROMIUMS.find((candidate) => existsSync(candidate));
-  if (system) return { executablePath: system, source: 'system' };
-  throw new BrowserNotFoundError('');
+  const found = browserSearch(env).find((choice) => existsSync(choice.executablePath));
+  if (found) return found;
+  throw new BrowserNotFoundError(env.SCRIBE_BROWSER ? ` at SCRIBE_BROWSER=${env.SCRIBE_BROWSER}` : '');
 }
 
 const require = createRequire(import.meta.url);
