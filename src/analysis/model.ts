@@ -15,7 +15,7 @@ export type { ValueKind } from './playwright-api.ts';
 const MAX_DEPTH = 16;
 
 /** Wrappers that leave the value as it is: parentheses, `as`, `!`, `satisfies`, `<T>x`. */
-const TRANSPARENT_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
+const TRANSPARENT_KINDS = kindTable([
   ts.SyntaxKind.ParenthesizedExpression,
   ts.SyntaxKind.AsExpression,
   ts.SyntaxKind.NonNullExpression,
@@ -81,7 +81,8 @@ const CALLS_WRITTEN_IN = new MemoKey<readonly ts.CallExpression[]>('the calls wr
 export class SpecModel {
   readonly sourceFile: ts.SourceFile;
   readonly fileName: string;
-  private readonly buckets = new Map<ts.SyntaxKind, ts.Node[]>();
+  /** The nodes of each kind, in source order, indexed by kind (a plain array: the index walk fills it for every node). */
+  private readonly buckets: ts.Node[][] = [];
   private readonly scopes = new Map<ts.Node, Scope>();
   private readonly kinds = new Map<ts.Node, ValueKind>();
   private readonly reachable = new Map<ts.Node, ts.CallExpression[]>();
@@ -103,9 +104,9 @@ export class SpecModel {
     let parent: ts.Node = sourceFile;
     const visit = (node: ts.Node): void => {
       (node as { parent: ts.Node }).parent = parent;
-      const bucket = this.buckets.get(node.kind);
+      const bucket = this.buckets[node.kind];
       if (bucket) bucket.push(node);
-      else this.buckets.set(node.kind, [node]);
+      else this.buckets[node.kind] = [node];
       parent = node;
       ts.forEachChild(node, visit);
       parent = node.parent;
@@ -164,7 +165,7 @@ export class SpecModel {
 
   /** Every node of a syntax kind, in source order. */
   nodes<T extends ts.Node = ts.Node>(kind: ts.SyntaxKind): readonly T[] {
-    return (this.buckets.get(kind) ?? []) as T[];
+    return (this.buckets[kind] ?? []) as T[];
   }
 
   get calls(): readonly ts.CallExpression[] {
@@ -224,7 +225,7 @@ export class SpecModel {
   unwrap(expr: ts.Expression): ts.Expression {
     let e = expr;
     // One look at the kind: this runs for almost every expression a rule asks about.
-    while (TRANSPARENT_KINDS.has(e.kind)) e = (e as ts.ParenthesizedExpression).expression;
+    while (TRANSPARENT_KINDS[e.kind] === 1) e = (e as ts.ParenthesizedExpression).expression;
     return e;
   }
 
@@ -718,7 +719,9 @@ export class SpecModel {
       answers = new Map();
       this.memos.set(key, answers);
     }
-    if (answers.has(node)) return answers.get(node) as T;
+    const known = answers.get(node);
+    // An answer may be undefined itself: only then is the second lookup needed.
+    if (known !== undefined || answers.has(node)) return known as T;
     const answer = compute();
     answers.set(node, answer);
     return answer;
@@ -900,7 +903,7 @@ function findThisAssignment(body: ts.Block, name: string): ts.Expression | undef
   return undefined;
 }
 
-const SCOPE_KINDS = new Set([
+const SCOPE_KINDS = kindTable([
   ts.SyntaxKind.SourceFile,
   ts.SyntaxKind.Block,
   ts.SyntaxKind.ModuleBlock,
@@ -913,7 +916,7 @@ const SCOPE_KINDS = new Set([
 ]);
 
 function isScopeContainer(node: ts.Node): boolean {
-  return SCOPE_KINDS.has(node.kind) || ts.isFunctionLike(node);
+  return SCOPE_KINDS[node.kind] === 1 || ts.isFunctionLike(node);
 }
 
 function collectDeclarations(container: ts.Node): Scope {
@@ -1033,6 +1036,13 @@ function isDeclaredFunction(node: ts.Node): boolean {
     (ts.isPropertyAssignment(parent) && parent.initializer === node) ||
     (ts.isPropertyDeclaration(parent) && parent.initializer === node)
   );
+}
+
+/** A lookup by syntax kind, 1 for the kinds given: an array index is cheaper than a Set for what runs on every node. */
+function kindTable(kinds: readonly ts.SyntaxKind[]): Uint8Array {
+  const table = new Uint8Array(ts.SyntaxKind.Count);
+  for (const kind of kinds) table[kind] = 1;
+  return table;
 }
 
 /** JavaScript specs (.js, .mjs, .cjs, .jsx) are parsed and checked as JavaScript. */

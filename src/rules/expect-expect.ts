@@ -11,7 +11,6 @@ const Options = ruleOptions({
   /** Callee names (the last member) that count as assertions: helpers and page-object methods named like one. */
   assert_function_patterns: z.array(regexSource).default([]),
 });
-type Options = z.infer<typeof Options>;
 
 export default defineRule({
   id: 'expect-expect',
@@ -24,8 +23,9 @@ export default defineRule({
       // A file without a test passes Playwright by running nothing: it checks even less than an empty test.
       return [{ node: 0, message: "the spec declares no test; wrap its steps in test('…', async ({ page }) => { … }) with an expect(...) matcher that checks the outcome." }];
     }
+    const assertions = { names: options.assert_function_names, patterns: options.assert_function_patterns.map((pattern) => new RegExp(pattern)) };
     for (const test of model.tests()) {
-      if (!test.body || testCalls(model, test).some((call) => isAssertion(model, call, options))) continue;
+      if (!test.body || testCalls(model, test).some((call) => isAssertion(model, call, assertions))) continue;
       findings.push({
         node: test.call,
         message: `${testLabel(model, test)} asserts nothing; add an expect(...) matcher that checks the outcome, e.g. await expect(page.getByTestId('…')).toBeVisible().`,
@@ -35,16 +35,22 @@ export default defineRule({
   },
 });
 
-function isAssertion(model: SpecModel, call: ts.CallExpression, options: Options): boolean {
+/** What counts as an assertion besides expect: the options, their patterns compiled once per file. */
+interface Assertions {
+  names: readonly string[];
+  patterns: readonly RegExp[];
+}
+
+function isAssertion(model: SpecModel, call: ts.CallExpression, assertions: Assertions): boolean {
   if (isExpectation(model, call)) return true;
   // With the type check, a helper imported from the project is looked into: does it call expect?
   if (model.declarationsElsewhere(call).some((declaration) => callsExpect(declaration, 0))) return true;
   const { name } = model.callee(call);
   // Only for helpers from elsewhere: one written in this file is looked into, not trusted by its name.
-  if (name !== undefined && options.assert_function_patterns.some((pattern) => new RegExp(pattern).test(name)) && !declaredHere(model, name)) return true;
-  if (options.assert_function_names.length === 0) return false;
+  if (name !== undefined && assertions.patterns.some((pattern) => pattern.test(name)) && !declaredHere(model, name)) return true;
+  if (assertions.names.length === 0) return false;
   const written = model.text(call.expression).replace(/\s+/g, '');
-  return options.assert_function_names.some((n) => n === name || n === written);
+  return assertions.names.some((n) => n === name || n === written);
 }
 
 /** A function, method or property of that name declared in this file. */

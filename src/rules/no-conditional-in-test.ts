@@ -39,23 +39,38 @@ export default defineRule({
 });
 
 function problemOf(model: SpecModel, node: ts.Node): string | undefined {
-  if (ts.isIfStatement(node) && isGuard(node)) return undefined;
-  if (ts.isIfStatement(node)) return `\`if\` in a test makes what it checks depend on the run; ${ONE_PATH}.`;
-  if (ts.isConditionalExpression(node)) return `A conditional expression (\`?:\`) in a test makes what it checks depend on the run; ${ONE_PATH}.`;
-  if (ts.isSwitchStatement(node)) return `\`switch\` in a test makes what it checks depend on the run; ${ONE_PATH}.`;
-  if (ts.isExpressionStatement(node)) {
-    const e = statementExpression(model, node.expression);
-    if (ts.isBinaryExpression(e) && LOGICAL.has(e.operatorToken.kind)) {
-      return `\`${e.operatorToken.getText(model.sourceFile)}\` used as a statement is an \`if\` in disguise: the right side runs only sometimes; ${ONE_PATH}.`;
+  // One look at the kind: this runs for every node of every test body.
+  switch (node.kind) {
+    case ts.SyntaxKind.IfStatement:
+      return isGuard(node as ts.IfStatement) ? undefined : `\`if\` in a test makes what it checks depend on the run; ${ONE_PATH}.`;
+    case ts.SyntaxKind.ConditionalExpression:
+      return `A conditional expression (\`?:\`) in a test makes what it checks depend on the run; ${ONE_PATH}.`;
+    case ts.SyntaxKind.SwitchStatement:
+      return `\`switch\` in a test makes what it checks depend on the run; ${ONE_PATH}.`;
+    case ts.SyntaxKind.ExpressionStatement: {
+      const e = statementExpression(model, (node as ts.ExpressionStatement).expression);
+      if (ts.isBinaryExpression(e) && LOGICAL.has(e.operatorToken.kind)) {
+        return `\`${e.operatorToken.getText(model.sourceFile)}\` used as a statement is an \`if\` in disguise: the right side runs only sometimes; ${ONE_PATH}.`;
+      }
+      return undefined;
     }
+    case ts.SyntaxKind.TryStatement: {
+      const statement = node as ts.TryStatement;
+      if (statement.catchClause && !rethrows(statement.catchClause.block) && !recordsForAnAssertion(model, statement)) {
+        return 'This try/catch swallows failures: its catch does not rethrow, so a failing step or assertion passes silently; remove the try/catch and let the test fail (or rethrow).';
+      }
+      return undefined;
+    }
+    case ts.SyntaxKind.CallExpression: {
+      const { name, receiver } = model.callee(node as ts.CallExpression);
+      if (name === 'catch' && receiver && !handlerRethrows(node as ts.CallExpression)) {
+        return '`.catch(…)` swallows the failure of this promise, so a failing step passes silently; remove it and let the test fail.';
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
   }
-  if (ts.isTryStatement(node) && node.catchClause && !rethrows(node.catchClause.block) && !recordsForAnAssertion(model, node)) {
-    return 'This try/catch swallows failures: its catch does not rethrow, so a failing step or assertion passes silently; remove the try/catch and let the test fail (or rethrow).';
-  }
-  if (ts.isCallExpression(node) && model.callee(node).name === 'catch' && model.callee(node).receiver && !handlerRethrows(node)) {
-    return '`.catch(…)` swallows the failure of this promise, so a failing step passes silently; remove it and let the test fail.';
-  }
-  return undefined;
 }
 
 /** `if (!token) throw new Error('…')`: the test stops or goes on along its one path; nothing is checked only sometimes. */

@@ -27,7 +27,7 @@ export default defineRule({
   check(model, options, env) {
     const credentials = { username: 'E2E_USERNAME', password: 'E2E_PASSWORD', ...env.credentials };
     const fieldPatterns = options.field_patterns.map((p) => new RegExp(p, 'i'));
-    const secretNames = options.secret_names.map(normalize);
+    const secretNames = secretWords(options.secret_names);
     const reported = new Set<ts.Node>();
     const findings: Finding[] = [];
     const report = (literals: ts.Node[], message: string, byName = false) => {
@@ -212,7 +212,7 @@ function namedValues(model: SpecModel): Array<{ name: string; value: ts.Expressi
 }
 
 /** Arguments given to a local helper's secret-named parameters: `login(page, 'hunter2')` with `function login(page, password)`. */
-function secretArguments(model: SpecModel, secretNames: string[]): Array<{ name: string; value: ts.Expression }> {
+function secretArguments(model: SpecModel, secretNames: SecretWords): Array<{ name: string; value: ts.Expression }> {
   const secretParameters = model
     .nodes<ts.ParameterDeclaration>(ts.SyntaxKind.Parameter)
     .filter((p) => ts.isIdentifier(p.name) && isSecretName(p.name.text, secretNames));
@@ -274,8 +274,23 @@ function isProse(literal: ts.Node): boolean {
   return ts.isStringLiteralLike(literal) && /[A-Za-z]{2,}\s+[A-Za-z]{2,}/.test(literal.text) && !/^\s*(bearer|basic|digest|token)\s/i.test(literal.text);
 }
 
+/** critic.yaml's secret names, normalized, and a test of a name's letters that rules most names out before they are split into words. */
+interface SecretWords {
+  words: readonly string[];
+  /** Matches the letters of every name that ends in a secret word; absent when a secret word has digits (then every name is split). */
+  ending: RegExp | undefined;
+}
+
+function secretWords(names: readonly string[]): SecretWords {
+  const words = names.map(normalize);
+  const ending = words.every((w) => /^[a-z]+$/.test(w)) ? new RegExp(`(?:${words.join('|')})s?$`) : undefined;
+  return { words, ending };
+}
+
 /** Whether a name ends in a secret word: `adminPassword`, `API_KEY`, `x-api-key` do; `passwordInput`, `author` do not. */
-function isSecretName(name: string, secretNames: string[]): boolean {
+function isSecretName(name: string, secretNames: SecretWords): boolean {
+  // The words a name ends in are the last of its ASCII letters, digits and separators aside.
+  if (secretNames.ending && !secretNames.ending.test(name.replace(/[^A-Za-z]/g, '').toLowerCase())) return false;
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -284,7 +299,7 @@ function isSecretName(name: string, secretNames: string[]): boolean {
     .filter(Boolean);
   for (let i = 0; i < words.length; i++) {
     const suffix = words.slice(i).join('');
-    if (secretNames.some((secret) => suffix === secret || suffix === `${secret}s`)) return true;
+    if (secretNames.words.some((secret) => suffix === secret || suffix === `${secret}s`)) return true;
   }
   return false;
 }

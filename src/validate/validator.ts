@@ -87,7 +87,8 @@ export class Validator {
   private readonly config: CriticConfig;
   private readonly options: ValidatorOptions;
   private compiler: Compiler | undefined;
-  private readonly results = new Map<string, FileValidation>();
+  /** Remembered results by text; a result applies to a spec only at the same path. */
+  private readonly results = new Map<string, { path: string; result: FileValidation }>();
 
   constructor(config: CriticConfig, options: ValidatorOptions = {}) {
     this.config = config;
@@ -155,16 +156,17 @@ export class Validator {
    * what Scribe just checked would otherwise pay for a new type-checker.
    */
   validateMany(specs: ReadonlyArray<{ file: string; text: string }>): FileValidation[] {
-    const { known, fresh } = this.known(specs);
+    const { results, fresh } = this.recall(specs);
     if (!this.typeChecking) {
       // Without a program, each file is parsed just before its rules run, so its syntax tree dies young.
-      for (const spec of fresh) this.keep(known, spec, this.parse([spec])[0]!, (model) => this.run(model));
+      for (const i of fresh) results[i] = this.keep(specs[i]!, this.parse([specs[i]!])[0]!, (model) => this.run(model));
     } else {
+      const freshSpecs = fresh.map((i) => specs[i]!);
       const native = this.compilerState().native;
-      const diagnostics = native ? once(() => native.check(fresh)) : undefined;
-      this.parse(fresh, diagnostics).forEach((parsed, i) => this.keep(known, fresh[i]!, parsed, (model) => this.run(model)));
+      const diagnostics = native ? once(() => native.check(freshSpecs)) : undefined;
+      this.parse(freshSpecs, diagnostics).forEach((parsed, j) => (results[fresh[j]!] = this.keep(freshSpecs[j]!, parsed, (model) => this.run(model))));
     }
-    return specs.map((spec) => known.get(resultKey(spec))!);
+    return results as FileValidation[];
   }
 
   /**
@@ -174,10 +176,11 @@ export class Validator {
   async validateManyConcurrently(specs: ReadonlyArray<{ file: string; text: string }>): Promise<FileValidation[]> {
     const native = this.typeChecking ? this.compilerState().native : undefined;
     if (!native) return this.validateMany(specs);
-    const { known, fresh } = this.known(specs);
-    const checking = await native.checkConcurrently(fresh);
+    const { results, fresh } = this.recall(specs);
+    const freshSpecs = fresh.map((i) => specs[i]!);
+    const checking = await native.checkConcurrently(freshSpecs);
     let answer: Map<string, TypeDiagnostic[]> | undefined;
-    const parsed = this.parse(fresh, () => answer!);
+    const parsed = this.parse(freshSpecs, () => answer!);
     const others: Array<RawFinding[] | Error> = [];
     for (const model of parsed) {
       // Yielding now and then lets the compiler process start, load the batch and be answered meanwhile.
@@ -185,14 +188,14 @@ export class Validator {
       others.push(model instanceof Error ? [] : attempt(() => this.run(model, (id) => id !== TYPE_CHECK_RULE)));
     }
     answer = await checking();
-    parsed.forEach((model, i) => {
-      const before = others[i]!;
-      this.keep(known, fresh[i]!, model, (m) => {
+    parsed.forEach((model, j) => {
+      const before = others[j]!;
+      results[fresh[j]!] = this.keep(freshSpecs[j]!, model, (m) => {
         if (before instanceof Error) throw before;
         return [...before, ...this.run(m, (id) => id === TYPE_CHECK_RULE)];
       });
     });
-    return specs.map((spec) => known.get(resultKey(spec))!);
+    return results as FileValidation[];
   }
 
   /** The project files a result for this spec depends on besides the spec: those its type check reads. */
@@ -200,22 +203,23 @@ export class Validator {
     return this.typeChecking ? projectImports(file, text, this.compilerState().javascript.options) : [];
   }
 
-  /** Results this validator has for these texts already, and the specs still to check. */
-  private known(specs: ReadonlyArray<{ file: string; text: string }>): { known: Map<string, FileValidation>; fresh: Array<{ file: string; text: string }> } {
-    const known = new Map<string, FileValidation>();
-    const fresh = specs.filter((spec) => {
-      const result = this.results.get(resultKey(spec));
-      if (result) known.set(resultKey(spec), result);
-      return !result;
+  /** The results this validator has for these specs already (by position), and the positions still to check. */
+  private recall(specs: ReadonlyArray<{ file: string; text: string }>): { results: Array<FileValidation | undefined>; fresh: number[] } {
+    const fresh: number[] = [];
+    const results = specs.map((spec, i) => {
+      const remembered = this.results.get(spec.text);
+      if (remembered && remembered.path === path.resolve(spec.file)) return remembered.result;
+      fresh.push(i);
+      return undefined;
     });
-    return { known, fresh };
+    return { results, fresh };
   }
 
-  /** The report on one parsed spec (or on why it could not be analysed), kept for the batch and remembered. */
-  private keep(found: Map<string, FileValidation>, spec: { file: string; text: string }, parsed: SpecModel | Error, findings: (model: SpecModel) => RawFinding[]): void {
+  /** The report on one parsed spec (or on why it could not be analysed), remembered. */
+  private keep(spec: { file: string; text: string }, parsed: SpecModel | Error, findings: (model: SpecModel) => RawFinding[]): FileValidation {
     const result = parsed instanceof Error ? unanalysable(spec.file, spec.text, parsed) : this.checked(spec.file, spec.text, parsed, findings);
-    found.set(resultKey(result), result);
     this.remember(result);
+    return result;
   }
 
   /** The rules' report on one parsed file, or an internal-error finding when analysing it failed. */
@@ -228,8 +232,10 @@ export class Validator {
   }
 
   private remember(result: FileValidation): void {
+    // Keyed by the text alone: V8 hashes a string once, where a key joining path and text was a new string each time.
+    this.results.delete(result.text);
     if (this.results.size >= MAX_REMEMBERED) this.results.delete(this.results.keys().next().value!);
-    this.results.set(resultKey(result), result);
+    this.results.set(result.text, { path: path.resolve(result.file), result });
   }
 
   /**
@@ -412,10 +418,6 @@ function unanalysable(file: string, text: string, error: unknown): FileValidatio
   }
   const message = `Scribe failed while analysing the file (${error instanceof Error ? error.message : String(error)}); this is a limitation of Scribe, not a finding about the spec. The other files were validated.`;
   return { file, text, issues: [{ rule: INTERNAL_ERROR_RULE, severity: 'error', message, line: 1, column: 1, fixable: false }], passed: false };
-}
-
-function resultKey(spec: { file: string; text: string }): string {
-  return `${path.resolve(spec.file)}\0${spec.text}`;
 }
 
 function fixKey(fix: { rule: string; before: string }): string {

@@ -63,6 +63,30 @@ test('x', async ({ request }) => {
     expect(lines(code)).toEqual([3, 4, 4, 7, 8, 15, 16, 17, 18]);
   });
 
+  it('reads a name as words whatever its digits, separators and case: the quick test of its letters rules none of these out', () => {
+    const code = `import { test } from '@playwright/test';
+
+const adminPassword2 = 'a1';
+const API_KEY_1 = 'a2';
+const api2_key = 'a3';
+const userÉPassword = 'a4';
+const pass1word = 'not a secret name';
+const keyboard = 'not one either';
+test('x', async () => {});
+`;
+    expect(lines(code)).toEqual([3, 4, 5, 6]);
+  });
+
+  it('matches secret words with digits of their own from critic.yaml', () => {
+    const code = `import { test } from '@playwright/test';
+
+const backup_2fa = '123456';
+const twofa = '654321';
+test('x', async () => {});
+`;
+    expect(lines(code, { secret_names: ['2fa'], field_patterns: ['password'] })).toEqual([3]);
+  });
+
   it('reports a literal fallback of an environment read', () => {
     const code = inTest(`  const password = process.env.E2E_PASSWORD ?? 'hunter2';`);
     expect(flagged(code)).toEqual([`'hunter2'`]);
