@@ -3,9 +3,11 @@
  * path and the line, because a user editing agents/*.yaml needs to know exactly where to look.
  */
 import { readFileSync } from 'node:fs';
-import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, type ConfigProblem } from './errors.ts';
+import { cachedYamlData, keepYamlData } from './yaml-cache.ts';
 
 export { ConfigError, formatProblem, type ConfigProblem } from './errors.ts';
 
@@ -21,7 +23,18 @@ export interface YamlSource {
   writtenAs?(path: readonly PropertyKey[]): readonly PropertyKey[];
 }
 
-export function parseYaml(file: string, text: string): YamlSource {
+/** The YAML library, loaded when a text must be parsed: a run whose files are all in the cache never loads it. */
+function yamlLibrary(): typeof Yaml {
+  return createRequire(import.meta.url)('yaml') as typeof Yaml;
+}
+
+interface ParsedDocument {
+  doc: Yaml.Document;
+  lineCounter: Yaml.LineCounter;
+}
+
+function parseDocument(file: string, text: string): ParsedDocument {
+  const { LineCounter, parseDocument } = yamlLibrary();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -34,11 +47,29 @@ export function parseYaml(file: string, text: string): YamlSource {
       })),
     );
   }
-  return { file, data: doc.toJS(), lineOf: (path) => lineOf(doc, lineCounter, path) };
+  return { doc, lineCounter };
+}
+
+export function parseYaml(file: string, text: string): YamlSource {
+  const parsed = parseDocument(file, text);
+  return { file, data: parsed.doc.toJS(), lineOf: (path) => lineOf(parsed, path) };
+}
+
+/** A file's data from the parse cache when its text was parsed before; its document is parsed only if a line is asked for. */
+function parseYamlCached(file: string, text: string): YamlSource {
+  const cached = cachedYamlData(text);
+  if (!cached) {
+    const source = parseYaml(file, text);
+    keepYamlData(text, source.data);
+    return source;
+  }
+  let parsed: ParsedDocument | undefined;
+  return { file, data: cached.data, lineOf: (path) => lineOf((parsed ??= parseDocument(file, text)), path) };
 }
 
 /** The line of the deepest key along the path that exists (a missing key reports its parent). */
-function lineOf(doc: Document, lineCounter: LineCounter, path: readonly PropertyKey[]): number {
+function lineOf({ doc, lineCounter }: ParsedDocument, path: readonly PropertyKey[]): number {
+  const { isMap, isNode, isScalar, isSeq } = yamlLibrary();
   const lineAt = (node: { range?: [number, number, number] | null } | null | undefined, fallback: number) =>
     node?.range ? lineCounter.linePos(node.range[0]).line : fallback;
   let node: unknown = doc.contents;
@@ -84,5 +115,5 @@ export function readYamlFile(file: string): YamlSource {
   } catch (error) {
     throw new ConfigError([{ file, key: '', line: 0, message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})` }]);
   }
-  return parseYaml(file, text);
+  return parseYamlCached(file, text);
 }
