@@ -5,7 +5,7 @@
  */
 import type { OfflineVocabulary } from '../config/offline.ts';
 import type { ProviderSettings } from '../config/scribe.ts';
-import { OpenAIProvider, type RetryNotice } from './client.ts';
+import type { RetryNotice } from './client.ts';
 import type { ModelProvider } from './types.ts';
 
 export const PROVIDER_NAMES = ['openai', 'offline', 'mcp'] as const;
@@ -49,5 +49,7 @@ export async function createProvider(request: ProviderRequest): Promise<ModelPro
   if (!apiKey && !baseURL) {
     throw new ProviderSetupError('--provider openai needs OPENAI_API_KEY (for OpenAI) or OPENAI_BASE_URL (for a local or self-hosted OpenAI-compatible server).');
   }
+  // Loaded on demand too: the openai SDK is a tenth of a second to load, and most commands that read the project (validate) never call a model.
+  const { OpenAIProvider } = await import('./client.ts');
   return new OpenAIProvider({ apiKey, baseURL, settings: request.settings, onRetry: request.onRetry });
 }
