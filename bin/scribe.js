@@ -52,9 +52,9 @@ async function bundle(outdir) {
         // Each module keeps its own import.meta.url, so paths it computes from it stay right in the bundle.
         name: 'keep-import-meta-url',
         setup(b) {
-          b.onLoad({ filter: /\.ts$/ }, (args) => ({
+          b.onLoad({ filter: /\.[jt]s$/ }, (args) => ({
             contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-            loader: 'ts',
+            loader: args.path.endsWith('.ts') ? 'ts' : 'js',
           }));
         },
       },

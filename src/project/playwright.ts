@@ -6,6 +6,7 @@
  */
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { constants as osConstants, setPriority } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -76,6 +77,7 @@ export function readProjectPlaywright(cwd: string, env: NodeJS.ProcessEnv): Prom
 export async function readPlaywrightConfig(configFile: string, env: NodeJS.ProcessEnv, sample: string): Promise<PlaywrightProject> {
   const answer = await new Promise<{ config?: unknown; error?: string }>((resolve, reject) => {
     const child = fork(READER, [configFile, sample], { cwd: path.dirname(configFile), env, execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    yieldTheProcessor(child.pid);
     let stderr = '';
     let message: { config?: unknown; error?: string } | undefined;
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -87,6 +89,19 @@ export async function readPlaywrightConfig(configFile: string, env: NodeJS.Proce
   const config = ReadConfig.parse(answer.config);
   const project = config.projects.find((p) => !config.projects.some((other) => other.dependencies.includes(p.name))) ?? config.projects[0]!;
   return { ...config, project, matches: projectMatcher(project) };
+}
+
+/**
+ * The reader is started early so it runs beside other work (`scribe validate` checks the specs meanwhile):
+ * when both want a core, that work should have it, and the reader takes what is left.
+ */
+function yieldTheProcessor(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, osConstants.priority.PRIORITY_LOW);
+  } catch {
+    // not allowed here: the reader runs at the usual priority
+  }
 }
 
 /** The same file matching Playwright applies (its createFileMatcher), from Scribe's own Playwright. */

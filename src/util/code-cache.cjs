@@ -1,0 +1,80 @@
+// V8's code cache for large CommonJS files, where Node keeps none of its own (before 22): compiling
+// TypeScript's 9 MB compiler, or Playwright's two 3 MB bundles in the config reader, is a large part of a
+// quick command. One cache file per source (CRC and size of its bytes) and Node version, in the
+// .cache/scribe folder of the node_modules that holds the source; written at exit, when it holds the
+// functions the run compiled, and only when there was none or V8 refused it.
+//
+// CommonJS, so that both the ES modules and the config reader's plain-Node child process can load it.
+'use strict';
+const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const nodeModule = require('node:module');
+const path = require('node:path');
+const vm = require('node:vm');
+const { threadId } = require('node:worker_threads');
+const { crc32 } = require('node:zlib');
+
+/**
+ * Runs a CommonJS file as require would, compiled from the code cache, and registers it in require's
+ * cache, so a later require of it (ts-morph's of the compiler) gets this copy.
+ */
+function loadWithCodeCache(file) {
+  const module = new nodeModule.Module(file);
+  module.filename = file;
+  module.paths = nodeModule._nodeModulePaths(path.dirname(file));
+  require.cache[file] = module;
+  compileWithCodeCache(module, readFileSync(file, 'utf8'), file);
+  module.loaded = true;
+  return module.exports;
+}
+
+/**
+ * Makes every later require of a file that `shouldCache` accepts compile from the code cache (a process
+ * that loads a package it does not call directly: the config reader and Playwright's bundles).
+ */
+function cacheCompiledFiles(shouldCache) {
+  const compile = nodeModule.prototype._compile;
+  nodeModule.prototype._compile = function compileCached(content, filename, ...rest) {
+    return shouldCache(filename) ? compileWithCodeCache(this, content, filename) : compile.call(this, content, filename, ...rest);
+  };
+}
+
+function compileWithCodeCache(module, source, file) {
+  const cacheFile = codeCacheFile(file, source);
+  const cached = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
+  const script = new vm.Script(nodeModule.wrap(source), { filename: file, cachedData: cached });
+  const result = script.runInThisContext().call(module.exports, module.exports, nodeModule.createRequire(file), module, file, path.dirname(file));
+  if (cacheFile !== undefined && (cached === undefined || script.cachedDataRejected)) process.once('exit', () => writeQuietly(cacheFile, script.createCachedData()));
+  return result;
+}
+
+/** V8 checks its own version and flags against a cache, not the source: the name holds the source's checksum. Undefined outside node_modules. */
+function codeCacheFile(file, source) {
+  const marker = `${path.sep}node_modules${path.sep}`;
+  const at = file.lastIndexOf(marker);
+  if (at < 0) return undefined;
+  const key = `${process.version}-${process.arch}-${crc32(source).toString(16)}-${source.length}`;
+  return path.join(file.slice(0, at), 'node_modules', '.cache', 'scribe', `${path.basename(file, '.js')}-${key}.v8-cache`);
+}
+
+function readIfPresent(file) {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Atomically, and never failing the run: a read-only install simply has no cache. */
+function writeQuietly(file, data) {
+  // Threads of one process (the server's job workers) may write at once: the name is theirs alone.
+  const temporary = `${file}.tmp-${process.pid}-${threadId}-${Math.random().toString(36).slice(2)}`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(temporary, data);
+    renameSync(temporary, file);
+  } catch {
+    rmSync(temporary, { force: true });
+  }
+}
+
+module.exports = { cacheCompiledFiles, loadWithCodeCache };
