@@ -870,7 +870,7 @@ const PROMISE_CHAIN = new Set(['then', 'catch', 'finally']);
 const PROMISE_COMBINATORS = new Set(['all', 'allSettled', 'race', 'any']);
 
 export function isFunctionLike(node: ts.Node): node is ts.ArrowFunction | ts.FunctionExpression {
-  return ts.isArrowFunction(node) || ts.isFunctionExpression(node);
+  return node.kind === ts.SyntaxKind.ArrowFunction || node.kind === ts.SyntaxKind.FunctionExpression;
 }
 
 function kindFromTypeNode(type: ts.TypeNode): ValueKind | undefined {
@@ -1026,9 +1026,20 @@ function collectFunctionNames(model: SpecModel): Set<string> {
   return names;
 }
 
+/** Declarations whose code runs when called (or constructed), not where it is written. */
+const DECLARED_FUNCTION_KINDS = kindTable([
+  ts.SyntaxKind.FunctionDeclaration,
+  ts.SyntaxKind.MethodDeclaration,
+  ts.SyntaxKind.Constructor,
+  ts.SyntaxKind.GetAccessor,
+  ts.SyntaxKind.SetAccessor,
+  ts.SyntaxKind.ClassDeclaration,
+  ts.SyntaxKind.ClassExpression,
+]);
+
 /** Functions that run when called rather than where they are written. */
 function isDeclaredFunction(node: ts.Node): boolean {
-  if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node) || ts.isAccessor(node) || ts.isClassLike(node)) return true;
+  if (DECLARED_FUNCTION_KINDS[node.kind] === 1) return true;
   if (!isFunctionLike(node)) return false;
   const parent = node.parent;
   return (

@@ -137,7 +137,8 @@ function fieldTexts(model: SpecModel, expr: ts.Expression, depth: number): strin
   if (ts.isCallExpression(e)) {
     const { name, receiver } = model.callee(e);
     if (!name || !LOCATOR_FACTORIES.has(name)) return [];
-    const own = e.arguments.flatMap((argument) => argumentTexts(model, argument));
+    const own: string[] = [];
+    for (const argument of e.arguments) own.push(...argumentTexts(model, argument));
     if (NARROWING.has(name) && receiver) return [...own, ...fieldTexts(model, receiver, depth + 1)];
     return own;
   }
