@@ -12,6 +12,7 @@ nodeModule.enableCompileCache?.();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sources = path.join(root, 'src');
+const bundler = new URL('../scripts/bundle-cli.mjs', import.meta.url);
 
 function listSources(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -25,6 +26,7 @@ function listSources(dir) {
 function fingerprint(files) {
   const hash = createHash('sha256');
   hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  hash.update(readFileSync(bundler));
   for (const file of files.sort()) {
     const { size, mtimeMs } = statSync(file);
     hash.update(`${path.relative(sources, file)}\0${size}\0${mtimeMs}\n`);
@@ -32,34 +34,12 @@ function fingerprint(files) {
   return hash.digest('hex').slice(0, 16);
 }
 
-// Split at dynamic imports, so each command loads only the modules (and packages) it uses.
+// Bundled as the published package's CLI is (scripts/bundle-cli.mjs), each module keeping its own
+// import.meta.url (its source file here), into a temporary folder first: a half-written bundle is never run.
 async function bundle(outdir) {
-  const { build } = await import('esbuild');
+  const { bundleCli } = await import(bundler.href);
   const temporary = `${outdir}.tmp-${process.pid}`;
-  await build({
-    entryPoints: [path.join(sources, 'cli.ts')],
-    outdir: temporary,
-    outExtension: { '.js': '.mjs' },
-    splitting: true,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'error',
-    plugins: [
-      {
-        // Each module keeps its own import.meta.url, so paths it computes from it stay right in the bundle.
-        name: 'keep-import-meta-url',
-        setup(b) {
-          b.onLoad({ filter: /\.[jt]s$/ }, (args) => ({
-            contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-            loader: args.path.endsWith('.ts') ? 'ts' : 'js',
-          }));
-        },
-      },
-    ],
-  });
+  await bundleCli({ entry: path.join(sources, 'cli.ts'), outdir: temporary, moduleUrl: (file) => JSON.stringify(pathToFileURL(file).href) });
   try {
     renameSync(temporary, outdir);
   } catch (error) {

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Builds the published package: JavaScript and type declarations in dist/ (tsc, with relative `.ts`
-// imports rewritten to `.js`), plus the files the build runs beside its modules. Run by `npm pack` /
+// Builds the published package: JavaScript and type declarations in dist/src (tsc, with relative `.ts`
+// imports rewritten to `.js`) for the library, the files its modules run beside them, and the `scribe`
+// command in dist/cli, bundled as development bundles it (scripts/bundle-cli.mjs). Run by `npm pack` /
 // `npm publish` (prepack); development runs the sources.
 import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleCli } from './bundle-cli.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -34,3 +36,9 @@ const demoApp = path.join(root, 'src/demo-app');
 for (const file of readdirSync(demoApp)) {
   if (!file.endsWith('.ts')) cpSync(path.join(demoApp, file), path.join(dist, 'src/demo-app', file));
 }
+
+// The command: each bundled module's import.meta.url is its built module's in dist/src, where the files it
+// looks for beside itself are (the bundle's chunks all sit in dist/cli).
+const sources = path.join(root, 'src');
+const builtModule = (file) => `../src/${path.relative(sources, file).split(path.sep).join('/').replace(/\.ts$/, '.js')}`;
+await bundleCli({ entry: path.join(sources, 'bin.ts'), outdir: path.join(dist, 'cli'), moduleUrl: (file) => `new URL(${JSON.stringify(builtModule(file))}, import.meta.url).href` });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The installed package's `scribe` command (built to dist/src/bin.js); development runs bin/scribe.js on the sources. */
+/** The installed package's `scribe` command (bundled to dist/cli/bin.mjs); development runs bin/scribe.js on the sources. */
 import nodeModule from 'node:module';
 
 // V8's code cache spares each start compiling TypeScript's compiler anew, where Node has it built in (22+).

@@ -169,7 +169,7 @@ describe('the packed package', () => {
   it('ships the build, agents, docs, README and LICENSE, and nothing of the repository besides', async () => {
     const listing = await run('tar', ['-tzf', tarball], { cwd: work, env: process.env });
     const files = listing.stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'agents/critic.yaml', 'dist/src/bin.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/project/read-playwright-config.cjs']));
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'agents/critic.yaml', 'dist/cli/bin.mjs', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/project/read-playwright-config.cjs']));
     const outside = files.filter((f) => !/^(dist\/|agents\/[^/]+\.yaml$|docs\/|package\.json$|README\.md$|LICENSE$)/.test(f));
     expect(outside).toEqual([]);
     expect(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
