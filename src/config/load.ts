@@ -23,9 +23,11 @@ export interface YamlSource {
   writtenAs?(path: readonly PropertyKey[]): readonly PropertyKey[];
 }
 
+const require = createRequire(import.meta.url);
+
 /** The YAML library, loaded when a text must be parsed: a run whose files are all in the cache never loads it. */
 function yamlLibrary(): typeof Yaml {
-  return createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return require('yaml') as typeof Yaml;
 }
 
 interface ParsedDocument {

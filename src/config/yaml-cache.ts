@@ -11,6 +11,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/fs.ts';
 
+const require = createRequire(import.meta.url);
+const { cacheFolderFor } = require('../util/code-cache.cjs') as { cacheFolderFor: (file: string) => string | undefined };
+
 /** The data a text parsed to before, when the cache has it. */
 export function cachedYamlData(text: string, folder = defaultFolder()): { data: unknown } | undefined {
   if (folder === undefined) return undefined;
@@ -38,14 +41,12 @@ function entryFile(folder: string, text: string): string {
 }
 
 function yamlVersion(): string {
-  return (createRequire(import.meta.url)('yaml/package.json') as { version: string }).version;
+  return (require('yaml/package.json') as { version: string }).version;
 }
 
-/** The .cache/scribe folder of the node_modules that holds Scribe's dependencies (where the compiler's code cache is). */
+/** The cache folder of the node_modules that holds Scribe's dependencies, where the compiler's code cache is too. */
 function defaultFolder(): string | undefined {
-  const library = createRequire(import.meta.url).resolve('yaml');
-  const at = library.lastIndexOf(`${path.sep}node_modules${path.sep}`);
-  return at < 0 ? undefined : path.join(library.slice(0, at), 'node_modules', '.cache', 'scribe');
+  return cacheFolderFor(require.resolve('yaml'));
 }
 
 function isJsonExact(value: unknown): boolean {

@@ -52,10 +52,14 @@ function compileWithCodeCache(module, source, file, checksum) {
 
 /** One cache file per source content and Node version; none for a file outside node_modules. */
 function codeCacheFile(file, checksum) {
-  const marker = `${path.sep}node_modules${path.sep}`;
-  const at = file.lastIndexOf(marker);
-  if (at < 0) return undefined;
-  return path.join(file.slice(0, at), 'node_modules', '.cache', 'scribe', `${path.basename(file, '.js')}-${process.version}-${process.arch}-${checksum}.v8-cache`);
+  const folder = cacheFolderFor(file);
+  return folder === undefined ? undefined : path.join(folder, `${path.basename(file, '.js')}-${process.version}-${process.arch}-${checksum}.v8-cache`);
+}
+
+/** Where Scribe keeps its caches for a file of an installed package: the .cache/scribe folder of that node_modules. */
+function cacheFolderFor(file) {
+  const at = file.lastIndexOf(`${path.sep}node_modules${path.sep}`);
+  return at < 0 ? undefined : path.join(file.slice(0, at), 'node_modules', '.cache', 'scribe');
 }
 
 function readIfPresent(file) {
@@ -79,4 +83,4 @@ function writeQuietly(file, data) {
   }
 }
 
-module.exports = { cacheCompiledFiles, loadWithCodeCache };
+module.exports = { cacheCompiledFiles, cacheFolderFor, loadWithCodeCache };
