@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { runSpec } from '../agents/runner.ts';
 import { ConfigError } from '../config/load.ts';
 import type { ServerConfig } from '../config/server.ts';
-import { Complexity, GenerateToolResult, RunnerReport, ValidateReport } from '../contracts.ts';
+import { Complexity, GenerateToolResult, RunnerReport, ValidateReport, type Issue } from '../contracts.ts';
 import { HttpError } from '../http/errors.ts';
 import { checkedProjectPath, checkedSpecTarget } from '../http/paths.ts';
 import { isHttpUrl, parseGenerateBody } from '../http/schema.ts';
@@ -28,7 +28,8 @@ import { runTarget, type ProjectContext } from '../project/context.ts';
 import { readStats, StatsDocument } from '../stats/index.ts';
 import { collectSpecFiles } from '../validate/files.ts';
 import { validateReport } from '../validate/report.ts';
-import { Validator } from '../validate/validator.ts';
+import { passGate, peopleValidator, safetyGate } from '../validate/gate.ts';
+import type { Validator } from '../validate/validator.ts';
 import { generateSpec } from '../workflow/pipeline.ts';
 import type { PipelineEvent } from '../contracts.ts';
 import { chooseModel } from './model-choice.ts';
@@ -46,12 +47,16 @@ export interface McpContext {
   slots: JobSlots;
   /** One validator for every call: its compiler project makes each type-check after the first fast. */
   validator: () => Validator;
+  /** The safety gate before run_spec (the model may have written the file), sharing that compiler project. */
+  gate: () => Validator;
 }
 
 export function createMcpContext(options: { project: ProjectContext; provider?: ProviderName }): McpContext {
   const { project } = options;
   const config = project.agents.server;
   let validator: Validator | undefined;
+  let gate: Validator | undefined;
+  const shared = () => (validator ??= peopleValidator(project.agents.critic, { typeCheck: true }));
   return {
     project,
     cwd: project.cwd,
@@ -59,7 +64,8 @@ export function createMcpContext(options: { project: ProjectContext; provider?: 
     config,
     provider: options.provider,
     slots: new JobSlots({ concurrency: config.jobs.concurrency, maxQueued: config.jobs.max_queued }),
-    validator: () => (validator ??= new Validator(project.agents.critic, { typeCheck: true })),
+    validator: shared,
+    gate: () => (gate ??= safetyGate(project.agents.critic, { projectRoot: project.cwd, from: shared() })),
   };
 }
 
@@ -139,17 +145,15 @@ export function registerTools(server: McpServer, context: McpContext): void {
     (args, extra) =>
       guarded(async () => {
         const file = checkedSpecFile(cwd, args.path);
-        // The caller is a model: what runs is gated as the pipeline gates a candidate, by every rule.
-        const [validation] = context.validator().validateMany([{ file, text: readFileSync(file, 'utf8') }]);
-        const errors = validation!.issues.filter((issue) => issue.severity === 'error');
-        if (errors.length > 0) {
-          return toolError(`refused to run ${args.path}: it breaks ${[...new Set(errors.map((i) => i.rule))].join(', ')} (validate_spec shows where)`);
-        }
+        // The caller is a model, which may have written the file: it runs only past the safety gate (not the
+        // generated-spec policy, so a person's safe spec runs too), and no suppression comment is honoured.
+        const verdict = passGate(context.gate(), file, readFileSync(file, 'utf8'));
+        if (!verdict.passed) return toolError(refusal(args.path, verdict.issues));
         const baseURL = args.url ?? context.project.baseURL;
         if (!baseURL || !isHttpUrl(baseURL)) throw HttpError.invalid([{ field: 'url', message: baseURL ? 'must be an http:// or https:// URL' : 'is required when BASE_URL is not set' }]);
         const release = await context.slots.acquire(extra.signal);
         try {
-          const report = await runSpec({ specPath: file, baseURL, cwd, env, ...runTarget(context.project), untrusted: true, signal: extra.signal });
+          const report = await runSpec({ specPath: verdict.spec.file, baseURL, cwd, env, ...runTarget(context.project), untrusted: true, signal: extra.signal });
           const { segment: _segment, ...document } = report;
           return structured(document, false);
         } finally {
@@ -193,6 +197,13 @@ async function guarded(work: () => Promise<CallToolResult>): Promise<CallToolRes
     if (error instanceof SlotsFullError || error instanceof ConfigError) return toolError(error.message);
     throw error;
   }
+}
+
+/** Why run_spec refused a spec: the rules it breaks, then each error where it is. */
+function refusal(spec: string, issues: Issue[]): string {
+  const rules = [...new Set(issues.map((issue) => issue.rule))].join(', ');
+  const lines = issues.map((issue) => `  ${spec}:${issue.line}:${issue.column}  ${issue.rule}  ${issue.message}`);
+  return [`refused to run ${spec}: it breaks ${rules} (the safety gate for code a model may have written; nothing ran)`, ...lines].join('\n');
 }
 
 function toolError(text: string): CallToolResult {
