@@ -20,6 +20,8 @@ export { computeStats, readStats, StatsDocument, StatsEvent, StatsLog, statsHome
 export { generateSpec, type GenerateRequest, type PipelineOptions, type PipelineResult } from './workflow/pipeline.ts';
 export { resolveRequest, type RequestInput } from './workflow/request.ts';
 export { runSpec, type RunSpecOptions } from './agents/runner.ts';
+export { runContained, type ContainedRunOptions } from './agents/contained-run.ts';
+export { passGate, peopleValidator, safetyGate, untrustedValidator, isGatedSpec, type GatedSpec, type GateVerdict } from './validate/gate.ts';
 export { Critic } from './agents/critic.ts';
 export { Medic } from './agents/medic.ts';
 export { findWeakening } from './analysis/assertions.ts';

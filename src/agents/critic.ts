@@ -17,7 +17,8 @@ import { createProvider, type ProviderName } from '../llm/provider.ts';
 import { secretsOf } from '../llm/redact.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import type { StatsSink } from '../stats/log.ts';
-import { Validator } from '../validate/validator.ts';
+import { untrustedValidator } from '../validate/gate.ts';
+import type { Validator } from '../validate/validator.ts';
 import { stageReporter, type GenerationReporter } from './reporter.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';
 import { describeErrors } from './scribe-prompt.ts';
@@ -89,7 +90,7 @@ export class Critic {
     this.env = options.env ?? process.env;
     this.reporter = stageReporter(options, this.env, this.cwd);
     // The Critic judges model-written candidates: the allow-list gate applies.
-    this.validator = (options.validator ?? new Validator(this.critic, { typeCheck: true })).forUntrustedCode(this.cwd).withInventory(options.inventory);
+    this.validator = (options.validator?.forUntrustedCode(this.cwd) ?? untrustedValidator(this.critic, { projectRoot: this.cwd, typeCheck: true })).withInventory(options.inventory);
   }
 
   async review(input: ReviewInput): Promise<CriticVerdict> {

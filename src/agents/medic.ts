@@ -19,7 +19,8 @@ import { secretsOf } from '../llm/redact.ts';
 import type { ChatMessage, ModelProvider } from '../llm/types.ts';
 import type { StatsSink } from '../stats/log.ts';
 import { editDistance } from '../util/edit-distance.ts';
-import { Validator } from '../validate/validator.ts';
+import { untrustedValidator } from '../validate/gate.ts';
+import type { Validator } from '../validate/validator.ts';
 import { stageReporter, type GenerationReporter } from './reporter.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';
 import { describeErrors, renderCredentials, renderCriteria } from './scribe-prompt.ts';
@@ -86,7 +87,7 @@ export class Medic {
     this.env = options.env ?? process.env;
     this.reporter = stageReporter(options, this.env, options.cwd ?? process.cwd());
     // A heal is model-written code: the allow-list gate applies.
-    this.validator = (options.validator ?? new Validator(this.critic, { typeCheck: true })).forUntrustedCode(options.cwd ?? process.cwd()).withInventory(options.inventory);
+    this.validator = (options.validator?.forUntrustedCode(options.cwd ?? process.cwd()) ?? untrustedValidator(this.critic, { projectRoot: options.cwd ?? process.cwd(), typeCheck: true })).withInventory(options.inventory);
     this.healable = new Set(healableClassifications(options.workflow ?? loadWorkflow()));
   }
 

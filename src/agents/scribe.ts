@@ -15,7 +15,8 @@ import { extractSpec } from '../llm/extract.ts';
 import { createProvider, type ProviderName } from '../llm/provider.ts';
 import type { ChatMessage, Completion, ModelProvider } from '../llm/types.ts';
 import type { StatsSink } from '../stats/log.ts';
-import { Validator, type AppliedFix } from '../validate/validator.ts';
+import { untrustedValidator } from '../validate/gate.ts';
+import type { Validator, AppliedFix } from '../validate/validator.ts';
 import { feedbackMessages, initialMessages, promptHash } from './scribe-prompt.ts';
 import { secretsOf } from '../llm/redact.ts';
 import { completeRecorded } from './model-call.ts';
@@ -188,7 +189,7 @@ export class Scribe {
 
   private validator(): Validator {
     // A model's answer is untrusted code: the allow-list gate applies to every attempt.
-    this.sharedValidator ??= (this.options.validator ?? new Validator(this.critic, { typeCheck: this.options.typeCheck !== false })).forUntrustedCode(this.cwd).withInventory(this.options.inventory);
+    this.sharedValidator ??= (this.options.validator?.forUntrustedCode(this.cwd) ?? untrustedValidator(this.critic, { projectRoot: this.cwd, typeCheck: this.options.typeCheck !== false })).withInventory(this.options.inventory);
     return this.sharedValidator;
   }
 

@@ -3,9 +3,10 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import type { Issue, RunnerReport } from '../contracts.ts';
-import { runSpec, type RunSpecOptions } from '../agents/runner.ts';
+import { runContained } from '../agents/contained-run.ts';
+import { runSpec } from '../agents/runner.ts';
 import { loadProject, runTarget, withWebServer, type ProjectContext } from '../project/context.ts';
-import { Validator } from '../validate/validator.ts';
+import { passGate, safetyGate, type GatedSpec, type GateVerdict } from '../validate/gate.ts';
 import { printWarnings, UsageError, type CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
 
@@ -31,20 +32,25 @@ async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promi
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env });
   const url = appUrl(flags.url ?? project.baseURL);
   printWarnings(ctx, project.warnings);
+  let gated: GatedSpec | undefined;
   if (flags.untrusted) {
-    const refused = gateIssues(spec, project);
-    if (refused.length > 0) {
-      ctx.stdout.write(flags.json ? `${JSON.stringify(refusal(refused), null, 2)}\n` : formatRefusal(refused, spec, ctx));
+    const verdict = gateVerdict(spec, project, ctx.cwd);
+    if (!verdict.passed) {
+      ctx.stdout.write(flags.json ? `${JSON.stringify(refusal(verdict.issues), null, 2)}\n` : formatRefusal(verdict.issues, spec, ctx));
       ctx.exitCode = 1;
       return;
     }
+    gated = verdict.spec;
   }
 
   const progress = createProgress(ctx, flags.json === true);
   progress.start(`Running ${spec} against ${url}`);
-  // `untrusted` asks the Runner for the contained run (scrubbed environment, permission model, sandbox).
-  const options: RunSpecOptions = { specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project), untrusted: flags.untrusted === true };
-  const report = await withWebServer(project, (note) => progress.info(note), () => runSpec(options));
+  // Untrusted, the run is contained (scrubbed environment, permission model, sandbox) and takes only the gated text.
+  const run = () =>
+    gated
+      ? runContained(gated, { baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project) })
+      : runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project) });
+  const report = await withWebServer(project, (note) => progress.info(note), run);
   const summary = `${spec}: ${report.status === 'pass' ? 'passed' : `${report.status} (${report.classification})`} in ${seconds(report.duration_ms)}`;
   if (report.status === 'pass') progress.succeed(summary);
   else progress.fail(summary);
@@ -53,12 +59,11 @@ async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promi
   ctx.exitCode = report.status === 'pass' ? 0 : 1;
 }
 
-/** The allow-list gate's errors for a spec (its rules alone: style rules do not stop a run). */
-function gateIssues(spec: string, project: ProjectContext): Issue[] {
-  const critic = project.agents.critic;
-  const gate = new Validator({ ...critic, rules: critic.rules.filter((active) => active.rule.untrustedOnly) }, { typeCheck: false }).forUntrustedCode(project.cwd);
-  const file = path.resolve(project.cwd, spec);
-  return gate.validateText(file, readFileSync(file, 'utf8')).issues.filter((issue) => issue.severity === 'error');
+/** The spec through the safety gate (the allow-list gate and the other safety rules: style rules do not stop a run). */
+function gateVerdict(spec: string, project: ProjectContext, cwd: string): GateVerdict {
+  const gate = safetyGate(project.agents.critic, { projectRoot: project.cwd, typeCheck: true, tsconfig: project.tsconfig });
+  const file = path.resolve(cwd, spec);
+  return passGate(gate, file, readFileSync(file, 'utf8'));
 }
 
 /** The `run --json` document of a spec the gate refused: never run, the test's own fault. */

@@ -5,7 +5,8 @@ import { loadProject, projectTsconfig } from '../project/context.ts';
 import type { PlaywrightProject } from '../project/playwright.ts';
 import type { TypeCheckerChoice } from '../validate/type-checker-choice.ts';
 import { NativeTypeChecker } from '../validate/type-checker.ts';
-import { Validator, type FileValidation } from '../validate/validator.ts';
+import { peopleValidator, untrustedValidator } from '../validate/gate.ts';
+import type { Validator, FileValidation } from '../validate/validator.ts';
 import { UsageError, type CliContext } from './context.ts';
 
 export interface ValidateProjectFlags {
@@ -59,8 +60,8 @@ function requireNativeTypeChecker(): void {
 }
 
 function validatorFor(config: CriticConfig, flags: ValidateProjectFlags, ctx: CliContext, tsconfig: string | undefined): Validator {
-  const trusted = new Validator(config, { typeCheck: flags.typeCheck, tsconfig, typeChecker: flags.typeChecker });
-  return flags.untrusted ? trusted.forUntrustedCode(ctx.cwd) : trusted;
+  const options = { typeCheck: flags.typeCheck, tsconfig, typeChecker: flags.typeChecker };
+  return flags.untrusted ? untrustedValidator(config, { ...options, projectRoot: ctx.cwd }) : peopleValidator(config, options);
 }
 
 /** The rule set the flags ask for: every rule for model-written code, else the preset named or configured. */

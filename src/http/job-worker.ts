@@ -4,7 +4,8 @@
  * the server's event loop.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import { Validator } from '../validate/validator.ts';
+import { untrustedValidator } from '../validate/gate.ts';
+import type { Validator } from '../validate/validator.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
 import { generateSpec } from '../workflow/pipeline.ts';
 import type { FromWorker, ToWorker } from './threads.ts';
@@ -27,7 +28,7 @@ function serveJobs(port: MessagePort): void {
     project ??= loadProject({ cwd: message.job.cwd, env: process.env });
     project
       .then((loaded) => {
-        validator ??= new Validator(loaded.agents.critic, { typeCheck: true, tsconfig: loaded.tsconfig });
+        validator ??= untrustedValidator(loaded.agents.critic, { projectRoot: message.job.cwd, typeCheck: true, tsconfig: loaded.tsconfig });
         const provider = message.job.request.provider ?? loaded.provider;
         return generateSpec(message.job.request, {
           cwd: message.job.cwd,

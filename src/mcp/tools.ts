@@ -15,7 +15,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
-import { runSpec } from '../agents/runner.ts';
+import { runContained } from '../agents/contained-run.ts';
 import { ConfigError } from '../config/load.ts';
 import type { ServerConfig } from '../config/server.ts';
 import { Complexity, GenerateToolResult, RunnerReport, ValidateReport, type Issue } from '../contracts.ts';
@@ -153,7 +153,7 @@ export function registerTools(server: McpServer, context: McpContext): void {
         if (!baseURL || !isHttpUrl(baseURL)) throw HttpError.invalid([{ field: 'url', message: baseURL ? 'must be an http:// or https:// URL' : 'is required when BASE_URL is not set' }]);
         const release = await context.slots.acquire(extra.signal);
         try {
-          const report = await runSpec({ specPath: verdict.spec.file, baseURL, cwd, env, ...runTarget(context.project), untrusted: true, signal: extra.signal });
+          const report = await runContained(verdict.spec, { baseURL, cwd, env, ...runTarget(context.project), signal: extra.signal });
           const { segment: _segment, ...document } = report;
           return structured(document, false);
         } finally {

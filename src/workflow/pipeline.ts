@@ -21,7 +21,8 @@ import type { StatsSink } from '../stats/log.ts';
 import type { OutcomeEvent } from '../stats/outcome.ts';
 import { assertWritable, SpecExistsError } from '../store/spec-files.ts';
 import { SpecStore } from '../store/spec-store.ts';
-import { Validator } from '../validate/validator.ts';
+import { untrustedValidator } from '../validate/gate.ts';
+import type { Validator } from '../validate/validator.ts';
 import { runWorkflow } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
 import { displayPath, progressReporter } from './progress-reporter.ts';
@@ -111,7 +112,7 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
   // One validator for Scribe, the Critic and the Medic: one compiler (type-checking after the first spec
   // is fast), and a text already validated is not validated again. Everything it sees is model-written,
   // so the allow-list gate applies.
-  const validating = (options.validator ?? new Validator(critic, { typeCheck: true, tsconfig: project.tsconfig })).forUntrustedCode(options.cwd);
+  const validating = options.validator?.forUntrustedCode(options.cwd) ?? untrustedValidator(critic, { projectRoot: options.cwd, typeCheck: true, tsconfig: project.tsconfig });
   let inventory: PageInventory | undefined;
   if (request.url) {
     const exploring = explore(request.url, critic.testIdAttribute, config.explore, signedInState(project), emit, browser);
@@ -145,6 +146,7 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
     cwd: options.cwd,
     env: options.env,
     project,
+    gate: validator,
     generation,
     run: asked.run !== false,
     reporter,

@@ -5,11 +5,11 @@
 import path from 'node:path';
 import type { Critic } from '../agents/critic.ts';
 import type { Medic } from '../agents/medic.ts';
-import { runSpec } from '../agents/runner.ts';
+import { runContained } from '../agents/contained-run.ts';
 import type { SharedBrowser } from '../agents/runner/browser-server.ts';
 import type { Candidate, Scribe } from '../agents/scribe.ts';
 import { renderTemplate } from '../config/scribe.ts';
-import type { CriticVerdict, Issue } from '../contracts.ts';
+import type { CriticVerdict, Issue, RunnerReport } from '../contracts.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
 import type { GenerationReporter } from '../agents/reporter.ts';
 import { SpecExistsError } from '../store/spec-files.ts';
@@ -18,6 +18,8 @@ import type { Worker, WorkerOutput } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
 import type { PipelineSegment } from './segments.ts';
 import { RUNNER_SIGNAL, type SignalOf, type WorkerName } from '../config/worker-contracts.ts';
+import { passGate } from '../validate/gate.ts';
+import type { Validator } from '../validate/validator.ts';
 
 export interface WorkerDeps {
   scribe: Scribe;
@@ -29,6 +31,8 @@ export interface WorkerDeps {
   cwd: string;
   env: NodeJS.ProcessEnv;
   project: ProjectContext;
+  /** The validator for untrusted code every candidate was checked with: a run takes only what it passes. */
+  gate: Validator;
   generation: string;
   /** Run the spec against the app (the request's `run`, default true). */
   run: boolean;
@@ -113,19 +117,11 @@ async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
   const task = state.task();
   const { candidate } = state.candidate();
   deps.emit('run', 'started', `running the spec against ${task.url}`);
-  const report = await runSpec({
-    specText: candidate.code!,
-    fileName: path.basename(candidate.file),
-    sourceDir: path.dirname(candidate.file),
-    baseURL: task.url!,
-    cwd: deps.cwd,
-    env: deps.env,
-    ...runTarget(deps.project),
-    // Every candidate is model-written.
-    untrusted: true,
-    signal: deps.signal,
-    ...(deps.browser ? { browser: deps.browser } : {}),
-  });
+  // Every candidate is model-written: it passed this validator already (the answer is remembered), and runs contained.
+  const verdict = passGate(deps.gate, candidate.file, candidate.code!);
+  const report = verdict.passed
+    ? await runContained(verdict.spec, { baseURL: task.url!, cwd: deps.cwd, env: deps.env, ...runTarget(deps.project), signal: deps.signal, ...(deps.browser ? { browser: deps.browser } : {}) })
+    : gateRefusal(verdict.issues);
   deps.reporter.report({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification });
   const passed = report.classification === 'pass';
   deps.emit('run', passed ? 'done' : 'failed', passed ? `passed in ${(report.duration_ms / 1000).toFixed(1)} s` : `${report.classification}: ${report.error_message ?? report.status}`);
@@ -211,4 +207,18 @@ function fallbackNote(deps: WorkerDeps, state: RunState): string {
   const report = state.lastRun()?.report;
   const heals = state.healsUsed();
   return `needs human review: still failing after ${heals} heal attempt${heals === 1 ? '' : 's'} (max ${deps.scribe.config.medic.max_debug_attempts}): ${report?.classification ?? ''} ${report?.error_message ?? ''}`.trim();
+}
+
+/** The report of a candidate the gate refused: never run, the test's own fault (the Medic is shown why). */
+function gateRefusal(issues: Issue[]): RunnerReport {
+  const first = issues[0]!;
+  return {
+    status: 'error',
+    classification: 'test_bug',
+    duration_ms: 0,
+    error_message: `refused by the allow-list gate, not run: [${first.rule}] line ${first.line}: ${first.message}`,
+    error_line: first.line,
+    screenshots: [],
+    console_errors: [],
+  };
 }
