@@ -6,7 +6,6 @@ import path from 'node:path';
 import type { Critic } from '../agents/critic.ts';
 import type { Medic } from '../agents/medic.ts';
 import { runSpec } from '../agents/runner.ts';
-import type { SharedBrowser } from '../agents/runner/browser-server.ts';
 import type { Candidate, Scribe } from '../agents/scribe.ts';
 import { renderTemplate } from '../config/scribe.ts';
 import type { CriticVerdict, Issue } from '../contracts.ts';
@@ -34,8 +33,6 @@ export interface WorkerDeps {
   run: boolean;
   /** The generation's reporter: the stats of a run are derived from what it is told. */
   reporter: GenerationReporter;
-  /** The generation's browser: every run's test connects to it. */
-  browser?: SharedBrowser;
   /** Each stage's time so far, for the provenance record. */
   timings?: () => Record<string, number>;
   signal?: AbortSignal;
@@ -124,7 +121,6 @@ async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
     // Every candidate is model-written.
     untrusted: true,
     signal: deps.signal,
-    ...(deps.browser ? { browser: deps.browser } : {}),
   });
   deps.reporter.report({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification });
   const passed = report.classification === 'pass';
