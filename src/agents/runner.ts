@@ -5,7 +5,9 @@
  * failure, Playwright's output). The spec runs from a temporary folder that is always removed, also on
  * timeout, crash or Ctrl-C; past the whole-run limit Playwright's whole process tree is killed.
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +17,7 @@ import { RunnerReport } from '../contracts.ts';
 import { loadCriticConfig } from '../config/critic.ts';
 import { loadRunnerConfig, runnerFolders, type RunnerConfig } from '../config/runner.ts';
 import { browserCandidates, BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
+import { AppOriginError, appRoutes, NETWORK_DIR_INSIDE, openAppNetwork, type AppNetwork, type AppRoute } from './runner/app-network.ts';
 import { redact, type Secret } from '../llm/redact.ts';
 import { statsHome } from '../stats/log.ts';
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
@@ -22,9 +25,8 @@ import { gatherEvidence, keepScreenshots } from './runner/evidence.ts';
 import { readPlaywrightReport } from './runner/playwright-report.ts';
 import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
 import { newRunId, removeAbandonedRuns, removeWorkspace, workspaceDir } from './runner/run-folders.ts';
-import { SharedBrowser } from './runner/browser-server.ts';
 import { runPermissions } from './runner/permissions.ts';
-import { openBrowserRelay, RELAY_SOCKET_INSIDE, sandboxPrefix, SandboxUnavailableError } from './runner/sandbox.ts';
+import { fileSizeLimit, sandboxPrefix, SandboxUnavailableError } from './runner/sandbox.ts';
 import {
   containedTsconfig,
   createWorkspace,
@@ -66,11 +68,6 @@ export interface RunSpecOptions {
   allowedEnv?: readonly string[];
   /** Aborting stops Playwright and its browser at once (the report then says the run was stopped). */
   signal?: AbortSignal;
-  /**
-   * The browser an untrusted run's test connects to (a generation shares one across explore and runs);
-   * default: one launched for this run and closed after it.
-   */
-  browser?: SharedBrowser;
 }
 
 /** Playwright's CLI under the permission model (see contained-cli.cjs). */
@@ -99,37 +96,42 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   const id = newRunId();
   const dir = workspaceDir(folders.temp, id);
   let running: RunningProcess | undefined;
+  let contained: ContainedSetup | undefined;
+  let network: AppNetwork | undefined;
   const unregister = onInterrupt(() => {
     running?.killNow();
     removeWorkspace(dir);
+    if (contained) for (const folder of [contained.tempDir, contained.networkDir]) removeWorkspace(folder);
   });
-  const ownBrowser = options.untrusted && !options.browser ? new SharedBrowser(launch) : undefined;
-  // Outside the run folder: a socket's path may not be long.
-  const relaySocket = path.join(tmpdir(), `scribe-relay-${id}.sock`);
-  let relay: { close(): Promise<void> } | undefined;
   try {
     const userConfig = options.playwrightConfigFile ? { file: path.resolve(cwd, options.playwrightConfigFile), ...(options.project ? { project: options.project } : {}) } : undefined;
-    let contained: WorkspaceSettings['contained'];
     if (options.untrusted) {
       try {
-        contained = { wsEndpoint: await (options.browser ?? ownBrowser)!.endpoint(playwright.packageDir), tsconfig: containedTsconfig(dir, spec.sourceDir, cwd) };
+        contained = await containedSetup(options.baseURL, config, launch, dir);
       } catch (error) {
-        return notRun({ status: 'error', classification: 'environment', message: `could not start the browser: ${(error as Error).message}`, line: null }, elapsed());
+        if (error instanceof AppOriginError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
+        throw error;
       }
     }
-    const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config, userConfig, contained });
-    const browserPort = contained ? Number(new URL(contained.wsEndpoint).port) : 0;
-    let invocation: Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'>;
+    const workspace = createWorkspace(dir, id, spec, playwright, {
+      baseURL: options.baseURL,
+      testIdAttribute,
+      launch,
+      runner: config,
+      userConfig,
+      contained: contained && { wsEndpoint: contained.wsEndpoint, tsconfig: containedTsconfig(dir, spec.sourceDir, cwd) },
+    });
+    let invocation: ContainedInvocation;
     try {
       invocation = contained
-        ? containedInvocation(workspace, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace.dir), [cwd, spec.sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, { socket: relaySocket, port: browserPort })
-        : { cli: playwright.cli, args: ['test', '--config', workspace.configFile], env: playwrightEnv(env, options.baseURL) };
+        ? containedInvocation(workspace, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace.dir, contained.tempDir), [cwd, spec.sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, contained)
+        : { cli: playwright.cli, args: ['test', '--config', workspace.configFile], env: playwrightEnv(env, options.baseURL), sandboxed: false };
     } catch (error) {
       if (error instanceof SandboxUnavailableError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
       throw error;
     }
-    // In the sandbox the test has no network: its one connection, to the browser, goes through the relay.
-    if (contained && invocation.prefix) relay = await openBrowserRelay(relaySocket, browserPort);
+    // In the OS sandbox the run has no network but the app's origins, relayed from here.
+    if (contained && invocation.sandboxed) network = await openAppNetwork(contained.networkDir, contained.routes);
     running = startPlaywright({
       ...invocation,
       cwd: workspace.dir,
@@ -146,9 +148,49 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   } finally {
     unregister();
     removeWorkspace(dir);
-    await relay?.close();
-    rmSync(relaySocket, { force: true });
-    await ownBrowser?.close();
+    if (contained) removeWorkspace(contained.tempDir);
+    await network?.close();
+  }
+}
+
+/** What a contained run is given: its browser's endpoint and launch, and the network it may reach. */
+interface ContainedSetup {
+  /** Where the test connects: a port of the run's loopback and a path only Scribe and the run know. */
+  wsEndpoint: string;
+  browser: { port: number; path: string; launch: LaunchOptions };
+  routes: AppRoute[];
+  /** The network folder on this machine (sockets, hosts file, browser policy). */
+  networkDir: string;
+  /**
+   * The run's TMPDIR (downloads, the browser profile): short, because Chromium puts a socket there. In the
+   * OS sandbox a capped tmpfs only the run sees; without it a folder here, removed with the run.
+   */
+  tempDir: string;
+}
+
+async function containedSetup(baseURL: string, config: RunnerConfig, launch: LaunchOptions, dir: string): Promise<ContainedSetup> {
+  const routes = appRoutes([baseURL, ...config.containment.allowed_origins]);
+  const port = await freePort(routes.map((route) => route.port));
+  const wsPath = `/${randomBytes(16).toString('hex')}`;
+  const pageHeap = `--js-flags=--max-old-space-size=${config.containment.limits.page_heap_mb}`;
+  return {
+    wsEndpoint: `ws://127.0.0.1:${port}${wsPath}`,
+    browser: { port, path: wsPath, launch: { ...launch, args: [...(launch.args ?? []), pageHeap] } },
+    routes,
+    // Outside the run folder, which the run may write, and short: a socket's path may not be long.
+    networkDir: path.join(tmpdir(), `scribe-net-${path.basename(dir).slice(-8)}`),
+    tempDir: path.join(tmpdir(), `scribe-tmp-${path.basename(dir).slice(-8)}`),
+  };
+}
+
+/** A port free on this machine's loopback, and none of the app's (the run's loopback has those). */
+async function freePort(taken: readonly number[]): Promise<number> {
+  for (;;) {
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (!taken.includes(port)) return port;
   }
 }
 
@@ -164,26 +206,38 @@ function containedInvocation(
   env: NodeJS.ProcessEnv,
   readable: string[],
   config: RunnerConfig,
-  relay: { socket: string; port: number },
-): Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'> {
+  setup: ContainedSetup,
+): ContainedInvocation {
   const installation = path.resolve(playwright.packageDir, '..', '..');
   const reads = [...readable, installation, CONTAINED_CLI, ...browserCandidates(env)];
-  const prefix = sandboxPrefix(config.containment.os_sandbox, { runDir: workspace.dir, readOnly: reads, relay: { socket: relay.socket, inside: RELAY_SOCKET_INSIDE } }, callerEnv);
-  // Inside the sandbox the runner process connects to the relay's socket.
-  const permissions = runPermissions({ runDir: workspace.dir, readable: prefix ? [...reads, RELAY_SOCKET_INSIDE] : reads });
-  mkdirSync(env.TMPDIR!, { recursive: true });
+  const { limits } = config.containment;
+  const sandbox = sandboxPrefix(
+    config.containment.os_sandbox,
+    { runDir: workspace.dir, readOnly: reads, networkDir: setup.networkDir, tempDir: setup.tempDir, limits: { tempBytes: limits.temp_mb * MB, fileBytes: limits.file_mb * MB } },
+    callerEnv,
+  );
+  // Inside the sandbox the runner process connects to the relays' sockets.
+  const permissions = runPermissions({ writable: [workspace.dir, setup.tempDir], readable: sandbox ? [...reads, NETWORK_DIR_INSIDE] : reads, heapMb: limits.worker_heap_mb });
+  if (!sandbox) mkdirSync(setup.tempDir, { recursive: true });
+  const routes = sandbox ? setup.routes.map((route) => ({ address: route.address, port: route.port, socket: path.posix.join(NETWORK_DIR_INSIDE, route.socket) })) : [];
   return {
-    prefix,
+    sandboxed: sandbox !== undefined,
+    prefix: sandbox ?? fileSizeLimit(limits.file_mb * MB, callerEnv),
     cli: CONTAINED_CLI,
     args: [playwright.cli, 'test', '--config', workspace.configFile],
     env: {
       ...env,
       NODE_OPTIONS: permissions.runner,
       SCRIBE_WORKER_NODE_OPTIONS: permissions.workers,
-      ...(prefix ? { SCRIBE_BROWSER_RELAY: `${RELAY_SOCKET_INSIDE} ${relay.port}` } : {}),
+      SCRIBE_CONTAINED_RUN: JSON.stringify({ routes, browser: setup.browser }),
     },
   };
 }
+
+const MB = 1024 * 1024;
+
+/** How Playwright's CLI is started, and whether in the OS sandbox. */
+type ContainedInvocation = Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'> & { sandboxed: boolean };
 
 function specSource(options: RunSpecOptions, cwd: string): SpecSource {
   if (options.specPath !== undefined) {
@@ -204,12 +258,12 @@ function playwrightEnv(env: NodeJS.ProcessEnv, baseURL: string): NodeJS.ProcessE
 const CONTAINED_BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ'];
 
 /**
- * An untrusted run's environment: only what it must have, with its HOME and TMPDIR in the run folder
+ * An untrusted run's environment: only what it must have, with its HOME in the run folder and its own TMPDIR
  * (the browser is Scribe's, so no Chromium socket needs a short temporary path).
  */
-export function containedEnv(env: NodeJS.ProcessEnv, baseURL: string, allowed: readonly string[], runDir: string): NodeJS.ProcessEnv {
+export function containedEnv(env: NodeJS.ProcessEnv, baseURL: string, allowed: readonly string[], runDir: string, tempDir: string): NodeJS.ProcessEnv {
   const kept = Object.fromEntries([...CONTAINED_BASE_ENV, ...allowed].filter((key) => env[key] !== undefined).map((key) => [key, env[key]]));
-  return { ...kept, BASE_URL: baseURL, HOME: runDir, TMPDIR: path.join(runDir, 'tmp'), FORCE_COLOR: '0' };
+  return { ...kept, BASE_URL: baseURL, HOME: runDir, TMPDIR: tempDir, FORCE_COLOR: '0' };
 }
 
 /** Variables whose values are never shown to a model: the caller's keys and tokens, and the declared credentials. */
@@ -252,7 +306,7 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
   }
   const parsed = readPlaywrightReport(workspace.reportFile);
   const playwrightReport = 'report' in parsed ? parsed.report : undefined;
-  const evidence = gatherEvidence(playwrightReport, workspace.dir, config.report.max_error_context_chars);
+  const evidence = gatherEvidence(playwrightReport, workspace.dir, workspace.evidenceAttachment, config.report.max_error_context_chars);
 
   let verdict: Verdict;
   if (outcome.timedOut) {

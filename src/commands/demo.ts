@@ -5,6 +5,7 @@ import { readStats } from '../stats/index.ts';
 import { DEMO_REQUESTS, runDemo, type DemoOutcome } from '../workflow/demo.ts';
 import type { CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
+import { printable } from '../util/terminal.ts';
 
 export function registerDemo(program: Command, ctx: CliContext): void {
   program
@@ -45,7 +46,7 @@ async function demo(ctx: CliContext): Promise<void> {
     ctx.stdout.write(`    rules   ${errors === 0 ? 'passed' : `${errors} errors`}${warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''} after ${document.attempts} attempt${document.attempts === 1 ? '' : 's'}\n`);
     if (document.critic) ctx.stdout.write(`    critic  ${document.critic.status} (estimated ${(document.critic.estimated_duration_ms / 1000).toFixed(1)} s a run)\n`);
     if (document.runner) ctx.stdout.write(`    run     ${document.runner.classification} in ${(document.runner.duration_ms / 1000).toFixed(1)} s\n`);
-    if (document.error) ctx.stdout.write(`    error   ${document.error}\n`);
+    if (document.error) ctx.stdout.write(`    error   ${printable(document.error)}\n`);
   }
 
   const stats = readStats(ctx.env, ctx.cwd);

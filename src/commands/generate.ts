@@ -10,6 +10,7 @@ import type { PipelineEvent } from '../contracts.ts';
 import { UsageError, type CliContext } from './context.ts';
 import { interruptible } from './interrupt.ts';
 import { createProgress, type Progress } from './progress.ts';
+import { printable } from '../util/terminal.ts';
 
 interface GenerateFlags {
   feature?: string;
@@ -60,7 +61,7 @@ async function runGenerate(description: string, flags: GenerateFlags, ctx: CliCo
   }
   const { document, exitCode } = result;
   if (quiet) ctx.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-  else if (!document.success) ctx.stderr.write(`scribe: ${document.error}\n`);
+  else if (!document.success) ctx.stderr.write(`scribe: ${printable(document.error ?? '')}\n`);
   else ctx.stdout.write(`${document.testPath}\n`);
   ctx.exitCode = exitCode;
 }

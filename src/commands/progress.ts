@@ -1,8 +1,10 @@
 /**
  * Progress on a terminal: a spinner on a TTY, plain step lines otherwise, nothing under --json.
- * Written to stderr so stdout stays clean for output that is piped.
+ * Written to stderr so stdout stays clean for output that is piped. Stage messages carry what a model or
+ * a spec wrote (errors, findings): printed without their control characters.
  */
 import pc from 'picocolors';
+import { printable } from '../util/terminal.ts';
 import type { CliContext } from './context.ts';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -29,16 +31,16 @@ export function createProgress(ctx: CliContext, quiet: boolean): Progress {
   };
   const finish = (symbol: string, text?: string) => {
     clear();
-    const line = text ?? current;
+    const line = text === undefined ? current : printable(text);
     if (line) stream.write(`${symbol} ${line}\n`);
     current = '';
   };
   return {
     start(text) {
       clear();
-      current = text;
+      current = printable(text);
       if (!tty) {
-        stream.write(`- ${text}\n`);
+        stream.write(`- ${current}\n`);
         return;
       }
       const draw = () => stream.write(`\r\x1b[2K${pc.cyan(FRAMES[frame++ % FRAMES.length]!)} ${current}`);
@@ -50,7 +52,7 @@ export function createProgress(ctx: CliContext, quiet: boolean): Progress {
     fail: (text) => finish(pc.red('✖'), text),
     info(text) {
       clear();
-      stream.write(`${pc.dim('ℹ')} ${text}\n`);
+      stream.write(`${pc.dim('ℹ')} ${printable(text)}\n`);
       if (current && tty) this.start(current);
     },
     stop: clear,

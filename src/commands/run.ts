@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
+import { printable } from '../util/terminal.ts';
 import type { Issue, RunnerReport } from '../contracts.ts';
 import { runContained } from '../agents/contained-run.ts';
 import { runSpec } from '../agents/runner.ts';
@@ -84,7 +85,7 @@ function refusal(issues: Issue[]): RunnerReport & { issues: Issue[] } {
 function formatRefusal(issues: Issue[], spec: string, ctx: CliContext): string {
   const c = pc.createColors(ctx.stdout.isTTY === true);
   const lines = [`${c.red(c.bold('REFUSED'))}  ${spec}  ${c.yellow('not run: the allow-list gate for untrusted code found')}`, ''];
-  for (const issue of issues) lines.push(`  ${spec}:${issue.line}:${issue.column}  ${c.red(issue.rule)}  ${issue.message}`);
+  for (const issue of issues) lines.push(`  ${spec}:${issue.line}:${issue.column}  ${c.red(issue.rule)}  ${printable(issue.message)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -127,7 +128,7 @@ export function formatRunReport(report: RunnerReport, spec: string, ctx: CliCont
 }
 
 function indent(text: string): string[] {
-  return text.split('\n').map((line) => (line.trim() ? `  ${line}` : ''));
+  return printable(text).split('\n').map((line) => (line.trim() ? `  ${line}` : ''));
 }
 
 function seconds(ms: number): string {

@@ -6,6 +6,7 @@ import { BUNDLED_AGENTS_DIR, PACKAGE_ROOT, statsHome } from '../config/paths.ts'
 import { findPlaywrightConfig } from '../project/config-file.ts';
 import type { PlaywrightProject } from '../project/playwright.ts';
 import { writeFileAtomic } from '../util/fs.ts';
+import { printable } from '../util/terminal.ts';
 import { CACHE_FILE, cacheKey, ValidationCache } from '../validate/cache.ts';
 import { collectSpecFiles, MissingPathError } from '../validate/files.ts';
 import { formatStylish, INTERNAL_ERROR_RULE, validateReport } from '../validate/report.ts';
@@ -152,12 +153,12 @@ function fixFile(validator: Validator, spec: { file: string; text: string }, ctx
     writeFileAtomic(spec.file, result.text);
     if (!quiet) {
       const name = path.relative(ctx.cwd, spec.file) || spec.file;
-      for (const fix of result.applied) ctx.stderr.write(`fixed ${name}:${fix.line}  ${fix.rule}  ${fix.before}\n`);
+      for (const fix of result.applied) ctx.stderr.write(`fixed ${name}:${fix.line}  ${fix.rule}  ${printable(fix.before)}\n`);
     }
   }
   if (!quiet) {
     const name = path.relative(ctx.cwd, spec.file) || spec.file;
-    for (const fix of result.refused) ctx.stderr.write(`not fixed ${name}:${fix.line}  ${fix.rule}: ${fix.reason}\n`);
+    for (const fix of result.refused) ctx.stderr.write(`not fixed ${name}:${fix.line}  ${fix.rule}: ${printable(fix.reason)}\n`);
   }
   return result.validation;
 }

@@ -10,6 +10,8 @@ import { BUNDLED_AGENTS_DIR } from './paths.ts';
 export const DEFAULT_RUNNER_PATH = path.join(BUNDLED_AGENTS_DIR, 'runner.yaml');
 
 const positiveMs = z.number().int().positive();
+const positiveMb = z.number().int().positive();
+const DEFAULT_LIMITS = { worker_heap_mb: 2048, page_heap_mb: 1024, file_mb: 256, temp_mb: 512 };
 
 export const RunnerFile = z
   .strictObject({
@@ -34,7 +36,20 @@ export const RunnerFile = z
       max_output_chars: z.number().int().positive(),
       max_error_context_chars: z.number().int().positive(),
     }),
-    containment: z.strictObject({ os_sandbox: z.enum(['auto', 'required', 'off']) }).default({ os_sandbox: 'auto' }),
+    containment: z
+      .strictObject({
+        os_sandbox: z.enum(['auto', 'required', 'off']),
+        allowed_origins: z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)).default([]),
+        limits: z
+          .strictObject({
+            worker_heap_mb: positiveMb,
+            page_heap_mb: positiveMb,
+            file_mb: positiveMb,
+            temp_mb: positiveMb,
+          })
+          .default(DEFAULT_LIMITS),
+      })
+      .default({ os_sandbox: 'auto', allowed_origins: [], limits: DEFAULT_LIMITS }),
   })
   .superRefine((file, ctx) => {
     // A test that may outlive the whole run would always end as a run timeout, never as its own failure.

@@ -11,7 +11,8 @@
  *                          resumes after that stage.
  *   GET  /v1/stats         200 the `stats --json` document
  *
- * Every route but /healthz needs `Authorization: Bearer $SCRIBE_API_TOKEN` when a token is set.
+ * Every route but /healthz needs `Authorization: Bearer $SCRIBE_API_TOKEN` when a token is set. Without a
+ * token, every route but /healthz answers 403 to a browser (an Origin header) and to a Host not of this machine.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -22,7 +23,7 @@ import type { ProjectContext } from '../project/context.ts';
 import { readStats } from '../stats/index.ts';
 import { statsHome, StatsLog } from '../stats/log.ts';
 import { OneOutcomeSink } from '../stats/outcome.ts';
-import { checkBearer } from './auth.ts';
+import { checkBearer, openRequestRefusal } from './auth.ts';
 import { callbackSecret, checkCallbackUrl, deliverCallback } from './callback.ts';
 import { readJsonBody } from './body.ts';
 import { HttpError } from './errors.ts';
@@ -133,6 +134,8 @@ export function createApp(options: AppOptions): ScribeApp {
       allow(req, ['GET', 'HEAD']);
       return closing ? { status: 503, body: { status: 'shutting_down' } } : { status: 200, body: { status: 'ok', ...jobs.counts() } };
     }
+    const refusal = openRequestRefusal(req.headers, options.token);
+    if (refusal !== undefined) throw new HttpError(403, 'forbidden', refusal);
     authorize(req, options.token);
     if (path === '/v1/generate') {
       allow(req, ['POST']);

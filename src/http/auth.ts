@@ -24,6 +24,19 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
+/**
+ * Why an open API (no token) refuses a request, or undefined: a browser's request (any Origin header:
+ * a page of any site, the app under test included, may reach 127.0.0.1), or a Host header that does not
+ * name this machine (a DNS-rebound name). With a token the bearer check stands in for both.
+ */
+export function openRequestRefusal(headers: { origin?: string | undefined; host?: string | undefined }, token: string | undefined): string | undefined {
+  if (token !== undefined) return undefined;
+  if (headers.origin !== undefined) return `without SCRIBE_API_TOKEN the API refuses requests from a browser (Origin ${headers.origin}); set a token to call it from a page`;
+  const host = headers.host === undefined || !URL.canParse(`http://${headers.host}`) ? undefined : new URL(`http://${headers.host}`).hostname;
+  if (host === undefined || !isLoopbackHost(host)) return `without SCRIBE_API_TOKEN the API answers only requests addressed to this machine (Host ${headers.host ?? 'missing'})`;
+  return undefined;
+}
+
 /** Whether listening on `host` reaches this machine only: localhost, 127.0.0.0/8, ::1 (IPv4-mapped too). */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();

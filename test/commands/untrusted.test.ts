@@ -48,6 +48,23 @@ describe('scribe validate --untrusted', () => {
   });
 });
 
+describe('terminal output of what a spec wrote', () => {
+  it('prints findings without control sequences: no clipboard write (OSC 52), title, clear screen or bidi override', async () => {
+    const sequences = '\u001b]52;c;ZWNobyBwd25lZA==\u0007\u001b]0;pwned\u0007\u001b[2J\u001b[H\u202e';
+    writeFileSync(path.join(dir, 'control.spec.ts'), GOOD.replace("'screenshots/login.png'", `'/tmp/${sequences}shot.png'`));
+    const validate = await scribe(['validate', 'control.spec.ts', '--no-type-check', '--untrusted'], { cwd: dir });
+    const run = await scribe(['run', 'control.spec.ts', '--untrusted', '--url', app.url], { cwd: dir });
+    for (const { stdout, stderr } of [validate, run]) {
+      expect(stdout).toContain('allowed-paths');
+      expect(stdout).toContain('"/tmp/shot.png" is an absolute path');
+      expect(stdout + stderr).not.toMatch(/[\u0007\u001b\u202e]/);
+    }
+    // --json keeps the text as it is, escaped by JSON.
+    const json = await scribe(['validate', 'control.spec.ts', '--no-type-check', '--untrusted', '--json'], { cwd: dir });
+    expect(json.stdout).toContain('\\u001b]52;c;');
+  });
+});
+
 describe('scribe run --untrusted', () => {
   it('refuses a spec the gate stops, names the line, and runs nothing', async () => {
     const run = await scribe(['run', 'hostile.spec.ts', '--untrusted', '--url', app.url], { cwd: dir });

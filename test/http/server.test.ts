@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -64,6 +65,41 @@ describe('auth', () => {
     expect(StatsDocument.parse(right.json).validation_attempts).toBe(0);
     expect(fake.requests).toHaveLength(0);
     expect(api.app.jobs.counts()).toEqual({ queued: 0, running: 0 });
+  });
+
+  it('without a token refuses a browser (any Origin) and a Host not of this machine with 403; a local client without either passes', async () => {
+    project = makeScribeProject({});
+    server = await startTestServer(project.dir, project.env(fake.url), serverConfig());
+    const { port } = new URL(server.url);
+    const raw = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: '/v1/stats', method: 'GET', headers }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject).end();
+      });
+    expect((await raw({ host: `127.0.0.1:${port}` })).status).toBe(200);
+    expect((await raw({ host: `localhost:${port}` })).status).toBe(200);
+    for (const origin of [`http://127.0.0.1:${port}`, 'http://127.0.0.1:3000', 'null', 'https://evil.example']) {
+      const refused = await raw({ host: `127.0.0.1:${port}`, origin });
+      expect({ origin, status: refused.status }).toEqual({ origin, status: 403 });
+      expect(refused.body).toContain('SCRIBE_API_TOKEN');
+    }
+    for (const host of [`rebound.example:${port}`, '10.0.0.1']) expect((await raw({ host })).status).toBe(403);
+    // A job cannot be started from a page either.
+    const posted = await api403();
+    expect(posted).toBe(403);
+    expect(fake.requests).toHaveLength(0);
+
+    async function api403(): Promise<number> {
+      return new Promise((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: '/v1/generate', method: 'POST', headers: { origin: 'http://127.0.0.1:3000', 'content-type': 'text/plain' } }, (res) => {
+          res.resume().on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject).end(JSON.stringify({ description: DESCRIPTION }));
+      });
+    }
   });
 
   it('writes structured access logs without the token, the body or the query string', async () => {

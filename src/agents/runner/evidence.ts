@@ -2,13 +2,16 @@
  * What a run leaves to look at: the browser's console errors, the screenshots (the spec's own and the
  * one taken at failure) and Playwright's error context (the page snapshot at failure). Screenshots are
  * copied out of the run's temporary folder before it is removed.
+ *
+ * Scribe trusts only what it wrote itself: the evidence attachment under the name it chose for this
+ * run, files inside the run folder (a path elsewhere is neither copied nor reported missing), and the
+ * error context Playwright writes (not an attachment the spec named so).
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { testsOf, type Attachment, type PlaywrightReport } from './playwright-report.ts';
 import { isRunId } from './run-folders.ts';
-import { EVIDENCE_ATTACHMENT } from './workspace.ts';
 
 const IMAGE = /\.(png|jpe?g)$/i;
 
@@ -26,16 +29,17 @@ export interface Evidence {
   pages: Array<z.infer<typeof PageElements>>;
 }
 
-export function gatherEvidence(report: PlaywrightReport | undefined, runDir: string, maxErrorContextChars: number): Evidence {
+export function gatherEvidence(report: PlaywrightReport | undefined, runDir: string, evidenceName: string, maxErrorContextChars: number): Evidence {
   const attachments = report ? testsOf(report).flatMap((test) => test.result?.attachments ?? []) : [];
-  const recorded = attachments.filter((a) => a.name === EVIDENCE_ATTACHMENT).flatMap(fixtureEvidence);
-  const declared = unique([...recorded.flatMap((r) => r.screenshots), ...attachments.flatMap((a) => (a.path ? [a.path] : []))]);
+  const recorded = attachments.filter((a) => a.name === evidenceName).flatMap(fixtureEvidence);
+  const inRun = (file: string) => isInside(runDir, file);
+  const declared = unique([...recorded.flatMap((r) => r.screenshots), ...attachments.flatMap((a) => (a.path ? [a.path] : []))]).filter(inRun);
   const images = declared.filter((file) => IMAGE.test(file) && existsSync(file));
   return {
     consoleErrors: unique(recorded.flatMap((r) => r.consoleErrors)),
     screenshots: unique([...images, ...imagesUnder(runDir)]),
     missing: declared.filter((file) => !existsSync(file)),
-    errorContext: errorContext(attachments, maxErrorContextChars),
+    errorContext: errorContext(attachments, runDir, maxErrorContextChars),
     pages: recorded.flatMap((r) => r.pages),
   };
 }
@@ -50,10 +54,16 @@ function fixtureEvidence(attachment: Attachment): Array<z.infer<typeof FixtureEv
   }
 }
 
-function errorContext(attachments: Attachment[], maxChars: number): string | null {
-  for (const attachment of attachments.filter((a) => a.name === 'error-context')) {
+/**
+ * Playwright's own page snapshot: the file it writes as `error-context.md` in the test's output folder.
+ * An attachment a spec names `error-context` has a body, or a path in an `attachments` folder (Playwright
+ * copies an attached file there): neither is read.
+ */
+function errorContext(attachments: Attachment[], runDir: string, maxChars: number): string | null {
+  const own = attachments.filter((a) => a.name === 'error-context' && a.path && isInside(runDir, a.path) && path.basename(a.path) === 'error-context.md' && path.basename(path.dirname(a.path)) !== 'attachments');
+  for (const attachment of own) {
     try {
-      const text = withoutInstructions(attachment.path ? readFileSync(attachment.path, 'utf8') : Buffer.from(attachment.body ?? '', 'base64').toString('utf8'));
+      const text = withoutInstructions(readFileSync(attachment.path!, 'utf8'));
       if (text.trim()) return text.length > maxChars ? `${text.slice(0, maxChars)}\n… (cut at ${maxChars} characters)` : text;
     } catch {
       // unreadable: try the next one
@@ -83,7 +93,7 @@ function imagesUnder(dir: string): string[] {
 }
 
 /**
- * Copies the screenshots to `<artifactsRoot>/<runId>/`, keeping their paths inside the run's folder,
+ * Copies the screenshots (all inside the run's folder) to `<artifactsRoot>/<runId>/`, keeping their paths there,
  * and removes the oldest run folders beyond `keepRuns`. Returns the copies' paths.
  */
 export function keepScreenshots(screenshots: string[], runDir: string, artifactsRoot: string, runId: string, keepRuns: number): string[] {
@@ -91,9 +101,7 @@ export function keepScreenshots(screenshots: string[], runDir: string, artifacts
   const target = path.join(artifactsRoot, runId);
   const taken = new Set<string>();
   const kept = screenshots.map((file) => {
-    const inside = path.relative(runDir, file);
-    const relative = !inside.startsWith('..') && !path.isAbsolute(inside) ? inside : path.join('external', path.basename(file));
-    const destination = freeName(path.join(target, relative), taken);
+    const destination = freeName(path.join(target, path.relative(runDir, file)), taken);
     mkdirSync(path.dirname(destination), { recursive: true });
     copyFileSync(file, destination);
     return destination;
@@ -113,6 +121,11 @@ function freeName(file: string, taken: Set<string>): string {
 function pruneRuns(artifactsRoot: string, keepRuns: number): void {
   const runs = readdirSync(artifactsRoot).filter(isRunId).sort();
   for (const old of runs.slice(0, Math.max(0, runs.length - keepRuns))) rmSync(path.join(artifactsRoot, old), { recursive: true, force: true });
+}
+
+function isInside(dir: string, file: string): boolean {
+  const relative = path.relative(dir, path.resolve(dir, file));
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
 function unique(values: string[]): string[] {

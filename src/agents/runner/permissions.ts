@@ -1,8 +1,8 @@
 /**
  * Node's permission model for a contained run: what Playwright's processes may read and write, as
- * NODE_OPTIONS. The runner process may start its worker processes; the workers, where the spec runs,
- * may start no process (the browser is Scribe's: they connect to it), and both write only inside the
- * run folder.
+ * NODE_OPTIONS. The runner process may start its worker processes and the browser (contained-cli.cjs);
+ * the workers, where the spec runs, may start no process (they connect to that browser), and all write
+ * only inside the run folder, with a capped heap.
  * Reads are limited to what a run needs: the run folder, the project, the Playwright installation, and
  * the few files Playwright probes outside them — not the user's home, other projects, /proc (another
  * process's environment) or /etc.
@@ -16,9 +16,12 @@ const PROBED_FILES = ['/etc/os-release', '/proc/sys/fs/binfmt_misc/WSLInterop', 
 const LOOKED_UP = ['package.json', 'tsconfig.json', 'jsconfig.json'];
 
 export interface PermissionPaths {
-  runDir: string;
+  /** The run folder and the run's temporary folder: the only places written. */
+  writable: readonly string[];
   /** Folders read whole (the project, the spec's own folder, the Playwright installation's node_modules) and single files. */
   readable: readonly string[];
+  /** The JavaScript heap of each process, in MB. */
+  heapMb: number;
 }
 
 export interface RunPermissions {
@@ -29,11 +32,11 @@ export interface RunPermissions {
 }
 
 export function runPermissions(paths: PermissionPaths): RunPermissions {
-  const folders = [...new Set([paths.runDir, ...paths.readable].map((folder) => path.resolve(folder)))];
+  const folders = [...new Set([...paths.writable, ...paths.readable].map((folder) => path.resolve(folder)))];
   const lookedUp = [...new Set(folders.flatMap(ancestors))].flatMap((folder) => LOOKED_UP.map((name) => path.join(folder, name)));
   const reads = [...folders, ...PROBED_FILES, ...lookedUp].map((file) => flag('--allow-fs-read', file));
   // Worker threads (Playwright's module loader runs in one) inherit every restriction of their process.
-  const common = [permissionFlag(), '--no-warnings', '--allow-worker', ...reads, flag('--allow-fs-write', paths.runDir)];
+  const common = [permissionFlag(), '--no-warnings', '--allow-worker', `--max-old-space-size=${paths.heapMb}`, ...reads, ...paths.writable.map((folder) => flag('--allow-fs-write', folder))];
   return { runner: [...common, '--allow-child-process'].join(' '), workers: common.join(' ') };
 }
 

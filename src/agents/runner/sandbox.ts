@@ -2,32 +2,33 @@
  * The OS sandbox around a contained run, where the machine has one: bubblewrap (Debian's `bubblewrap`).
  * Playwright's processes then see a file system of their own — the system's programs and libraries
  * read-only, the project and the Playwright installation read-only, the run folder writable, and
- * nothing else: no home folder, no other project, no /tmp, no host process in /proc. What the spec
- * might start despite the permission model (code that runs while Playwright loads the file) is inside
- * it too. It has no network but its own loopback: the one connection a run needs, to the browser
- * Scribe launched, is relayed through a Unix socket (openBrowserRelay here, contained-cli.cjs inside),
- * so the test reaches the app only through the browser.
+ * nothing else: no home folder, no other project, no /tmp, no host process in /proc. The browser runs
+ * in it with the test (contained-cli.cjs launches it), and what the spec might start despite the
+ * permission model (code that runs while Playwright loads the file) is inside it too. It has no network
+ * but its own loopback, where the app's origins are relayed (app-network.ts); its /etc/hosts and
+ * Chromium's managed policy come from the network folder. The run's temporary folder (downloads, the
+ * browser profile) is a tmpfs of a capped size, and no process in it writes a file past a capped size.
  */
 import { execFileSync } from 'node:child_process';
-import { connect, createServer, type Socket } from 'node:net';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { NETWORK_DIR_INSIDE, POLICY_DIRS } from './app-network.ts';
 
 export type SandboxSetting = 'auto' | 'required' | 'off';
 
-/** System folders and files a Node process needs: programs, libraries, name resolution, TLS roots, time zones. */
-const SYSTEM_READ_ONLY = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc/hosts', '/etc/resolv.conf', '/etc/nsswitch.conf', '/etc/os-release', '/etc/ssl', '/etc/ca-certificates', '/etc/localtime', '/etc/passwd', '/etc/group'];
+/** System folders and files a Node process and Chromium need: programs, libraries, fonts, Debian's Chromium launcher settings, TLS roots, time zones. */
+const SYSTEM_READ_ONLY = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc/nsswitch.conf', '/etc/fonts', '/etc/chromium.d', '/etc/os-release', '/etc/ssl', '/etc/ca-certificates', '/etc/localtime', '/etc/passwd', '/etc/group'];
 
 export interface SandboxPaths {
   runDir: string;
   /** Folders and files the run reads: the project, the spec's folder, the Playwright installation, Scribe's launcher. */
   readOnly: readonly string[];
-  /** The relay's socket on this machine, and where the sandbox sees it. */
-  relay?: { socket: string; inside: string };
+  /** The network folder (app-network.ts): its sockets, hosts file and browser policy. */
+  networkDir: string;
+  /** The run's temporary folder, a tmpfs inside the sandbox, and its size. */
+  tempDir: string;
+  limits: { tempBytes: number; fileBytes: number };
 }
-
-/** Where the sandbox sees the browser relay's socket: short, because a socket path may not be long. */
-export const RELAY_SOCKET_INSIDE = '/tmp/scribe-browser.sock';
 
 export class SandboxUnavailableError extends Error {
   constructor(detail: string) {
@@ -51,6 +52,7 @@ export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env:
   const nodePrefix = path.resolve(process.execPath, '..', '..');
   const readOnly = [...new Set([...SYSTEM_READ_ONLY, nodePrefix, ...paths.readOnly.map((p) => path.resolve(p))])];
   return [
+    ...fileSizeLimit(paths.limits.fileBytes, env),
     bwrap!,
     '--die-with-parent',
     '--new-session',
@@ -63,16 +65,35 @@ export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env:
     '--dev', '/dev',
     '--tmpfs', '/tmp',
     ...readOnly.flatMap((p) => ['--ro-bind-try', p, p]),
+    '--ro-bind', paths.networkDir, NETWORK_DIR_INSIDE,
+    '--ro-bind', path.join(paths.networkDir, 'hosts'), '/etc/hosts',
+    ...POLICY_DIRS.flatMap((dir) => ['--ro-bind', path.join(paths.networkDir, 'policy.json'), path.join(dir, 'scribe.json')]),
     '--bind', paths.runDir, paths.runDir,
-    ...(paths.relay ? ['--bind', paths.relay.socket, paths.relay.inside] : []),
+    '--size', String(paths.limits.tempBytes), '--tmpfs', paths.tempDir,
     '--chdir', paths.runDir,
     '--',
   ];
 }
 
+/** util-linux's prlimit, where there is one: no process of the run writes a file larger than `bytes`. */
+export function fileSizeLimit(bytes: number, env: NodeJS.ProcessEnv): string[] {
+  const prlimit = findProgram('prlimit', env);
+  return prlimit ? [prlimit, `--fsize=${bytes}`, '--'] : [];
+}
+
+/** Whether a contained run here gets the OS sandbox (with `auto`). */
+export function osSandboxAvailable(env: NodeJS.ProcessEnv): boolean {
+  const bwrap = process.platform === 'linux' ? findBubblewrap(env) : undefined;
+  return bwrap !== undefined && probe(bwrap) === undefined;
+}
+
 function findBubblewrap(env: NodeJS.ProcessEnv): string | undefined {
+  return findProgram('bwrap', env);
+}
+
+function findProgram(name: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? '/usr/bin:/bin').split(path.delimiter)) {
-    const candidate = path.join(dir, 'bwrap');
+    const candidate = path.join(dir, name);
     if (dir && existsSync(candidate)) return candidate;
   }
   return undefined;
@@ -87,29 +108,4 @@ function probe(bwrap: string): string | undefined {
     const stderr = String((error as { stderr?: Buffer }).stderr ?? '').trim();
     return `bwrap failed: ${stderr || (error as Error).message}`;
   }
-}
-
-/**
- * Scribe's end of the browser relay: a Unix socket whose every connection is piped to the browser's
- * WebSocket port on 127.0.0.1. Inside the sandbox, contained-cli.cjs listens on that same port of the
- * sandbox's own loopback and pipes to the socket, so the test's wsEndpoint works unchanged.
- */
-export async function openBrowserRelay(socket: string, port: number): Promise<{ close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((inbound) => {
-    const outbound = connect(port, '127.0.0.1');
-    for (const side of [inbound, outbound]) {
-      sockets.add(side);
-      side.on('close', () => sockets.delete(side)).on('error', () => side.destroy());
-    }
-    inbound.pipe(outbound).pipe(inbound);
-  });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
-  return {
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const side of sockets) side.destroy();
-        server.close(() => resolve());
-      }),
-  };
 }
