@@ -4,6 +4,7 @@
  * global, a computed key, `constructor`, a private Playwright member, code run at load time — is refused,
  * because JavaScript has too many ways to reach the same dangerous function for a list of bad names.
  */
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ts } from '../util/typescript.js';
 import { z } from 'zod';
@@ -13,6 +14,8 @@ import { parseDirectives } from '../analysis/suppressions.ts';
 import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding, type RuleEnvironment } from './types.ts';
 import { isValueReference } from './utils/ast.ts';
+import { credentialLeaks } from './utils/credential-flow.ts';
+import { isLoadTimeValue, loadTimePatternProblem } from './utils/load-time.ts';
 import { extendedFixtureNames, extendedFixtureValue, isExtendArgument, isFixtureCallback, isFixtureRooted, isPlainData } from './utils/untrusted-values.ts';
 
 const Options = ruleOptions({
@@ -30,14 +33,20 @@ const Options = ruleOptions({
   members: z.array(z.string().min(1)),
   /** Options `test.use({...})` may set; the browser's executable and arguments are not among them. */
   use_options: z.array(z.string().min(1)),
+  /** Methods that make a browser context or page (`browser.newContext({...})`): their options come from use_options and these. */
+  context_methods: z.array(z.string().min(1)),
+  /** Options a new context may set besides use_options (its recordings, whose paths allowed-paths checks). */
+  context_options: z.array(z.string().min(1)),
   /** Methods whose function argument runs in the browser page, not in Node (`page.evaluate(() => document.title)`). */
   page_functions: z.array(z.string().min(1)),
 });
 type Options = z.infer<typeof Options>;
 
 const MAX_DEPTH = 12;
-/** What a project module may be; a native addon (.node) or anything else is not code the gate can read. */
-const MODULE_EXTENSIONS = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json']);
+/** What a project module may be: code. Data (.json, .env), a native addon (.node) or anything else would reach the model as text or run unread. */
+const MODULE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+/** What Node would load for an import without extension when no code module matches. */
+const DATA_EXTENSIONS = ['.json', '.node'];
 /** What every object and function inherits: a value's own keys are fine, these reach its prototype and constructor. */
 const INHERITED = new Set([...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Function.prototype), 'prototype']);
 /** Calls that are a spec's structure and may stand at the top level or in a describe block. */
@@ -48,6 +57,8 @@ const STRUCTURE_CALLS = new Set([
   'test.describe.parallel', 'test.describe.configure', 'test.describe.serial.only', 'test.describe.parallel.only',
   'expect.extend',
 ]);
+/** Matchers of Playwright's that are not on the members list (snapshot matchers). */
+const BUILT_IN_MATCHERS = /^to(Match|Have)(Snapshot|Screenshot|InlineSnapshot)$|^toThrowErrorMatching/;
 const DESCRIBE_CALLS = new Set([...STRUCTURE_CALLS].filter((call) => call.startsWith('test.describe') && call !== 'test.describe.configure'));
 
 export default defineRule({
@@ -64,6 +75,8 @@ export default defineRule({
 class Gate {
   private readonly found: Finding[] = [];
   private readonly members: ReadonlySet<string>;
+  /** The spec's own matchers (`expect.extend({ toHaveCartTotal })`), usable on expect(...). */
+  private readonly matcherNames: ReadonlySet<string>;
   private readonly fixtures: ReadonlySet<string>;
   private readonly env: ReadonlySet<string>;
 
@@ -73,6 +86,7 @@ class Gate {
     private readonly environment: RuleEnvironment,
   ) {
     this.members = new Set(options.members);
+    this.matcherNames = customMatcherNames(model);
     this.fixtures = new Set([...options.fixtures, ...extendedFixtureNames(model)]);
     // The declared credential variables (critic.yaml settings.credentials) are always readable: one list, not two.
     this.env = new Set([...options.env, ...Object.values(environment.credentials ?? {})]);
@@ -87,6 +101,7 @@ class Gate {
     this.structure(this.model.sourceFile.statements, 'at the top level of the file');
     this.visit(this.model.sourceFile);
     this.testUse();
+    this.credentials();
     // One finding per chain, its root: `process.getBuiltinModule('x').execSync` is one problem (`process`), not three.
     return this.found.filter((outer) => {
       const node = outer.node;
@@ -123,14 +138,19 @@ class Gate {
 
   private relativeImportProblem(module: string): string | undefined {
     if (!this.options.relative_imports) return `Import of "${module}" is not allowed: generated code may not import the project's modules.`;
+    const hidden = module.split(/[\\/]/).find((segment) => segment.startsWith('.') && segment !== '.' && segment !== '..');
+    if (hidden) return `Import of "${module}" reaches the hidden file or folder "${hidden}", where settings and secrets live (.env, .auth); import only the project's own code modules (.ts, .js).`;
     const extension = path.extname(module);
-    if (extension !== '' && !MODULE_EXTENSIONS.has(extension)) return `Import of "${module}" loads a ${extension} file; only the project's TypeScript, JavaScript and JSON modules may be imported (never native addons).`;
+    const absolute = path.resolve(path.dirname(this.model.fileName), module);
+    // `./login.page` may name login.page.ts: an extension that is not code is fine only when a code module is what resolves.
+    if (extension !== '' && !MODULE_EXTENSIONS.includes(extension) && !findsCode(absolute)) return `Import of "${module}" loads a ${extension} file, which is data or a native addon, not code; import only the project's code modules (${MODULE_EXTENSIONS.join(', ')}) and write test data in the spec as constants.`;
     if (module.split(/[\\/]/).includes('node_modules')) return `Import of "${module}" reaches into node_modules by a relative path; a package may only be imported by name, and only ${Object.keys(this.options.imports).join(', ')}.`;
     const root = this.environment.projectRoot;
     if (root === undefined) return undefined;
-    const target = path.relative(root, path.resolve(path.dirname(this.model.fileName), module));
+    const target = path.relative(root, absolute);
     if (target.startsWith('..') || path.isAbsolute(target)) return `Import of "${module}" leaves the project (${root}); import only the project's own modules.`;
     if (target.split(path.sep).includes('node_modules')) return `Import of "${module}" resolves into node_modules; a package may only be imported by name.`;
+    if (extension === '' && !resolvesToCode(absolute)) return `Import of "${module}" does not resolve to a code module (${MODULE_EXTENSIONS.join(', ')}, or a folder with an index): Node would load a data file or a file without extension; import a .ts or .js module by its path.`;
     return undefined;
   }
 
@@ -143,15 +163,26 @@ class Gate {
       if (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEmptyStatement(statement)) continue;
       if (ts.isImportEqualsDeclaration(statement) || ts.isExportDeclaration(statement)) continue; // reported by imports()
       if (ts.isVariableStatement(statement)) {
+        if ((statement.declarationList.flags & ts.NodeFlags.Using) !== 0) {
+          this.report(statement, `\`using\` runs a dispose method ${where} when the file has loaded; declare data with const.`);
+          continue;
+        }
         for (const declaration of statement.declarationList.declarations) {
-          if (declaration.initializer && !this.isLoadTimeValue(declaration.initializer)) {
+          const destructured = !ts.isIdentifier(declaration.name);
+          if (declaration.initializer && !this.isLoadTimeValue(declaration.initializer, destructured)) {
             this.report(declaration.initializer, `This value is computed ${where}, when the file is loaded (even when tests are only listed); compute it inside a test or a hook, or write it as plain data.`);
+            continue;
           }
+          const problem = loadTimePatternProblem(this.model, declaration.name, undefined);
+          if (problem) this.report(declaration.name, `This destructuring runs code ${where}, when the file is loaded: ${problem}; destructure inside a test or a hook, without defaults or computed keys.`);
         }
         continue;
       }
-      if (ts.isForOfStatement(statement) && this.isLoadTimeValue(statement.expression)) {
+      if (ts.isForOfStatement(statement) && this.isLoadTimeValue(statement.expression, true)) {
         // `for (const user of USERS) test(...)`: one test per row of the spec's data.
+        const declared = ts.isVariableDeclarationList(statement.initializer) ? statement.initializer.declarations[0]?.name : undefined;
+        const problem = declared && loadTimePatternProblem(this.model, declared, undefined);
+        if (problem) this.report(declared!, `This loop's destructuring runs code ${where}, when the file is loaded: ${problem}; destructure inside the test.`);
         this.structure(ts.isBlock(statement.statement) ? statement.statement.statements : ts.factory.createNodeArray([statement.statement]), where);
         continue;
       }
@@ -159,6 +190,10 @@ class Gate {
         const call = this.model.unwrap(statement.expression);
         const path = ts.isCallExpression(call) ? this.model.playwrightPath(call.expression) : undefined;
         if (path && STRUCTURE_CALLS.has(path)) {
+          // A title, test.use's options or a condition is evaluated now, when the file is loaded.
+          for (const argument of (call as ts.CallExpression).arguments) {
+            if (!this.isLoadTimeValue(argument, true)) this.report(argument, `This argument of ${path} is evaluated ${where}, when the file is loaded; write it as literal text or data (no calls, getters or values converted with their own toString).`);
+          }
           if (DESCRIBE_CALLS.has(path)) this.describeBody(call as ts.CallExpression);
           continue;
         }
@@ -173,27 +208,16 @@ class Gate {
     else if (body) this.report(body.body, 'A describe block runs when the file is loaded; give it a block of tests and hooks.');
   }
 
-  /** Values fine to compute at load time: data, functions, classes, `test.extend(...)`, `process.env.NAME`. */
-  private isLoadTimeValue(expr: ts.Expression): boolean {
+  /** Values fine to compute at load time: data, functions, classes, `test.extend(...)`, `process.env.NAME` (see utils/load-time.ts). */
+  private isLoadTimeValue(expr: ts.Expression, converted = false): boolean {
     const e = this.model.unwrap(expr);
-    if (ts.isStringLiteralLike(e) || ts.isNumericLiteral(e) || ts.isRegularExpressionLiteral(e) || ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isClassExpression(e)) return true;
-    if ([ts.SyntaxKind.TrueKeyword, ts.SyntaxKind.FalseKeyword, ts.SyntaxKind.NullKeyword].includes(e.kind)) return true;
-    if (ts.isIdentifier(e) || ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) return true; // reads are checked by visit()
-    if (ts.isTemplateExpression(e)) return e.templateSpans.every((span) => this.isLoadTimeValue(span.expression));
-    if (ts.isPrefixUnaryExpression(e)) return this.isLoadTimeValue(e.operand);
-    if (ts.isBinaryExpression(e)) return this.isLoadTimeValue(e.left) && this.isLoadTimeValue(e.right);
-    if (ts.isConditionalExpression(e)) return this.isLoadTimeValue(e.condition) && this.isLoadTimeValue(e.whenTrue) && this.isLoadTimeValue(e.whenFalse);
-    if (ts.isArrayLiteralExpression(e)) return e.elements.every((item) => this.isLoadTimeValue(ts.isSpreadElement(item) ? item.expression : item));
-    if (ts.isObjectLiteralExpression(e)) {
-      return e.properties.every((p) =>
-        ts.isPropertyAssignment(p) ? this.isLoadTimeValue(p.initializer) : ts.isSpreadAssignment(p) ? this.isLoadTimeValue(p.expression) : true,
-      );
-    }
-    if (ts.isCallExpression(e)) {
-      const path = this.model.playwrightPath(e.expression);
-      return path !== undefined && /^(test|expect)\.(extend|configure)$/.test(path);
-    }
-    return false;
+    if (!ts.isCallExpression(e)) return isLoadTimeValue(this.model, e, converted);
+    const path = this.model.playwrightPath(e.expression);
+    if (path === undefined || !/^(test|expect)\.(extend|configure)$/.test(path)) return false;
+    // test.extend reads every fixture of its object (a getter there would run now).
+    const callee = this.model.unwrap(e.expression);
+    const receiver = ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee) ? callee.expression : undefined;
+    return (receiver === undefined || this.isLoadTimeValue(receiver)) && e.arguments.every((argument) => this.isLoadTimeValue(argument, true));
   }
 
   // --- every identifier and member -----------------------------------------------------------------
@@ -214,7 +238,12 @@ class Gate {
     else if (ts.isDecorator(node) || ts.isClassStaticBlockDeclaration(node)) this.report(node, 'Decorators and static blocks run when the file is loaded, outside any test; write plain classes.');
     else if (ts.isPropertyDeclaration(node) && node.initializer && hasStatic(node) && !this.isLoadTimeValue(node.initializer)) {
       this.report(node.initializer, 'A static property is computed when the file is loaded, outside any test; compute it inside a test or write plain data.');
-    } else if (ts.isCallExpression(node)) this.reflectiveCall(node);
+    } else if (ts.isComputedPropertyName(node) && ts.isClassLike(node.parent.parent) && !isLiteralKey(this.model.unwrap(node.expression))) {
+      this.report(node, 'A computed class member name is evaluated when the class is defined, at load time; name the member literally.');
+    } else if (ts.isHeritageClause(node) && node.token === ts.SyntaxKind.ExtendsKeyword && ts.isClassLike(node.parent)) this.heritage(node);
+    else if (ts.isTaggedTemplateExpression(node) && !this.isStringRaw(node.tag)) {
+      this.report(node, `A tagged template calls \`${shorten(this.model.text(node.tag))}\` with its text in pieces, which the checks of calls do not see; call it with parentheses instead.`);
+    } else if (ts.isCallExpression(node)) this.call(node);
     if (ts.isCallExpression(node) && this.isPageFunctionCall(node)) {
       // The function is serialised and runs in the browser page, where Node's globals do not exist; the other arguments run here.
       ts.forEachChild(node, (child) => {
@@ -236,6 +265,64 @@ class Gate {
       }
       const problem = source ? this.memberProblem(this.model.unwrap(source), name) : this.members.has(name) ? undefined : `Destructuring \`${name}\` from a value the analysis cannot follow is not allowed.`;
       if (problem) this.report(property, problem);
+    }
+  }
+
+  private call(call: ts.CallExpression): void {
+    this.reflectiveCall(call);
+    const path = this.model.playwrightPath(call.expression);
+    if (path === 'expect.extend') this.matchers(call);
+    const callee = this.model.unwrap(call.expression);
+    const name = ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee) ? this.model.memberName(callee) : undefined;
+    if (name !== undefined && this.options.context_methods.includes(name) && call.arguments[0]) this.contextOptions(call.arguments[0], name);
+  }
+
+  /** `class A extends B`: the expression is evaluated when the class is defined, so it is a name, never a call. */
+  private heritage(clause: ts.HeritageClause): void {
+    for (const type of clause.types) {
+      let e = this.model.unwrap(type.expression);
+      while (ts.isPropertyAccessExpression(e)) e = this.model.unwrap(e.expression);
+      if (!ts.isIdentifier(e) || !this.isLoadTimeValue(type.expression)) this.report(type, 'A class extends an expression evaluated when the class is defined; extend a class by its name.');
+    }
+  }
+
+  private isStringRaw(tag: ts.Expression): boolean {
+    const e = this.model.unwrap(tag);
+    return ts.isPropertyAccessExpression(e) && e.name.text === 'raw' && ts.isIdentifier(e.expression) && e.expression.text === 'String' && !this.model.declarationOf(e.expression);
+  }
+
+  /**
+   * `expect.extend({...})` (or an alias's): matchers of the spec's own names, whose `pass` depends on what
+   * they receive. Redefining toBeVisible, or a matcher that always passes, makes a spec verify nothing.
+   */
+  private matchers(call: ts.CallExpression): void {
+    const object = call.arguments[0] && this.model.objectLiteral(call.arguments[0]);
+    if (!object) {
+      this.report(call.arguments[0] ?? call, 'expect.extend needs its matchers written as an object literal, so they can be checked.');
+      return;
+    }
+    for (const property of object.properties) {
+      const name = this.model.propertyName(property);
+      if (name === undefined || this.members.has(name) || INHERITED.has(name) || BUILT_IN_MATCHERS.test(name)) {
+        this.report(property, `expect.extend may not redefine \`${name ?? this.model.text(property)}\`: Playwright's matchers (toBeVisible, toHaveText, …) must stay Playwright's; give a matcher of your own a name of your own (toHaveCartTotal).`);
+        continue;
+      }
+      const fn = ts.isMethodDeclaration(property) ? property : ts.isPropertyAssignment(property) ? this.model.unwrap(property.initializer) : undefined;
+      if (!fn || !(ts.isMethodDeclaration(fn) || ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) || !matcherPassDependsOnInput(this.model, fn)) {
+        this.report(property, `The matcher \`${name}\` must return { pass, message } with \`pass\` computed from what it receives; a matcher that always passes verifies nothing.`);
+      }
+    }
+  }
+
+  /** browser.newContext({...}) and newPage({...}): the options of a context, from the same list as test.use. */
+  private contextOptions(argument: ts.Expression, method: string): void {
+    const object = this.model.objectLiteral(argument);
+    if (!object) return; // allowed-paths wants it written out
+    for (const property of object.properties) {
+      const name = ts.isSpreadAssignment(property) ? undefined : this.model.propertyName(property);
+      if (name !== undefined && (this.options.use_options.includes(name) || this.options.context_options.includes(name))) continue;
+      if (ts.isSpreadAssignment(property) && isPlainData(this.model, property.expression)) continue;
+      this.report(property, `${method}() option \`${name ?? this.model.text(property)}\` is not allowed in generated code: a context may set only ${[...this.options.use_options, ...this.options.context_options].join(', ')}.`);
     }
   }
 
@@ -339,7 +426,7 @@ class Gate {
     }
     if (this.ownMember(receiver, name)) return undefined;
     if (this.members.has(name)) return undefined;
-    if (!INHERITED.has(name) && isPlainData(model, receiver)) return undefined;
+    if (!INHERITED.has(name) && (isPlainData(model, receiver) || this.matcherNames.has(name))) return undefined;
     if (INHERITED.has(name)) return `\`.${name}\` reaches an object's prototype or constructor (and from there Function); generated code may not use it.`;
     return `\`.${name}\` is not a member generated code may use here: it is neither Playwright's API on the allow-list, a method of strings, arrays, numbers or promises, nor a member of the spec's own objects or data.`;
   }
@@ -437,6 +524,41 @@ class Gate {
     return this.model.nodes<ts.ImportDeclaration>(ts.SyntaxKind.ImportDeclaration).some(
       (d) => ts.isStringLiteralLike(d.moduleSpecifier) && isRelative(d.moduleSpecifier.text) && importsTest(d),
     );
+  }
+
+  // --- credentials ---------------------------------------------------------------------------------
+
+  private credentials(): void {
+    const credentials = this.environment.credentials ?? {};
+    const leaks = credentialLeaks({
+      model: this.model,
+      credentials,
+      calledFunction: (call) => this.calledFunction(call),
+      isOwnMember: (receiver, name) => this.ownMember(receiver, name),
+    });
+    for (const leak of leaks) {
+      this.report(leak.node, `The credential ${leak.variable} may go only into a locator's fill(), type() or pressSequentially(), or httpCredentials (an identity such as the username also into an assertion's expected value); here ${leak.reason}, so its value could reach a model or another host. Pass process.env.${leak.variable} straight to locator.fill(), or to a helper or page object that does.`);
+    }
+  }
+
+  /** The function of this file a call runs: a helper, a method of the spec's class (also through its own fixtures). */
+  private calledFunction(call: ts.CallExpression): ts.FunctionLikeDeclaration | undefined {
+    const local = this.model.localFunction(call);
+    if (local) return local;
+    const callee = this.model.unwrap(call.expression);
+    if (!ts.isPropertyAccessExpression(callee) && !ts.isElementAccessExpression(callee)) return undefined;
+    const name = this.model.memberName(callee);
+    for (let cls = this.localClass(callee.expression), depth = 0; cls && name !== undefined && depth < 8; depth++) {
+      const method = cls.members.find((m) => (ts.isMethodDeclaration(m) || ts.isPropertyDeclaration(m)) && m.name && this.model.text(m.name) === name);
+      if (method && ts.isMethodDeclaration(method)) return method;
+      if (method && ts.isPropertyDeclaration(method) && method.initializer) {
+        const value = this.model.unwrap(method.initializer);
+        return ts.isArrowFunction(value) || ts.isFunctionExpression(value) ? value : undefined;
+      }
+      const base = cls.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
+      cls = base ? this.localClass(base) : undefined;
+    }
+    return undefined;
   }
 
   // --- test.use ------------------------------------------------------------------------------------
@@ -600,4 +722,91 @@ function isAssignmentTarget(node: ts.Expression): boolean {
 function shorten(text: string): string {
   const flat = text.replace(/\s+/g, ' ');
   return flat.length > 60 ? `${flat.slice(0, 57)}…` : flat;
+}
+
+/**
+ * Whether an import without extension finds a code module before anything else Node would load: a file
+ * of that exact name (read as JavaScript whatever it holds), or a .json or .node beside it. A path where
+ * nothing exists loads nothing (the type check reports it).
+ */
+function resolvesToCode(absolute: string): boolean {
+  if (isFile(absolute)) return false;
+  if (findsCode(absolute)) return true;
+  return !existsSync(absolute) && !DATA_EXTENSIONS.some((extension) => isFile(absolute + extension));
+}
+
+/** Whether the path, as an import without extension, finds a code module: `<path>.ts` …, or a folder's index. */
+function findsCode(absolute: string): boolean {
+  if (isFile(absolute)) return false;
+  if (MODULE_EXTENSIONS.some((extension) => isFile(absolute + extension))) return true;
+  return existsSync(absolute) && statSync(absolute).isDirectory() && MODULE_EXTENSIONS.some((extension) => isFile(path.join(absolute, `index${extension}`)));
+}
+
+function isFile(file: string): boolean {
+  return existsSync(file) && statSync(file).isFile();
+}
+
+function isLiteralKey(e: ts.Expression): boolean {
+  return ts.isStringLiteralLike(e) || ts.isNumericLiteral(e);
+}
+
+/**
+ * Whether every `pass` a matcher returns is computed from its input: it mentions a parameter of the
+ * matcher, a local computed from one, or awaits something (a locator's state). `pass: true` does not.
+ */
+function matcherPassDependsOnInput(model: SpecModel, fn: ts.FunctionLikeDeclaration): boolean {
+  const passes: ts.Expression[] = [];
+  const returned = (value: ts.Expression) => {
+    const object = model.objectLiteral(value);
+    const pass = object?.properties.find((p) => model.propertyName(p) === 'pass');
+    passes.push(pass && ts.isPropertyAssignment(pass) ? pass.initializer : pass && ts.isShorthandPropertyAssignment(pass) ? pass.name : value);
+  };
+  const body = fn.body;
+  if (!body) return false;
+  if (!ts.isBlock(body)) returned(body);
+  const walk = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node)) return;
+    if (ts.isReturnStatement(node) && node.expression) returned(node.expression);
+    ts.forEachChild(node, walk);
+  };
+  if (ts.isBlock(body)) ts.forEachChild(body, walk);
+  return passes.length > 0 && passes.every((pass) => dependsOnInput(model, pass, fn, 0));
+}
+
+function dependsOnInput(model: SpecModel, expr: ts.Node, fn: ts.FunctionLikeDeclaration, depth: number): boolean {
+  if (depth > 12) return false;
+  if (ts.isAwaitExpression(expr)) return true;
+  if (ts.isIdentifier(expr) && isValueReference(expr)) {
+    const declaration = model.declarationOf(expr);
+    if (!declaration || !isInside(declaration, fn)) return false;
+    if (ts.isParameter(declaration) || (ts.isBindingElement(declaration) && ts.isParameter(rootOfBinding(declaration)))) return true;
+    const initializer = ts.isVariableDeclaration(declaration) ? declaration.initializer : undefined;
+    return initializer !== undefined && dependsOnInput(model, initializer, fn, depth + 1);
+  }
+  return ts.forEachChild(expr, (child) => (dependsOnInput(model, child, fn, depth + 1) ? true : undefined)) === true;
+}
+
+function rootOfBinding(node: ts.Node): ts.Node {
+  let root = node;
+  while (ts.isBindingElement(root) || ts.isObjectBindingPattern(root) || ts.isArrayBindingPattern(root)) root = root.parent;
+  return root;
+}
+
+function isInside(node: ts.Node, container: ts.Node): boolean {
+  for (let n: ts.Node | undefined = node; n; n = n.parent) if (n === container) return true;
+  return false;
+}
+
+/** The keys of every `expect.extend({...})` object of the file. */
+function customMatcherNames(model: SpecModel): Set<string> {
+  const names = new Set<string>();
+  for (const call of model.calls) {
+    if (model.playwrightPath(call.expression) !== 'expect.extend') continue;
+    const object = call.arguments[0] && model.objectLiteral(call.arguments[0]);
+    for (const property of object?.properties ?? []) {
+      const name = model.propertyName(property);
+      if (name !== undefined && !name.startsWith('_')) names.add(name);
+    }
+  }
+  return names;
 }

@@ -44,9 +44,15 @@ export default defineRule({
   check(model, options) {
     const findings: Finding[] = [];
     const paths = new PathCheck(model, options, findings);
+    for (const tagged of model.nodes<ts.TaggedTemplateExpression>(ts.SyntaxKind.TaggedTemplateExpression)) {
+      const name = calledName(model, tagged.tag);
+      if (name !== undefined && checkedMethod(options, name)) {
+        findings.push({ node: tagged, message: `${name}\`…\`: a tagged template hands the method its text in pieces the check cannot see; call it with parentheses: ${name}('/path').` });
+      }
+    }
     for (const call of model.calls) {
-      const callee = model.unwrap(call.expression);
-      const name = ts.isPropertyAccessExpression(callee) ? callee.name.text : model.playwrightPath(call.expression) === 'test.use' ? 'use' : undefined;
+      const callee = calledMember(model, call.expression);
+      const name = callee ? model.memberName(callee) : model.playwrightPath(call.expression) === 'test.use' ? 'use' : undefined;
       if (name === undefined) continue;
       if (options.path_arguments.includes(name)) call.arguments.forEach((argument) => paths.argument(argument, `${name}()`));
       if (Object.hasOwn(options.option_arguments, name) || name === 'use') paths.optionsArgument(call, name === 'use' ? 0 : options.option_arguments[name]!, name);
@@ -183,10 +189,10 @@ class PathCheck {
   }
 
   /** `get`, `post`, `fetch` … on anything but the spec's own maps, URL parameters and objects. */
-  mayBeRequest(callee: ts.Expression): boolean {
-    if (!ts.isPropertyAccessExpression(callee)) return false;
+  mayBeRequest(callee: ts.PropertyAccessExpression | ts.ElementAccessExpression | undefined): boolean {
+    if (!callee) return false;
     const receiver = this.model.unwrap(callee.expression);
-    if (ts.isPropertyAccessExpression(receiver) && receiver.name.text === 'searchParams') return false;
+    if ((ts.isPropertyAccessExpression(receiver) || ts.isElementAccessExpression(receiver)) && this.model.memberName(receiver) === 'searchParams') return false;
     if (ts.isIdentifier(receiver)) {
       const value = constInitializer(this.model, receiver);
       const made = value && this.model.unwrap(value);
@@ -201,29 +207,50 @@ class PathCheck {
     const e = this.model.unwrap(expr);
     if (this.isBaseUrl(e)) return undefined;
     const full = constString(this.model, e);
-    if (full !== undefined) return this.literalUrlProblem(full, true);
+    if (full !== undefined) return this.literalUrlProblem(full);
     if (ts.isIdentifier(e)) {
-      if (this.isBaseUrl(e)) return undefined;
       const value = constInitializer(this.model, e);
-      return value ? this.urlProblem(value, depth + 1) : 'the URL comes from a value the analysis cannot follow and could be a file: URL.';
+      return value ? this.urlProblem(value, depth + 1) : 'the URL comes from a value the analysis cannot follow and could be a file: URL or another host.';
     }
-    const first = firstPart(e);
-    if (first === undefined) return 'the URL is computed at run time and could be a file: URL.';
-    if (this.isBaseUrl(first)) return undefined;
-    const prefix = constString(this.model, first);
-    if (prefix === undefined) return 'the URL starts with a value computed at run time and could be a file: URL.';
-    return this.literalUrlProblem(prefix, false);
+    const parts = urlParts(this.model, e);
+    if (parts === undefined) return 'the URL is computed at run time and could be a file: URL or another host.';
+    const [first, ...rest] = parts;
+    if (first !== undefined && typeof first !== 'string' && this.isBaseUrl(first)) {
+      // `${baseURL}@host` or `${baseURL}.host` names another host: after baseURL comes a path, a query or a fragment.
+      const after = leadingText(this.model, rest);
+      if ((after.complete && after.text === '') || /^[/?#]/.test(cleanUrl(after.text))) return undefined;
+      return 'after baseURL the URL must go on with /, ? or # written in the spec: anything else (`@host`, `.host`, a value computed at run time) can name another host.';
+    }
+    const lead = leadingText(this.model, parts);
+    if (lead.text === '') return 'the URL starts with a value computed at run time and could be a file: URL or another host.';
+    return lead.complete ? this.literalUrlProblem(lead.text) : this.prefixProblem(lead.text);
   }
 
-  private literalUrlProblem(text: string, complete: boolean): string | undefined {
-    const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*:)/.exec(text.trim())?.[1]?.toLowerCase();
-    if (scheme) {
-      if (this.options.url_schemes.includes(scheme)) return undefined;
-      const allowed = this.options.url_schemes.length > 0 ? `only the app and ${this.options.url_schemes.join(', ')} URLs` : 'only the app';
-      return `an absolute "${scheme}" URL leaves the app; generated code reaches ${allowed}.`;
+  /** A URL known in full: an allowed scheme, or one that stays on baseURL's origin as the browser parses it (WHATWG). */
+  private literalUrlProblem(text: string): string | undefined {
+    const scheme = schemeOf(text);
+    if (scheme && this.options.url_schemes.includes(scheme)) return undefined;
+    if (staysOnBase(text)) return undefined;
+    if (scheme) return this.schemeProblem(scheme);
+    return `"${shortText(text)}" names another host: a URL starting with // or a backslash (after any spaces or tabs) is absolute, not a path under baseURL.`;
+  }
+
+  /** The start of a URL whose rest is computed at run time: it must already fix the origin (a path, a query or a fragment). */
+  private prefixProblem(text: string): string | undefined {
+    const clean = cleanUrl(text);
+    const scheme = schemeOf(text);
+    if (scheme) return this.options.url_schemes.includes(scheme) ? undefined : this.schemeProblem(scheme);
+    if (/^[/\\]/.test(clean)) {
+      if (/^[/\\][^/\\]/.test(clean)) return undefined;
+      return `"${shortText(text)}" followed by a value computed at run time can become //host, another host; write the first path segment out ('/api/' + id).`;
     }
-    if (complete || /^[/?#.]/.test(text)) return undefined;
-    return 'the URL is assembled at run time from a start that could still become a scheme such as file:.';
+    if (/^[?#]/.test(clean) || /^[^:/\\?#]+[/\\?#]/.test(clean)) return undefined;
+    return 'the URL is assembled at run time from a start that could still become a scheme such as file: or another host.';
+  }
+
+  private schemeProblem(scheme: string): string {
+    const allowed = this.options.url_schemes.length > 0 ? `only the app and ${this.options.url_schemes.join(', ')} URLs` : 'only the app';
+    return `an absolute "${scheme}" URL leaves the app; generated code reaches ${allowed}.`;
   }
 
   /** `process.env.BASE_URL` or the `baseURL` fixture, or a constant holding one. */
@@ -232,7 +259,7 @@ class PathCheck {
     const e = this.model.unwrap(expr);
     if (ts.isBinaryExpression(e) && (e.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || e.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
       const fallback = constString(this.model, e.right);
-      return this.isBaseUrl(e.left, depth + 1) && (this.isBaseUrl(e.right, depth + 1) || (fallback !== undefined && this.literalUrlProblem(fallback, true) === undefined));
+      return this.isBaseUrl(e.left, depth + 1) && (this.isBaseUrl(e.right, depth + 1) || (fallback !== undefined && this.literalUrlProblem(fallback) === undefined));
     }
     if (ts.isNonNullExpression(e)) return this.isBaseUrl(e.expression, depth + 1);
     if (ts.isPropertyAccessExpression(e) && e.name.text === 'BASE_URL') {
@@ -354,9 +381,69 @@ function constString(model: SpecModel, expr: ts.Expression, depth = 0): string |
   return undefined;
 }
 
-/** The leftmost operand of a concatenation or the head of a template: what decides a URL's scheme. */
-function firstPart(e: ts.Expression): ts.Expression | undefined {
-  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) return ts.isBinaryExpression(e.left) ? firstPart(e.left) : e.left;
-  if (ts.isTemplateExpression(e)) return e.head.text === '' ? e.templateSpans[0]!.expression : ts.factory.createStringLiteral(e.head.text);
+/** The operands of a concatenation or the pieces of a template, in order: literal text as strings. */
+function urlParts(model: SpecModel, expr: ts.Expression, depth = 0): Array<ts.Expression | string> | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const e = model.unwrap(expr);
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    return [...(urlParts(model, e.left, depth + 1) ?? [e.left]), ...(urlParts(model, e.right, depth + 1) ?? [e.right])];
+  }
+  if (ts.isTemplateExpression(e)) return [e.head.text, ...e.templateSpans.flatMap((span) => [span.expression, span.literal.text])].filter((part) => part !== '');
   return undefined;
+}
+
+/** The text the parts start with, up to the first one computed at run time, and whether every part is known. */
+function leadingText(model: SpecModel, parts: ReadonlyArray<ts.Expression | string>): { text: string; complete: boolean } {
+  let text = '';
+  for (const part of parts) {
+    const known = typeof part === 'string' ? part : constString(model, part);
+    if (known === undefined) return { text, complete: false };
+    text += known;
+  }
+  return { text, complete: true };
+}
+
+/** What the URL parser reads: tabs and newlines anywhere are dropped, leading spaces and control characters too. */
+function cleanUrl(text: string): string {
+  return text.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
+}
+
+function schemeOf(text: string): string | undefined {
+  return /^([a-zA-Z][a-zA-Z0-9+.-]*:)/.exec(cleanUrl(text))?.[1]?.toLowerCase();
+}
+
+/** Bases of either special scheme: `http:x` is relative to an http base but another host from an https one. */
+const PROBE_BASES = ['http://app.invalid/a/b', 'https://app.invalid/a/b'].map((base) => new URL(base));
+
+/** Whether the URL, resolved as Playwright resolves it (`new URL(url, baseURL)`), stays on the base's origin whatever its scheme. */
+function staysOnBase(text: string): boolean {
+  return PROBE_BASES.every((base) => {
+    try {
+      return new URL(text, base).origin === base.origin;
+    } catch {
+      return false;
+    }
+  });
+}
+
+function shortText(text: string): string {
+  const flat = JSON.stringify(text).slice(1, -1);
+  return flat.length > 60 ? `${flat.slice(0, 57)}…` : flat;
+}
+
+/** The member a call calls, seen through parentheses, casts and `(0, page.goto)(…)`. */
+function calledMember(model: SpecModel, expr: ts.Expression): ts.PropertyAccessExpression | ts.ElementAccessExpression | undefined {
+  let e = model.unwrap(expr);
+  while (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.CommaToken) e = model.unwrap(e.right);
+  return ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) ? e : undefined;
+}
+
+function calledName(model: SpecModel, expr: ts.Expression): string | undefined {
+  const member = calledMember(model, expr);
+  return member ? model.memberName(member) : undefined;
+}
+
+/** Whether allowed-paths checks a method's arguments. */
+function checkedMethod(options: Options, name: string): boolean {
+  return options.path_arguments.includes(name) || Object.hasOwn(options.option_arguments, name) || options.navigation_methods.includes(name) || options.request_methods.includes(name);
 }

@@ -346,3 +346,188 @@ describe('allowed-code: data Playwright hands back', () => {
     expect(lines(code)).toEqual([14]);
   });
 });
+
+describe('allowed-code: imports of project code only', () => {
+  it('refuses data files, dotfiles and hidden folders, and files Node would load without an extension', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const root = mkdtempSync(path.join(tmpdir(), 'scribe-imports-'));
+    try {
+      mkdirSync(path.join(root, 'tests', 'pages'), { recursive: true });
+      writeFileSync(path.join(root, 'tests', 'pages', 'login.page.ts'), 'export class LoginPage {}\n');
+      writeFileSync(path.join(root, 'tests', 'users.json'), '{}');
+      writeFileSync(path.join(root, 'tests', 'Notes'), 'secret');
+      mkdirSync(path.join(root, 'tests', 'helpers'));
+      writeFileSync(path.join(root, 'tests', 'helpers', 'index.ts'), 'export const x = 1;\n');
+      const code = [
+        header,
+        "import { LoginPage } from './pages/login.page';",
+        "import { x } from './helpers';",
+        "import state from '../playwright/.auth/user.json';",
+        "import '../.env';",
+        "import users from './users.json';",
+        "import data from './users';",
+        "import notes from './Notes';",
+        "import rows from './rows.csv';",
+        "test('x', async ({ page }) => { new LoginPage(); expect(x + state + users + data + notes + rows).toBeTruthy(); await page.goto('/'); });",
+      ].join('\n');
+      const validator = new Validator(loadCriticConfig(), { typeCheck: false }).forUntrustedCode(root);
+      const found = validator.validateText(path.join(root, 'tests', 'a.spec.ts'), code).issues.filter((i) => i.rule === RULE);
+      expect(found.map((i) => i.line)).toEqual([4, 5, 6, 7, 8, 9]);
+      expect(found[0]!.message).toContain('hidden file or folder ".auth"');
+      expect(found[2]!.message).toContain('loads a .json file, which is data');
+      expect(found[3]!.message).toContain('does not resolve to a code module');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('allowed-code: no runner configuration, no tagged templates, contexts from the options list', () => {
+  it('refuses test.info().project and .config, aliases and destructuring of them', () => {
+    const code = [
+      header,
+      "test('x', async ({ page }, testInfo) => {",
+      '  const use = test.info().project.use;',
+      '  const { project } = testInfo;',
+      '  const info = test.info();',
+      '  const config = info.config;',
+      "  await page.goto('/');",
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([3, 4, 6]);
+  });
+
+  it('refuses tagged templates but String.raw, and new contexts with options outside the list', () => {
+    const code = [
+      header,
+      "const pick = (parts: TemplateStringsArray) => parts.join('');",
+      "test('x', async ({ page, browser }) => {",
+      '  const name = pick`user`;',
+      '  const pattern = String.raw`\\d+`;',
+      "  const a = await browser.newContext({ locale: 'de-DE', recordVideo: { dir: 'videos' } });",
+      "  const b = await browser['newContext']({ proxy: { server: 'http://127.0.0.1:9' } });",
+      "  const c = await browser.newPage({ executablePath: '/bin/sh', viewport: { width: 800, height: 600 } });",
+      "  expect(name + pattern).toBeTruthy(); await Promise.all([a.close(), b.close(), c.close()]); await page.goto('/');",
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([4, 7, 8]);
+  });
+});
+
+describe('allowed-code: expect.extend', () => {
+  it("refuses redefining Playwright's matchers and matchers that always pass, accepts a matcher of its own", () => {
+    const code = [
+      "import { test, expect as base, type Locator } from '@playwright/test';",
+      'const expect = base.extend({',
+      '  toBeVisible: () => ({ pass: true, message: () => "" }),',
+      '  async toHaveCartTotal(locator: Locator, total: number) {',
+      "    const text = await locator.textContent();",
+      "    return { pass: text === `${total} €`, message: () => `expected ${total}` };",
+      '  },',
+      '  toBeFine: (_value: unknown) => ({ pass: !0, message: () => "ok" }),',
+      '});',
+      "base.extend({ async toHaveText() { return { pass: true, message: () => '' }; } });",
+      "test('x', async ({ page }) => { await page.goto('/'); await expect(page.getByTestId('cart')).toHaveCartTotal(3); });",
+    ].join('\n');
+    expect(lines(code)).toEqual([3, 8, 10]);
+    expect(issues(code)[0]!.message).toContain("expect.extend may not redefine `toBeVisible`");
+  });
+});
+
+describe('allowed-code: nothing of the spec runs when the file is loaded', () => {
+  it('refuses getters run by a spread or a read, conversions, destructuring defaults, computed keys, extends of a call and structure arguments computed by calls', () => {
+    const code = [
+      header,
+      "function payload(): string { return 'x'; }",
+      'const sneaky = { get path() { return payload(); } };',
+      'const copy = { ...sneaky };',
+      'const read = sneaky.path;',
+      'const text = { toString: () => payload() };',
+      'const title = `${text}`;',
+      'const { value = payload() } = { value: undefined };',
+      'class Key { [payload()]() {} }',
+      'class Base {}',
+      'class Child extends (payload(), Base) {}',
+      'class Statics { static get v() { return payload(); } }',
+      'const viaStatic = Statics.v;',
+      "test(`case ${payload()}`, async ({ page }) => { await page.goto('/'); });",
+      'test.use({ get locale() { return payload(); } });',
+      'for (const { name = payload() } of [{ name: undefined }]) test(String(name), async () => {});',
+    ].join('\n');
+    expect(lines(code)).toEqual([4, 5, 7, 8, 9, 11, 13, 14, 15, 16]);
+  });
+
+  it('accepts data, constants, credentials, devices, loops over rows and object helpers that nothing converts at load', () => {
+    const code = [
+      "import { test, expect, devices } from '@playwright/test';",
+      "const USERS = [{ name: 'ann', role: 'admin' }, { name: 'bob', role: 'viewer' }] as const;",
+      "const CREDENTIALS = { username: process.env.E2E_USERNAME ?? '', password: process.env.E2E_PASSWORD ?? '' };",
+      "const BASE = process.env.BASE_URL ?? 'http://localhost:3000';",
+      'const TIMEOUT = 5 * 1000;',
+      "const ROUTES = { home: '/', login: `/login?next=${'%2F'}` };",
+      "const helpers = { async open(page: import('@playwright/test').Page) { await page.goto(ROUTES.home); }, get label() { return 'x'; } };",
+      "const PHONE = { ...devices['iPhone 13'] };",
+      'const LIST = [...USERS];',
+      'const { home } = ROUTES;',
+      "test.use({ ...PHONE, locale: 'en-GB' });",
+      'test.describe(`login at ${BASE}`, () => {',
+      '  for (const user of USERS) {',
+      '    test(`shows the ${user.role} badge for ${user.name}`, async ({ page }) => {',
+      '      test.setTimeout(TIMEOUT);',
+      '      await helpers.open(page);',
+      "      await page.getByTestId('username-input').fill(CREDENTIALS.username);",
+      "      await page.getByTestId('password-input').fill(CREDENTIALS.password);",
+      "      await expect(page.getByTestId('badge')).toHaveText(user.role + home + helpers.label + LIST.length);",
+      '    });',
+      '  }',
+      '});',
+    ].join('\n');
+    expect(issues(code)).toEqual([]);
+  });
+});
+
+describe('allowed-code: where a credential may go', () => {
+  it('accepts fill, type, pressSequentially, httpCredentials, helpers and page objects that do, and the username as an expected value', () => {
+    const code = [
+      "import { test, expect, type Page } from '@playwright/test';",
+      "const PASSWORD = process.env.E2E_PASSWORD ?? '';",
+      'async function logIn(page: Page, user: string, secret: string) {',
+      "  await page.getByTestId('username-input').fill(user);",
+      "  await page.getByTestId('password-input').pressSequentially(secret);",
+      '}',
+      "test.use({ httpCredentials: { username: process.env.E2E_USERNAME ?? '', password: process.env.E2E_PASSWORD ?? '' } });",
+      "test('x', async ({ page, browser }) => {",
+      "  test.skip(!process.env.E2E_PASSWORD, 'needs credentials');",
+      "  await page.goto('/login');",
+      "  await logIn(page, process.env.E2E_USERNAME!, PASSWORD);",
+      "  await page.getByTestId('password-input').type(process.env.E2E_PASSWORD as string);",
+      "  const other = await browser.newContext({ httpCredentials: { username: 'u', password: PASSWORD } });",
+      "  await expect(page.getByTestId('current-user')).toHaveText(process.env.E2E_USERNAME ?? '');",
+      '  await other.close();',
+      '});',
+    ].join('\n');
+    expect(issues(code)).toEqual([]);
+  });
+
+  it('refuses URLs, headers, messages, the console, evaluate, attachments, encodings and reversals', () => {
+    const code = inTest(
+      [
+        "  const secret = process.env.E2E_PASSWORD ?? '';",
+        "  await page.goto('/search?q=' + secret);",
+        "  await page.setExtraHTTPHeaders({ authorization: secret });",
+        '  expect(page.url(), `failed for ${secret}`).toContain("/");',
+        '  console.log(process.env.E2E_PASSWORD);',
+        '  await page.evaluate((s) => s, secret);',
+        "  await test.info().attach('note', { body: secret });",
+        "  await page.getByTestId('x').fill(Buffer.from(secret).toString('base64'));",
+        "  await page.getByTestId('x').fill(secret.split('').reverse().join(''));",
+        '  throw new Error(secret);',
+        "  await expect(page.getByTestId('pw')).toHaveValue(secret);",
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(issues(code).find((i) => i.line === 5)!.message).toContain('The credential E2E_PASSWORD may go only into');
+  });
+});

@@ -154,3 +154,77 @@ describe('allowed-paths: navigation', () => {
     );
   });
 });
+
+describe('allowed-paths: URLs as the browser parses them', () => {
+  it('refuses protocol-relative, backslash and whitespace-prefixed URLs (WHATWG URL against a base), and hosts glued after baseURL', () => {
+    const code = [
+      header,
+      "test('x', async ({ page, baseURL, request }) => {",
+      "  await page.goto('//127.0.0.1:9/secret');",
+      "  await page.goto('/\\\\127.0.0.1:9/secret');",
+      "  await page.goto('\\\\/127.0.0.1:9/secret');",
+      "  await page.goto('\\t//127.0.0.1:9/');",
+      "  await page.goto('/\\t/127.0.0.1:9/');",
+      "  await page.goto(' http://127.0.0.1:9/');",
+      "  await request.get('http:127.0.0.1:9/');",
+      '  await page.goto(`${baseURL}@127.0.0.1:9/`);',
+      "  await page.goto(baseURL + '.evil.test/');",
+      "  const id = String(Math.random());",
+      "  await page.goto('/' + id);",
+      '  await page.goto(`${baseURL}${id}`);',
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14]);
+    expect(issues(code)[0]!.message).toContain('names another host: a URL starting with // or a backslash');
+  });
+
+  it('accepts what stays on the app: paths, queries, fragments, relative paths and a fixed first segment before a computed rest', () => {
+    const code = [
+      header,
+      "test('x', async ({ page, baseURL }) => {",
+      "  const id = String(Math.random());",
+      "  await page.goto('/items/' + id);",
+      '  await page.goto(`/search?q=${id}`);',
+      "  await page.goto('#top');",
+      "  await page.goto('./settings');",
+      '  await page.goto(`items/${id}`);',
+      '  await page.goto(`${baseURL}/items/${id}`);',
+      '  await page.goto(`${baseURL}?tab=${id}`);',
+      '});',
+    ].join('\n');
+    expect(issues(code)).toEqual([]);
+  });
+});
+
+describe('allowed-paths: every way of calling a method', () => {
+  it('checks element-access calls, `(0, x.y)()` calls and refuses tagged templates on checked methods', () => {
+    const code = [
+      header,
+      "test('x', async ({ page, browser }) => {",
+      "  await page['goto']('file:///etc/hostname');",
+      "  const context = await browser['newContext']({ baseURL: 'file:///' });",
+      "  await (0, page.goto)('chrome://version');",
+      '  await page.goto`file:///etc/hostname`;',
+      "  await page.request['post']('//127.0.0.1:9/', { data: {} });",
+      "  await page['screenshot']({ path: '/tmp/x.png' });",
+      '  await context.close();',
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([3, 4, 5, 6, 7, 8]);
+    expect(issues(code).find((i) => i.line === 6)!.message).toContain('call it with parentheses');
+  });
+
+  it("checks route.continue and route.fallback options and a new page's options", () => {
+    const code = [
+      header,
+      "test('x', async ({ page, browser }) => {",
+      "  await page.route('**/api/**', (route) => route.continue({ url: 'http://127.0.0.1:9/' }));",
+      "  await page.route('**/api/**', (route) => route.fallback({ url: '//127.0.0.1:9/' }));",
+      "  await page.route('**/api/**', (route) => route.continue({ url: '/api/v2/items' }));",
+      "  const other = await browser.newPage({ baseURL: '//127.0.0.1:9' });",
+      '  await other.close();',
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([3, 4, 6]);
+  });
+});
