@@ -128,8 +128,8 @@ export class QueueWorker {
     clearTimeout(timer);
     const handedBack = inTime ? 0 : this.running.size;
     if (!inTime) for (const id of [...this.running.keys()]) this.stop(id, { kind: 'hand_back', reason: 'the worker shut down; another worker takes the job up' });
-    await closed;
-    await this.threads.close(this.options.config.shutdown.abort_ms);
+    // A pipeline that does not stop within abort_ms has its thread terminated: its job is handed back all the same.
+    await Promise.all([closed, this.threads.close(this.options.config.shutdown.abort_ms)]);
     await this.stats.flush();
     await this.callbacks.close(this.options.config.shutdown.abort_ms);
     await Promise.allSettled([this.queue.close()]);
