@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   stats: async () => (await import('./commands/stats.ts')).registerStats,
   run: async () => (await import('./commands/run.ts')).registerRun,
   serve: async () => (await import('./commands/serve.ts')).registerServe,
+  worker: async () => (await import('./commands/worker.ts')).registerWorker,
   demo: async () => (await import('./commands/demo.ts')).registerDemo,
   init: async () => (await import('./commands/init.ts')).registerInit,
   mcp: async () => (await import('./commands/mcp.ts')).registerMcp,

@@ -8,9 +8,11 @@ import { runnerFolders } from './config/runner.ts';
 import type { ServerConfig } from './config/server.ts';
 import { createApp, type ScribeApp } from './http/app.ts';
 import { apiToken, isLoopbackHost } from './http/auth.ts';
-import type { DrainSummary } from './http/jobs.ts';
+import type { DrainSummary } from './http/backend.ts';
 import type { LogSink } from './http/log.ts';
 import { loadProject, type ProjectContext } from './project/context.ts';
+import { QueueJobs } from './queue/backend.ts';
+import { shownUrl } from './queue/connection.ts';
 import { statsHome } from './stats/log.ts';
 
 export interface ServeOptions {
@@ -23,6 +25,8 @@ export interface ServeOptions {
   config?: ServerConfig;
   /** The project, read once; default: read from cwd and env. */
   project?: ProjectContext;
+  /** A Redis URL: jobs go on the shared queue there (`scribe worker` runs them); default: agents/server.yaml queue.url, else in this process. */
+  queue?: string;
 }
 
 export interface RunningServer {
@@ -62,7 +66,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // A server stopped hard (a kill) leaves its runs' folders: they go now.
   const runsDir = runnerFolders(project.agents.runner, statsHome(options.env, options.cwd)).temp;
   removeAbandonedRuns(runsDir);
-  const app = createApp({ cwd: options.cwd, env: options.env, config, project, token, log: options.log });
+  const queueUrl = options.queue ?? config.queue.url ?? undefined;
+  const backend = queueUrl === undefined ? undefined : new QueueJobs({ url: queueUrl, env: options.env, config, log: options.log });
+  const app = createApp({ cwd: options.cwd, env: options.env, config, project, token, log: options.log, backend });
   const server = createServer(
     {
       requestTimeout: config.http.request_timeout_ms,
@@ -81,7 +87,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-  options.log({ level: 'info', msg: 'listening', url, auth: token === undefined ? 'none' : 'bearer', concurrency: config.jobs.concurrency, max_queued: config.jobs.max_queued });
+  const jobs = queueUrl === undefined ? { concurrency: config.jobs.concurrency } : { queue: shownUrl(queueUrl) };
+  options.log({ level: 'info', msg: 'listening', url, auth: token === undefined ? 'none' : 'bearer', ...jobs, max_queued: config.jobs.max_queued });
   if (token === undefined) options.log({ level: 'warn', msg: 'no SCRIBE_API_TOKEN: every route is open to anyone on this machine' });
 
   let stopping: Promise<DrainSummary> | undefined;

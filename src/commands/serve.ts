@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { Command } from 'commander';
+import { isRedisUrl } from '../config/server.ts';
 import { jsonLines } from '../http/log.ts';
 import { ServeSetupError, startServer, stopOnSignals } from '../server.ts';
 import { UsageError, type CliContext } from './context.ts';
@@ -7,6 +8,7 @@ import { UsageError, type CliContext } from './context.ts';
 interface ServeFlags {
   host: string;
   port: string;
+  queue?: string;
 }
 
 export function registerServe(program: Command, ctx: CliContext): void {
@@ -15,6 +17,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .description('the HTTP API for voice routers, chat front ends and CI (logs: JSON lines on stdout)')
     .option('--host <host>', 'the address to listen on; anything but loopback needs SCRIBE_API_TOKEN', '127.0.0.1')
     .option('--port <port>', 'the port to listen on (0: any free port)', '8787')
+    .option('--queue <url>', 'put jobs on the shared queue in this Redis (redis://host:port) for `scribe worker` processes to run')
     .action((flags: ServeFlags) => runServe(flags, ctx));
 }
 
@@ -22,13 +25,20 @@ async function runServe(flags: ServeFlags, ctx: CliContext): Promise<void> {
   const log = jsonLines(ctx.stdout);
   let server;
   try {
-    server = await startServer({ host: parseHost(flags.host), port: parsePort(flags.port), cwd: ctx.cwd, env: ctx.env, log });
+    const queue = flags.queue === undefined ? undefined : parseQueueUrl(flags.queue);
+    server = await startServer({ host: parseHost(flags.host), port: parsePort(flags.port), cwd: ctx.cwd, env: ctx.env, log, queue });
   } catch (error) {
     if (error instanceof ServeSetupError) throw new UsageError(error.message);
     throw error;
   }
   await stopOnSignals(server, log);
   ctx.exitCode = 0;
+}
+
+/** A redis:// or rediss:// URL naming a host. */
+export function parseQueueUrl(text: string): string {
+  if (!isRedisUrl(text.trim())) throw new UsageError(`--queue "${text}": write a Redis URL, e.g. redis://127.0.0.1:6379`);
+  return text.trim();
 }
 
 export function parsePort(text: string): number {

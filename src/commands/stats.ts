@@ -2,9 +2,14 @@ import { Option, type Command } from 'commander';
 import pc from 'picocolors';
 import { GATE_KEYS, readStats, StatsLog, type StatsDocument } from '../stats/index.ts';
 import { evaluateGates, STATS_FORMATS, statsJson, statsJunit, statsMarkdown, type Gate, type StatsFormat } from '../stats/format.ts';
+import { loadProject } from '../project/context.ts';
+import { shownUrl } from '../queue/connection.ts';
+import { readQueueStats } from '../queue/stats.ts';
 import { UsageError, type CliContext } from './context.ts';
+import { parseQueueUrl } from './serve.ts';
 
 interface StatsFlags {
+  queue?: string;
   json?: boolean;
   format?: StatsFormat;
   failUnder?: string[];
@@ -14,20 +19,22 @@ export function registerStats(program: Command, ctx: CliContext): void {
   program
     .command('stats')
     .description('generation statistics from the event log ($SCRIBE_HOME, else .scribe/)')
+    .option('--queue <url>', 'the statistics of the shared queue in this Redis (`scribe serve --queue`), not the local event log')
     .option('--json', 'print one JSON document (the same as --format json)')
     .addOption(new Option('--format <format>', 'text for people, json, junit (one testcase per figure; a gate below its minimum fails) or markdown (for $GITHUB_STEP_SUMMARY)').choices([...STATS_FORMATS]))
     .option('--fail-under <key=value...>', `exit 1 when a figure is below the value (a CI gate), e.g. success_rate=0.8`)
     .action((flags: StatsFlags) => runStats(flags, ctx));
 }
 
-function runStats(flags: StatsFlags, ctx: CliContext): void {
+async function runStats(flags: StatsFlags, ctx: CliContext): Promise<void> {
   if (flags.json && flags.format && flags.format !== 'json') throw new UsageError(`--json and --format ${flags.format} ask for two formats; pick one`);
   const format = flags.json ? 'json' : (flags.format ?? 'text');
   const gates = (flags.failUnder ?? []).map(parseGate);
-  const stats = readStats(ctx.env, ctx.cwd);
+  const queue = flags.queue === undefined ? undefined : parseQueueUrl(flags.queue);
+  const stats = queue === undefined ? readStats(ctx.env, ctx.cwd) : await readQueueStats(queue, (await loadProject({ cwd: ctx.cwd, env: ctx.env })).agents.server.queue);
   const results = evaluateGates(stats, gates);
   const render: Record<StatsFormat, () => string> = {
-    text: () => formatStats(stats, StatsLog.at(ctx.env, ctx.cwd).file, ctx.stdout.isTTY === true),
+    text: () => formatStats(stats, queue === undefined ? StatsLog.at(ctx.env, ctx.cwd).file : shownUrl(queue), ctx.stdout.isTTY === true),
     json: () => statsJson(stats),
     junit: () => statsJunit(stats, results),
     markdown: () => statsMarkdown(stats, results),

@@ -1,6 +1,7 @@
 /**
  * agents/server.yaml: the HTTP API's limits — job concurrency and queue size, body size, timeouts,
- * how long finished jobs stay readable, the shutdown grace period, result callbacks, and `scribe mcp`.
+ * how long finished jobs stay readable, the shutdown grace period, result callbacks, the shared queue
+ * (`--queue`, `scribe worker`), and `scribe mcp`.
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -21,6 +22,16 @@ export const ServerFile = z
       retry_after_s: positiveInt,
       retention_ms: positiveInt,
       max_retained: positiveInt,
+      timeout_ms: positiveInt,
+    }),
+    queue: z.strictObject({
+      url: z.string().refine(isRedisUrl, 'must be a redis:// or rediss:// URL').nullable(),
+      name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only'),
+      per_caller_concurrency: positiveInt,
+      command_timeout_ms: positiveInt,
+      lock_ms: positiveInt,
+      stalled_interval_ms: positiveInt,
+      max_stalled: positiveInt,
     }),
     http: z.strictObject({
       max_body_bytes: positiveInt,
@@ -52,6 +63,16 @@ export const ServerFile = z
       ctx.addIssue({ code: 'custom', path: ['http', 'headers_timeout_ms'], message: `must be at most http.request_timeout_ms (${file.http.request_timeout_ms})` });
     }
   });
+
+/** A Redis URL: what `scribe serve --queue` and `scribe worker --queue` take. */
+export function isRedisUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 export type ServerConfig = z.infer<typeof ServerFile> & { file: string };
 

@@ -9,31 +9,32 @@
  *   GET  /v1/jobs/:id/events  text/event-stream: every stage (`event: stage`, id = its number), then
  *                          `event: result` with the finished job, then the stream ends. Last-Event-ID
  *                          resumes after that stage.
+ *   DELETE /v1/jobs/:id    200 the job, failed as cancelled: a queued one never starts, a running one
+ *                          is stopped wherever it runs; 404 unknown, 409 already finished
  *   GET  /v1/stats         200 the `stats --json` document
+ *
+ * The jobs live in a JobBackend (backend.ts): this process by default, or a shared queue (src/queue/).
  *
  * Every route but /healthz needs `Authorization: Bearer $SCRIBE_API_TOKEN` when a token is set. Without a
  * token, every route but /healthz answers 403 to a browser (an Origin header) and to a Host not of this machine.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ServerConfig } from '../config/server.ts';
 import type { JobView } from '../contracts.ts';
 import type { ProjectContext } from '../project/context.ts';
-import { readStats } from '../stats/index.ts';
-import { statsHome, StatsLog } from '../stats/log.ts';
-import { OneOutcomeSink } from '../stats/outcome.ts';
+import { BackendUnavailable, type DrainSummary, type JobBackend } from './backend.ts';
 import { checkBearer, openRequestRefusal } from './auth.ts';
-import { callbackSecret, checkCallbackUrl, deliverCallback } from './callback.ts';
+import { callbackSecret, checkCallbackUrl } from './callback.ts';
 import { readJsonBody } from './body.ts';
 import { HttpError } from './errors.ts';
-import { JobEvents } from './job-events.ts';
-import { JobStore } from './job-store.ts';
-import { isFinished, JobQueue, type DrainSummary } from './jobs.ts';
+import { InProcessJobs } from './in-process.ts';
+import { isFinished } from './jobs.ts';
 import type { LogSink } from './log.ts';
 import { checkedSpecTarget } from './paths.ts';
 import { parseGenerateBody } from './schema.ts';
-import { JobThreads } from './threads.ts';
 
 export interface AppOptions {
   cwd: string;
@@ -44,14 +45,14 @@ export interface AppOptions {
   /** The bearer token every route but /healthz needs; undefined leaves them open (loopback only). */
   token: string | undefined;
   log: LogSink;
+  /** Where jobs live and run; default: this process (InProcessJobs). */
+  backend?: JobBackend;
 }
 
 export interface ScribeApp {
   handle(req: IncomingMessage, res: ServerResponse): void;
-  jobs: JobQueue;
-  /** Live stage streams (GET /v1/jobs/:id/events). */
-  events: JobEvents;
-  /** Refuses new jobs from now on, settles every job (see JobQueue.drain), and stops the worker threads. */
+  backend: JobBackend;
+  /** Refuses new jobs from now on and settles every job (see JobBackend.shutdown). */
   shutdown(graceMs: number): Promise<DrainSummary>;
 }
 
@@ -66,73 +67,52 @@ const JOB_PATH = /^\/v1\/jobs\/([0-9a-f-]{36})(\/events)?$/;
 
 export function createApp(options: AppOptions): ScribeApp {
   const { config, log } = options;
-  const events = new JobEvents();
-  const stats = OneOutcomeSink.resuming(StatsLog.at(options.env, options.cwd));
-  /** Callback URLs of jobs not finished yet, by job id. */
-  const callbacks = new Map<string, URL>();
-  const deliveries = new Set<Promise<boolean>>();
-  const stopDeliveries = new AbortController();
+  const backend = options.backend ?? new InProcessJobs({ cwd: options.cwd, env: options.env, config, log });
   const secret = callbackSecret(options.env);
-  const onFinished = (job: JobView) => {
-    events.end(job);
-    const url = callbacks.get(job.id);
-    if (!url) return;
-    callbacks.delete(job.id);
-    const delivery = deliverCallback({ url, body: JSON.stringify(job), secret: secret!, settings: config.callbacks, log, job: job.id, signal: stopDeliveries.signal });
-    deliveries.add(delivery);
-    void delivery.finally(() => deliveries.delete(delivery));
-  };
-  const jobs = new JobQueue(
-    { concurrency: config.jobs.concurrency, maxQueued: config.jobs.max_queued, retentionMs: config.jobs.retention_ms, maxRetained: config.jobs.max_retained },
-    (job) => {
-      logJob(job, log);
-      if (!isFinished(job.status)) return;
-      // A started job whose pipeline gave no result (aborted at shutdown, its worker died) ends its generation here.
-      if (job.started_at !== null && job.result === undefined) stats.giveUp(job.id, closing ? 'interrupted' : 'error', job.error ?? 'the job ended without an outcome');
-      onFinished(job);
-    },
-    new JobStore(path.join(statsHome(options.env, options.cwd), 'jobs')),
-  );
-  // Jobs a stopped server was running end their generations now, if nothing recorded an outcome for them.
-  for (const job of jobs.recover()) if (job.started_at !== null) stats.giveUp(job.id, 'interrupted', job.error ?? 'the server stopped');
-  const threads = new JobThreads(options.env);
   let closing = false;
 
   const generate = async (req: IncomingMessage, notes: RequestNotes): Promise<Answer> => {
     if (closing) throw unavailable(config);
     const body = await readJsonBody(req, config.http.max_body_bytes);
     const { callback_url: callbackUrl, ...request } = parseGenerateBody(body, { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars });
-    const outputPath = checkedSpecTarget(options.project, request);
+    // Relative to the project: a worker on another machine has the same project in another folder.
+    const outputPath = path.relative(options.project.cwd, checkedSpecTarget(options.project, request));
     const callback = callbackUrl === undefined ? undefined : checkCallbackUrl(callbackUrl, config.callbacks, secret);
-    // The job's id is known once submit returns; its first stage comes later, from its worker thread.
-    let id = '';
-    const outcome = jobs.submit((job) =>
-      threads.run(
-        { request: { ...request, outputPath }, cwd: options.cwd, generation: job.id },
-        {
-          onEvent: (event) => {
-            job.onEvent(event);
-            events.stage(id, event);
-          },
-          stats,
-        },
-        job.signal,
-      ),
-    );
+    const outcome = await backend.submit({ request: { ...request, outputPath }, callback, owner: ownerOf(req) });
     if (!outcome.accepted) {
       if (outcome.reason === 'closed') throw unavailable(config);
       throw new HttpError(429, 'queue_full', `${config.jobs.max_queued} jobs are already waiting; try again later`, { headers: { 'retry-after': String(config.jobs.retry_after_s) } });
     }
-    id = outcome.job.id;
-    if (callback) callbacks.set(id, callback);
     notes.job = outcome.job.id;
     return { status: 202, body: { id: outcome.job.id, status: outcome.job.status }, headers: { location: `/v1/jobs/${outcome.job.id}` } };
+  };
+
+  const job = async (req: IncomingMessage, id: string, events: boolean): Promise<Answer> => {
+    allow(req, events ? ['GET', 'HEAD'] : ['GET', 'HEAD', 'DELETE']);
+    const notFound = () => new HttpError(404, 'job_not_found', `no job ${id} (finished jobs are kept for ${config.jobs.retention_ms} ms)`);
+    if (req.method === 'DELETE') {
+      const outcome = await backend.cancel(id);
+      if (outcome.cancelled) return { status: 200, body: outcome.job };
+      if (outcome.reason === 'unknown') throw notFound();
+      throw new HttpError(409, 'job_finished', `job ${id} has already finished (${outcome.job?.status})`);
+    }
+    if (events) {
+      // Watching before reading: a stage that lands in between is in the job read, or reaches the watcher.
+      const stream = await openStream(req, backend, id);
+      if (!stream) throw notFound();
+      return { stream };
+    }
+    const found = await backend.get(id);
+    if (!found) throw notFound();
+    return { status: 200, body: found };
   };
 
   const route = async (req: IncomingMessage, path: string, notes: RequestNotes): Promise<Answer> => {
     if (path === '/healthz') {
       allow(req, ['GET', 'HEAD']);
-      return closing ? { status: 503, body: { status: 'shutting_down' } } : { status: 200, body: { status: 'ok', ...jobs.counts() } };
+      if (closing) return { status: 503, body: { status: 'shutting_down' } };
+      const { ok, ...health } = await backend.health();
+      return ok ? { status: 200, body: { status: 'ok', ...health } } : { status: 503, body: { status: 'queue_unreachable', ...health } };
     }
     const refusal = openRequestRefusal(req.headers, options.token);
     if (refusal !== undefined) throw new HttpError(403, 'forbidden', refusal);
@@ -143,23 +123,18 @@ export function createApp(options: AppOptions): ScribeApp {
     }
     if (path === '/v1/stats') {
       allow(req, ['GET', 'HEAD']);
-      return { status: 200, body: readStats(options.env, options.cwd) };
+      return { status: 200, body: await backend.stats() };
     }
     const jobPath = JOB_PATH.exec(path);
     if (jobPath) {
-      allow(req, ['GET', 'HEAD']);
       notes.job = jobPath[1]!;
-      const job = jobs.get(jobPath[1]!);
-      if (!job) throw new HttpError(404, 'job_not_found', `no job ${jobPath[1]} (finished jobs are kept for ${config.jobs.retention_ms} ms)`);
-      if (jobPath[2]) return { stream: (res) => streamJob(job, events, req, res) };
-      return { status: 200, body: job };
+      return job(req, jobPath[1]!, jobPath[2] !== undefined);
     }
     throw new HttpError(404, 'not_found', `no route ${path}`);
   };
 
   return {
-    jobs,
-    events,
+    backend,
     handle(req, res) {
       const started = performance.now();
       const path = pathOf(req.url);
@@ -170,6 +145,10 @@ export function createApp(options: AppOptions): ScribeApp {
       route(req, path, notes)
         .catch((error: unknown): Answer => {
           if (error instanceof HttpError) return { status: error.status, body: error.body(), headers: error.headers };
+          if (error instanceof BackendUnavailable) {
+            log({ level: 'error', msg: 'queue unavailable', method: req.method, path, error: error.message });
+            return { status: 503, body: { error: 'queue_unavailable', message: error.message }, headers: { 'retry-after': String(config.jobs.retry_after_s) } };
+          }
           log({ level: 'error', msg: 'request failed', method: req.method, path, error: error instanceof Error ? error.message : String(error) });
           return { status: 500, body: { error: 'internal_error', message: 'the server failed to answer; see its log' } };
         })
@@ -177,14 +156,15 @@ export function createApp(options: AppOptions): ScribeApp {
     },
     async shutdown(graceMs) {
       closing = true;
-      const summary = await jobs.drain(graceMs);
-      await threads.close(config.shutdown.abort_ms);
-      // Callbacks of the last jobs get the abort wait too, then stop trying.
-      await settleWithin([...deliveries], config.shutdown.abort_ms);
-      stopDeliveries.abort();
-      return summary;
+      return backend.shutdown(graceMs);
     },
   };
+}
+
+/** Who sent a request, for per-caller limits: a digest of its bearer token, never the token itself. */
+function ownerOf(req: IncomingMessage): string {
+  const bearer = /^Bearer[ \t]+(\S+)/i.exec(req.headers.authorization ?? '')?.[1];
+  return bearer === undefined ? 'anonymous' : createHash('sha256').update(bearer, 'utf8').digest('hex').slice(0, 16);
 }
 
 function authorize(req: IncomingMessage, token: string | undefined): void {
@@ -217,36 +197,45 @@ function pathOf(url: string | undefined): string {
 /**
  * Server-Sent Events of one job: the stages so far (after Last-Event-ID, when a client resumes), each
  * new one as it comes, then the finished job as `result`, and the end of the stream. A client that goes
- * away is simply unsubscribed; the job goes on.
+ * away is simply unsubscribed; the job goes on. Undefined when there is no such job.
  */
-function streamJob(job: JobView, events: JobEvents, req: IncomingMessage, res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-  const resumeAfter = Number(req.headers['last-event-id']);
-  let sent = Number.isInteger(resumeAfter) && resumeAfter > 0 ? Math.min(resumeAfter, job.stages.length) : 0;
-  const write = (event: string, data: unknown, id?: number) => res.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  const finish = (finished: JobView) => {
-    write('result', finished);
-    res.end();
+async function openStream(req: IncomingMessage, backend: JobBackend, id: string): Promise<((res: ServerResponse) => void) | undefined> {
+  const changes: JobView[] = [];
+  let deliver: (job: JobView) => void = (job) => changes.push(job);
+  const unsubscribe = await backend.watch(id, (job) => deliver(job));
+  let job: JobView | undefined;
+  try {
+    job = await backend.get(id);
+  } catch (error) {
+    unsubscribe();
+    throw error;
+  }
+  if (!job) {
+    unsubscribe();
+    return undefined;
+  }
+  const first = job;
+  return (res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    const resumeAfter = Number(req.headers['last-event-id']);
+    let sent = Number.isInteger(resumeAfter) && resumeAfter > 0 ? Math.min(resumeAfter, first.stages.length) : 0;
+    let ended = false;
+    const write = (event: string, data: unknown, eventId?: number) => res.write(`${eventId === undefined ? '' : `id: ${eventId}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const show = (latest: JobView) => {
+      if (ended) return;
+      latest.stages.slice(sent).forEach((stage, index) => write('stage', stage, sent + index + 1));
+      sent = Math.max(sent, latest.stages.length);
+      if (!isFinished(latest.status)) return;
+      ended = true;
+      unsubscribe();
+      write('result', latest);
+      res.end();
+    };
+    res.on('close', unsubscribe);
+    show(first);
+    for (const change of changes.splice(0)) show(change);
+    deliver = show;
   };
-  job.stages.slice(sent).forEach((stage, index) => write('stage', stage, sent + index + 1));
-  sent = job.stages.length;
-  if (isFinished(job.status)) return finish(job);
-  const unsubscribe = events.subscribe(job.id, (signal) => {
-    if (signal.type === 'end') return finish(signal.job);
-    sent += 1;
-    write('stage', signal.event, sent);
-  });
-  res.on('close', unsubscribe);
-}
-
-/** Waits for every promise to settle, or for `ms`, whichever comes first. */
-async function settleWithin(promises: ReadonlyArray<Promise<unknown>>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  await Promise.race([Promise.allSettled(promises), deadline]);
-  clearTimeout(timer);
 }
 
 function send(res: ServerResponse, answer: { status: number; body: unknown; headers?: Record<string, string> }, headOnly: boolean): void {
@@ -259,16 +248,4 @@ function send(res: ServerResponse, answer: { status: number; body: unknown; head
     ...answer.headers,
   });
   res.end(headOnly ? undefined : text);
-}
-
-function logJob(job: JobView, log: LogSink): void {
-  const finished = isFinished(job.status);
-  log({
-    level: job.status === 'failed' ? 'warn' : 'info',
-    msg: 'job',
-    job: job.id,
-    status: job.status,
-    ...(finished ? { ms: Date.parse(job.finished_at!) - Date.parse(job.created_at), exit_code: job.exit_code ?? null } : {}),
-    ...(job.error !== undefined ? { error: job.error } : {}),
-  });
 }

@@ -121,3 +121,48 @@ function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * The callbacks of one node's jobs: the URL of each job not finished yet, and the deliveries under way,
+ * which `close` gives a last wait and then stops.
+ */
+export class CallbackSender {
+  private readonly settings: CallbackSettings;
+  private readonly secret: string | undefined;
+  private readonly log: LogSink;
+  private readonly urls = new Map<string, URL>();
+  private readonly deliveries = new Set<Promise<boolean>>();
+  private readonly stop = new AbortController();
+
+  constructor(settings: CallbackSettings, secret: string | undefined, log: LogSink) {
+    this.settings = settings;
+    this.secret = secret;
+    this.log = log;
+  }
+
+  /** Remembers where job `id`'s result goes. */
+  expect(id: string, url: URL): void {
+    this.urls.set(id, url);
+  }
+
+  /** Delivers a finished job to its callback URL, if it has one. */
+  finished(job: { id: string }, url: URL | undefined = this.urls.get(job.id)): Promise<boolean> {
+    this.urls.delete(job.id);
+    if (!url || this.secret === undefined) return Promise.resolve(false);
+    const delivery = deliverCallback({ url, body: JSON.stringify(job), secret: this.secret, settings: this.settings, log: this.log, job: job.id, signal: this.stop.signal });
+    this.deliveries.add(delivery);
+    void delivery.finally(() => this.deliveries.delete(delivery));
+    return delivery;
+  }
+
+  /** Waits at most `waitMs` for the deliveries under way, then stops them. */
+  async close(waitMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+    });
+    await Promise.race([Promise.allSettled([...this.deliveries]), deadline]);
+    clearTimeout(timer);
+    this.stop.abort();
+  }
+}

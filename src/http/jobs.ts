@@ -7,7 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import type { JobStatus, JobView, PipelineEvent } from '../contracts.ts';
 import type { PipelineResult } from '../workflow/pipeline.ts';
+import type { CancelOutcome, DrainSummary, SubmitOutcome } from './backend.ts';
 import type { JobStore } from './job-store.ts';
+
+export type { DrainSummary, SubmitOutcome } from './backend.ts';
 
 
 /** What a job's work is handed: its id, where to report its stages, and when to stop. */
@@ -31,15 +34,8 @@ export interface QueueLimits {
   maxQueued: number;
   retentionMs: number;
   maxRetained: number;
-}
-
-export interface DrainSummary {
-  /** Running jobs that finished within the grace period. */
-  finished: number;
-  /** Running jobs still at work when it ran out: aborted and marked failed. */
-  abandoned: number;
-  /** Queued jobs that never started: marked failed. */
-  cancelled: number;
+  /** A running job still at work after this long is aborted and failed. */
+  timeoutMs: number;
 }
 
 interface Job {
@@ -58,8 +54,6 @@ interface Job {
   work?: JobWork;
   controller: AbortController;
 }
-
-export type SubmitOutcome = { accepted: true; job: JobView } | { accepted: false; reason: 'full' | 'closed' };
 
 export class JobQueue {
   private readonly limits: QueueLimits;
@@ -139,6 +133,21 @@ export class JobQueue {
     return job && this.view(job);
   }
 
+  /**
+   * Stops a job: a queued one never starts, a running one is aborted (its pipeline sees the signal).
+   * Either way it is failed now, with `reason`.
+   */
+  cancel(id: string, reason: string): CancelOutcome {
+    const job = this.jobs.get(id);
+    if (!job) return { cancelled: false, reason: 'unknown' };
+    if (isFinished(job.status)) return { cancelled: false, reason: 'finished', job: this.view(job) };
+    const waiting = this.waiting.indexOf(job);
+    if (waiting >= 0) this.waiting.splice(waiting, 1);
+    job.controller.abort(new Error(reason));
+    this.finish(job, { error: reason });
+    return { cancelled: true, job: this.view(job) };
+  }
+
   /** Resolves once no job's work is in flight, abandoned work included (it may outlive `drain`). */
   async idle(): Promise<void> {
     while (this.working.size > 0) await Promise.allSettled([...this.working]);
@@ -181,6 +190,11 @@ export class JobQueue {
   }
 
   private async execute(job: Job): Promise<void> {
+    const timer = setTimeout(() => {
+      const reason = `the job did not finish within ${this.limits.timeoutMs} ms (agents/server.yaml jobs.timeout_ms)`;
+      job.controller.abort(new Error(reason));
+      this.finish(job, { error: reason });
+    }, this.limits.timeoutMs);
     try {
       const onEvent = (event: PipelineEvent) => {
         if (job.status !== 'running') return;
@@ -191,6 +205,8 @@ export class JobQueue {
       this.finish(job, { result, error: result.document.success ? undefined : (result.document.error ?? 'the generation failed') });
     } catch (error) {
       this.finish(job, { error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      clearTimeout(timer);
     }
   }
 

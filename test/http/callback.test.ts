@@ -117,7 +117,7 @@ describe('POST /v1/generate callback_url', () => {
       const answer = await api.call('POST', '/v1/generate', { body: { description: 'search for milk', callback_url: url } });
       expect(answer.status, url).toBe(400);
       expect(answer.json.fields).toEqual([{ field: 'callback_url', message: expect.stringMatching(message) }]);
-      expect(api.app.jobs.counts()).toEqual({ queued: 0, running: 0 });
+      expect(api.jobs.counts()).toEqual({ queued: 0, running: 0 });
       await api.stop();
       server = undefined;
     }

@@ -91,9 +91,9 @@ describe('GET /v1/jobs/:id/events (Server-Sent Events)', () => {
       readEvents(response, resolve).catch(() => undefined);
     });
     expect(first).toMatchObject({ id: '1', event: 'stage', data: { stage: 'scribe', status: 'started' } });
-    expect(server.app.events.listening()).toBe(1);
+    expect(server.events.listening()).toBe(1);
     controller.abort();
-    await until(() => server.app.events.listening() === 0, 'the stream is unsubscribed');
+    await until(() => server.events.listening() === 0, 'the stream is unsubscribed');
     const job = await server.settled(posted.json.id);
     expect(job).toMatchObject({ status: 'done', result: { success: true } });
   });

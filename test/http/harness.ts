@@ -2,6 +2,9 @@
 import { request as httpRequest } from 'node:http';
 import { loadServerConfig, type ServerConfig } from '../../src/config/server.ts';
 import type { JobView } from '../../src/contracts.ts';
+import { InProcessJobs } from '../../src/http/in-process.ts';
+import type { JobEvents } from '../../src/http/job-events.ts';
+import type { JobQueue } from '../../src/http/jobs.ts';
 import type { LogEntry } from '../../src/http/log.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 
@@ -9,6 +12,9 @@ export const TOKEN = 'test-token-9f3c1e';
 
 export interface TestServer extends RunningServer {
   logs: LogEntry[];
+  /** The in-process backend's queue and stage streams. */
+  jobs: JobQueue;
+  events: JobEvents;
   /** fetch on the server with the right token unless told otherwise (null: no Authorization header). */
   call(method: string, path: string, options?: { body?: unknown; raw?: string; token?: string | null }): Promise<{ status: number; headers: Headers; json: any }>;
   /** Polls a job until it is done or failed (bounded: a job that never settles fails the test). */
@@ -16,9 +22,15 @@ export interface TestServer extends RunningServer {
 }
 
 /** The bundled agents/server.yaml with some values replaced, e.g. { jobs: { concurrency: 1 } }. */
-export function serverConfig(overrides: { jobs?: Partial<ServerConfig['jobs']>; http?: Partial<ServerConfig['http']>; shutdown?: Partial<ServerConfig['shutdown']> } = {}): ServerConfig {
+export function serverConfig(overrides: { jobs?: Partial<ServerConfig['jobs']>; http?: Partial<ServerConfig['http']>; shutdown?: Partial<ServerConfig['shutdown']>; queue?: Partial<ServerConfig['queue']> } = {}): ServerConfig {
   const base = loadServerConfig();
-  return { ...base, jobs: { ...base.jobs, ...overrides.jobs }, http: { ...base.http, ...overrides.http }, shutdown: { ...base.shutdown, ...overrides.shutdown } };
+  return {
+    ...base,
+    jobs: { ...base.jobs, ...overrides.jobs },
+    http: { ...base.http, ...overrides.http },
+    shutdown: { ...base.shutdown, ...overrides.shutdown },
+    queue: { ...base.queue, ...overrides.queue },
+  };
 }
 
 export async function startTestServer(cwd: string, env: NodeJS.ProcessEnv, config: ServerConfig = serverConfig()): Promise<TestServer> {
@@ -41,7 +53,9 @@ export async function startTestServer(cwd: string, env: NodeJS.ProcessEnv, confi
     }
     throw new Error(`job ${id} did not settle`);
   };
-  return Object.assign(server, { logs, call, settled });
+  const backend = server.app.backend;
+  if (!(backend instanceof InProcessJobs)) throw new Error('startTestServer runs the in-process backend');
+  return Object.assign(server, { logs, call, settled, jobs: backend.queue, events: backend.events });
 }
 
 /** Polls until `predicate` holds (bounded), for states reached by another party: a job running, a request seen. */

@@ -34,7 +34,7 @@ beforeEach(async () => {
 afterEach(async () => {
   if (server) {
     await server.stop();
-    await server.app.jobs.idle();
+    await server.jobs.idle();
   }
   server = undefined;
   const pending = fake.pending();
@@ -64,7 +64,7 @@ describe('auth', () => {
     expect(right.status).toBe(200);
     expect(StatsDocument.parse(right.json).validation_attempts).toBe(0);
     expect(fake.requests).toHaveLength(0);
-    expect(api.app.jobs.counts()).toEqual({ queued: 0, running: 0 });
+    expect(api.jobs.counts()).toEqual({ queued: 0, running: 0 });
   });
 
   it('without a token refuses a browser (any Origin) and a Host not of this machine with 403; a local client without either passes', async () => {
@@ -140,7 +140,7 @@ describe('POST /v1/generate input', () => {
     ]);
     expect(await fieldsOf({ body: { desciption: DESCRIPTION } })).toEqual(['description: is required', 'desciption: is not a field of this request']);
     expect(await fieldsOf({ body: { description: 'x'.repeat(5000) } })).toEqual(['description: must be at most 4000 characters']);
-    expect(api.app.jobs.counts()).toEqual({ queued: 0, running: 0 });
+    expect(api.jobs.counts()).toEqual({ queued: 0, running: 0 });
   });
 
   it('answers 413 to a body over 1 MB, declared or chunked, without reading it all; the server goes on serving', async () => {
@@ -154,7 +154,7 @@ describe('POST /v1/generate input', () => {
     expect(chunked.status).toBe(413);
     expect(chunked.sentWhenAnswered).toBeLessThan(64 * limit);
     expect((await api.call('GET', '/healthz')).status).toBe(200);
-    expect(api.app.jobs.counts()).toEqual({ queued: 0, running: 0 });
+    expect(api.jobs.counts()).toEqual({ queued: 0, running: 0 });
   });
 
   it('refuses every way out of generated-tests/ with 400, queues nothing and writes nothing outside', async () => {
@@ -186,7 +186,7 @@ describe('POST /v1/generate input', () => {
       const answer = await api.call('POST', '/v1/generate', { body: { description: DESCRIPTION, run: false, ...fields } });
       expect({ fields, status: answer.status, field: answer.json.fields?.[0]?.field }).toEqual({ fields, status: 400, field });
     }
-    expect(api.app.jobs.counts()).toEqual({ queued: 0, running: 0 });
+    expect(api.jobs.counts()).toEqual({ queued: 0, running: 0 });
     expect(fake.requests).toHaveLength(0);
     expect(readdirSync(outside)).toEqual([]);
     expect(existsSync(path.join(project.dir, 'escaped.spec.ts'))).toBe(false);
@@ -285,12 +285,12 @@ describe('jobs', () => {
 
     const summary = await api.stop();
     expect(summary).toEqual({ finished: 0, abandoned: 1, cancelled: 1 });
-    expect(api.app.jobs.get(running.json.id)).toMatchObject({ status: 'failed', error: 'the server shut down: the job did not finish within the 0 ms grace period' });
-    expect(api.app.jobs.get(queued.json.id)).toMatchObject({ status: 'failed', error: 'the server shut down before the job started', started_at: null });
+    expect(api.jobs.get(running.json.id)).toMatchObject({ status: 'failed', error: 'the server shut down: the job did not finish within the 0 ms grace period' });
+    expect(api.jobs.get(queued.json.id)).toMatchObject({ status: 'failed', error: 'the server shut down before the job started', started_at: null });
     expect(api.logs).toContainEqual({ level: 'info', msg: 'stopped', finished: 0, abandoned: 1, cancelled: 1 });
-    await api.app.jobs.idle();
+    await api.jobs.idle();
     // The abandoned job's late end changes nothing.
-    expect(api.app.jobs.get(running.json.id)!.status).toBe('failed');
+    expect(api.jobs.get(running.json.id)!.status).toBe('failed');
   });
 
   it('shutting down lets a running job finish within the grace period and refuses new work meanwhile', async () => {
@@ -304,9 +304,9 @@ describe('jobs', () => {
     const late = await api.call('POST', '/v1/generate', { body: { description: 'search for bread', run: false } }).catch((error: Error) => error);
     if (!(late instanceof Error)) expect(late.status).toBe(503);
     expect(await stopping).toEqual({ finished: 1, abandoned: 0, cancelled: 0 });
-    const job = api.app.jobs.get(accepted.json.id)!;
+    const job = api.jobs.get(accepted.json.id)!;
     expect(job).toMatchObject({ status: 'done', result: { success: true } });
     expect(existsSync(path.join(project.dir, job.result!.testPath!))).toBe(true);
-    expect(api.app.jobs.counts()).toEqual({ queued: 0, running: 0 });
+    expect(api.jobs.counts()).toEqual({ queued: 0, running: 0 });
   });
 });
