@@ -8,24 +8,23 @@
  *
  *   node --import tsx bench/hostile-run-pipeline.ts [name-filter]
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { generateSpec } from '../src/workflow/pipeline.ts';
 import { startFakeOpenAI } from '../test/fixtures/fake-openai.ts';
 import { fenced } from '../test/fixtures/model-answers.ts';
-import { SECRETS, startHostileHost } from '../test/fixtures/hostile-run.ts';
+import { plantProjectSecret, PROJECT_SECRET, SECRETS, startHostileHost } from '../test/fixtures/hostile-run.ts';
 import { makeScribeProject } from '../test/fixtures/scribe-project.ts';
 
 const filter = process.argv[2] ?? '';
-const hostText = (existsSync('/etc/hostname') ? readFileSync('/etc/hostname', 'utf8').trim() : '') || hostname();
 const host = await startHostileHost();
 const rows: Array<{ spec: string; gate_on: string; accepted: boolean; effects: string[] }> = [];
 try {
-  const specs = host.specs().filter((spec) => spec.name.includes(filter));
-  for (const spec of specs) {
+  const names = host.specs().map((spec) => spec.name).filter((name) => name.includes(filter));
+  for (const name of names) {
     host.reset();
     const fake = await startFakeOpenAI();
     const project = makeScribeProject();
+    plantProjectSecret(project.dir);
+    const spec = host.specs(project.dir).find((s) => s.name === name)!;
     try {
       // Enough answers for every attempt of Scribe and the Medic: the same spec each time.
       fake.reply(...Array.from({ length: 8 }, () => ({ text: fenced(spec.text) })));
@@ -34,7 +33,7 @@ try {
       const toModel = JSON.stringify(fake.requests.map((r) => r.body));
       const effects = [
         ...(document.runner ? host.effects(document.runner) : host.effects({ status: 'error', classification: 'test_bug', duration_ms: 0, error_message: null, error_line: null, screenshots: [], console_errors: [] })),
-        ...(hostText.length >= 4 && toModel.includes(hostText) ? ['host file text in a model request'] : []),
+        ...(toModel.includes(PROJECT_SECRET) ? ["the project's .env text in a model request"] : []),
         ...Object.entries(SECRETS).filter(([, value]) => toModel.includes(value)).map(([name]) => `${name} in a model request`),
       ];
       const rules = [...new Set(document.issues.filter((issue) => issue.severity === 'error').map((issue) => issue.rule))];
@@ -44,7 +43,7 @@ try {
       project.remove();
       await fake.close();
     }
-    process.stderr.write(`\r${rows.length}/${specs.length}`);
+    process.stderr.write(`\r${rows.length}/${names.length}`);
   }
   process.stderr.write('\n');
   console.log(JSON.stringify({ specs: rows.length, with_effects: rows.filter((r) => r.effects.length > 0).length, rows }, null, 2));
