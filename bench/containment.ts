@@ -12,7 +12,7 @@
  *
  * Then the added time of containment: a benign spec run plain (the user's own) and contained, alternating.
  *
- *   node --import tsx bench/containment.ts [runs-for-timing=5] [--timing-only]
+ *   node --import tsx bench/containment.ts [runs-for-timing=5] [--with-gate-corpus] [--timing-only]
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,12 +25,13 @@ import { ALLOWED_ENV, startHostileHost } from '../test/fixtures/hostile-run.ts';
 const HOSTILE = fileURLToPath(new URL('../test/fixtures/hostile/', import.meta.url));
 const runs = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 5);
 const timingOnly = process.argv.includes('--timing-only');
+const withGateCorpus = process.argv.includes('--with-gate-corpus');
 
 const host = await startHostileHost();
 const rows: Array<{ spec: string; layer: string; status: string; effects: string[] }> = [];
 try {
   if (!timingOnly) {
-    const gateCorpus = readdirSync(HOSTILE)
+    const gateCorpus = (withGateCorpus ? readdirSync(HOSTILE) : [])
       .filter((name) => name.endsWith('.spec.ts'))
       .sort((a, b) => parseInt(a, 10) - parseInt(b, 10))
       .map((name) => ({ name, text: readFileSync(path.join(HOSTILE, name), 'utf8').replaceAll('127.0.0.1:9', host.canary), containedBy: undefined as string | undefined }));

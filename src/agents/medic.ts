@@ -14,6 +14,7 @@ import type { CriticConfig } from '../config/critic.ts';
 import { modelFor, renderTemplate, type ScribeConfig } from '../config/scribe.ts';
 import { healableClassifications, loadWorkflow, type WorkflowManifest } from '../config/workflow.ts';
 import type { PageInventory, RunnerReport } from '../contracts.ts';
+import { appContent, text } from '../explore/render.ts';
 import { extractCode } from '../llm/extract.ts';
 import { secretsOf } from '../llm/redact.ts';
 import type { ChatMessage, ModelProvider } from '../llm/types.ts';
@@ -130,7 +131,7 @@ export class Medic {
     const { report } = input;
     const failingText = report.error_line !== null ? input.code.split(/\r?\n/)[report.error_line - 1]?.trim() : undefined;
     const failingLine = failingText ? renderTemplate(prompts.failing_line, { line: String(report.error_line), text: failingText }) : '';
-    const snapshot = report.error_context?.trim() ? renderTemplate(prompts.snapshot, { snapshot: report.error_context.trim() }) : '';
+    const snapshot = report.error_context?.trim() ? renderTemplate(prompts.snapshot, { snapshot: appContent(report.error_context.trim()) }) : '';
     const pageElements = report.final_page && prompts.page_elements ? renderPageElements(prompts, prompts.page_elements, report.final_page, report.error_message ?? '') : '';
     const refusal = input.previousRefusal?.trim() ? renderTemplate(prompts.refusal, { reasons: input.previousRefusal.trim() }) : '';
     const system = renderTemplate(prompts.system, { criteria: renderCriteria(this.critic), test_id_attribute: this.critic.testIdAttribute, credentials: renderCredentials(this.critic, this.config.prompts.no_credentials) });
@@ -182,7 +183,7 @@ function sameCode(a: string, b: string): boolean {
  */
 function renderPageElements(prompts: MedicPrompts, template: string, page: NonNullable<RunnerReport['final_page']>, error: string): string {
   const named = /getByTestId\((['"`])(.+?)\1\)/.exec(error)?.[2] ?? /\[data-test(?:-?id)?=["']?([^"'\]]+)["']?\]/.exec(error)?.[1];
-  const quoted = (ids: readonly string[]) => ids.map((id) => `"${id}"`).join(', ');
+  const quoted = (ids: readonly string[]) => ids.map(text).join(', ');
   const nearest = named && page.testIds.length > 0
     ? renderTemplate(prompts.nearest, { test_id: named, test_ids: quoted([...page.testIds].sort((a, b) => editDistance(named, a) - editDistance(named, b)).slice(0, 3)) })
     : '';
@@ -190,6 +191,6 @@ function renderPageElements(prompts: MedicPrompts, template: string, page: NonNu
     url: page.url,
     test_ids: page.testIds.length > 0 ? quoted(page.testIds) : prompts.no_test_ids,
     nearest,
-    roles: page.roles.join(', ') || prompts.no_roles,
+    roles: appContent(page.roles.join(', ')) || prompts.no_roles,
   });
 }

@@ -1,6 +1,10 @@
 /**
  * The compact text form of a page inventory that prompts carry: one line per entry, most useful kinds
  * first. The size cap (inventory.ts) measures exactly these lines, so what is rendered is what was budgeted.
+ *
+ * Everything read from a page is the app's content, which may be written to address a model: each text
+ * is quoted (a JSON string: no line breaks of its own), a test id or name that is not a plain token is
+ * quoted too, and neither can close the <app-content> block the prompts (agents/scribe.yaml) put it in.
  */
 import type { PageInventory } from '../contracts.ts';
 
@@ -24,7 +28,7 @@ export const INVENTORY_SECTIONS: readonly InventorySection[] = [
       inventory.testIds.map((entry) => {
         const kind = entry.role && entry.role !== entry.tag ? `${entry.tag} ${entry.role}` : entry.tag;
         const details = [kind, quoted('text', entry.text), quoted('label', entry.label), entry.visible === false ? 'hidden' : null];
-        return `- ${entry.testId}${times(entry.count)}: ${joined(details)}`;
+        return `- ${token(entry.testId)}${times(entry.count)}: ${joined(details)}`;
       }),
   },
   {
@@ -33,32 +37,32 @@ export const INVENTORY_SECTIONS: readonly InventorySection[] = [
     title: () => 'Form fields:',
     lines: (inventory) =>
       inventory.fields.map((field) =>
-        `- ${joined([field.type, quoted('label', field.label), quoted('placeholder', field.placeholder), field.name && `name ${field.name}`, field.testId && `test id ${field.testId}`])}`,
+        `- ${joined([field.type, quoted('label', field.label), quoted('placeholder', field.placeholder), field.name && `name ${token(field.name)}`, field.testId && `test id ${token(field.testId)}`])}`,
       ),
   },
   {
     key: 'roles',
     noun: { one: 'role', many: 'roles' },
     title: () => 'Roles with accessible names (an element in the test id list above must be selected by its test id; the others by getByRole with the name):',
-    lines: (inventory) => inventory.roles.map((entry) => `- ${entry.role} ${JSON.stringify(entry.name)}${times(entry.count)}`),
+    lines: (inventory) => inventory.roles.map((entry) => `- ${token(entry.role)} ${text(entry.name)}${times(entry.count)}`),
   },
   {
     key: 'headings',
     noun: { one: 'heading', many: 'headings' },
     title: () => 'Headings:',
-    lines: (inventory) => inventory.headings.map((heading) => `- h${heading.level} ${JSON.stringify(heading.text)}`),
+    lines: (inventory) => inventory.headings.map((heading) => `- h${heading.level} ${text(heading.text)}`),
   },
   {
     key: 'links',
     noun: { one: 'link', many: 'links' },
     title: () => 'Links:',
     lines: (inventory) =>
-      inventory.links.map((link) => `- ${JSON.stringify(link.text)} -> ${link.href}${link.testId ? ` (test id ${link.testId})` : ''}`),
+      inventory.links.map((link) => `- ${text(link.text)} -> ${token(link.href)}${link.testId ? ` (test id ${token(link.testId)})` : ''}`),
   },
 ];
 
 export function headerLine(inventory: PageInventory): string {
-  return `Page ${JSON.stringify(inventory.title)} at ${inventory.url}`;
+  return `Page ${text(inventory.title)} at ${token(inventory.url)}`;
 }
 
 export function truncatedLine(inventory: PageInventory): string | undefined {
@@ -78,7 +82,22 @@ export function renderInventory(inventory: PageInventory): string {
 }
 
 function quoted(name: string, value: string | null): string | null {
-  return value ? `${name} ${JSON.stringify(value)}` : null;
+  return value ? `${name} ${text(value)}` : null;
+}
+
+/** Page text as a JSON string, with `<` escaped so it cannot close or open a block of the prompt. */
+export function text(value: string): string {
+  return JSON.stringify(value).replaceAll('<', '\\u003c');
+}
+
+/** A test id, name or URL as it is when it is a plain token (what a locator needs), else quoted like text. */
+function token(value: string): string {
+  return /^[\w.:/?#=&%@+~,;!$*()[\]'-]+$/.test(value) ? value : text(value);
+}
+
+/** Text of the app (a page snapshot) made unable to close the prompt's <app-content> block. */
+export function appContent(value: string): string {
+  return value.replace(/<(\/?)(app-content)/gi, '\u2039$1$2');
 }
 
 function times(count: number): string {
@@ -114,12 +133,12 @@ export function compactPageLines(inventory: PageInventory): string[] {
   const path = URL.canParse(inventory.url) ? `${new URL(inventory.url).pathname}${new URL(inventory.url).search}` : inventory.url;
   const ids = inventory.testIds.map((entry) => {
     const name = entry.label ?? entry.text;
-    const what = [entry.role ?? entry.tag, name ? JSON.stringify(name) : null].filter(Boolean).join(' ');
-    return `${entry.testId}${times(entry.count)} (${what})`;
+    const what = [entry.role ?? entry.tag, name ? text(name) : null].filter(Boolean).join(' ');
+    return `${token(entry.testId)}${times(entry.count)} (${what})`;
   });
-  const fields = inventory.fields.filter((field) => !field.testId).map((field) => `${field.type} ${JSON.stringify(field.label ?? field.placeholder ?? field.name ?? '')}`);
-  const others = rolesWithoutTestId(inventory).map((entry) => `${entry.role} ${JSON.stringify(entry.name)}${times(entry.count)}`);
-  const lines = [`Page ${JSON.stringify(inventory.title)} at ${path}`];
+  const fields = inventory.fields.filter((field) => !field.testId).map((field) => `${field.type} ${text(field.label ?? field.placeholder ?? field.name ?? '')}`);
+  const others = rolesWithoutTestId(inventory).map((entry) => `${token(entry.role)} ${text(entry.name)}${times(entry.count)}`);
+  const lines = [`Page ${text(inventory.title)} at ${token(path)}`];
   if (ids.length > 0) lines.push(`  test ids: ${ids.join(', ')}`);
   if (fields.length > 0) lines.push(`  fields without test id: ${fields.join(', ')}`);
   if (others.length > 0) lines.push(`  named elements without test id (use getByRole/getByLabel/getByText): ${others.join(', ')}`);

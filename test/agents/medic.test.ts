@@ -243,7 +243,7 @@ describe("the Medic's prompts from the project's agents/scribe.yaml", () => {
     expect(result.status).toBe('healed');
     const prompt = userMessage(0);
     expect(prompt).toContain('Playwright said nothing (status timeout).');
-    expect(prompt).toContain('carries exactly these test ids: no test ids at all');
+    expect(prompt).toContain('Test ids: no test ids at all');
     expect(prompt).toContain('(role "name"): no named elements either');
   });
 });

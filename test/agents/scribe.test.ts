@@ -272,7 +272,7 @@ describe('Scribe prompts', () => {
     expect(explored).toEqual(['http://127.0.0.1:4000/search']);
     const user = fake.requests[0]!.body.messages![1]!.content;
     expect(user).toContain(`The site was explored from its start page. Use the test ids listed for the page the test is on;`);
-    expect(user).toContain(`locator ladder: getByRole with its accessible name, then getByLabel, getByPlaceholder, getByText.\n${renderInventory(INVENTORY)}`);
+    expect(user).toContain(`locator ladder: getByRole with its accessible name, then getByLabel, getByPlaceholder, getByText.\n<app-content>\n${renderInventory(INVENTORY)}\n</app-content>`);
     for (const testId of INVENTORY.testIds) expect(user).toContain(testId.testId);
     expect(user).toContain('Milk, eggs…');
   });

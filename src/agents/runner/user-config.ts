@@ -22,7 +22,7 @@ export interface RunOverlay {
   baseURL: string;
   timeouts: { test_ms: number; expect_ms: number; action_ms: number; navigation_ms: number };
   launchOptions: Record<string, unknown>;
-  /** A contained run: every project's test connects to Scribe's browser, and this tsconfig serves every file. */
+  /** A contained run: every project's test connects to the run's own browser (launched inside the boundary), and this tsconfig serves every file. */
   connectOptions?: { wsEndpoint: string };
   tsconfig?: string;
   failureScreenshot: boolean;
@@ -57,7 +57,7 @@ export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
     const state = project.use?.storageState ?? user.use?.storageState;
     if (typeof state === 'string') deps.mirror(absolute(state), state);
   }
-  // A contained run: every project's test connects to Scribe's browser.
+  // A contained run: every project's test connects to the run's own browser.
   const connect = run.connectOptions ? { connectOptions: run.connectOptions } : {};
   const candidateUse = (use = {}) => ({
     ...use,
