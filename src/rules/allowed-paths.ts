@@ -33,6 +33,8 @@ type Options = z.infer<typeof Options>;
 const MAX_DEPTH = 12;
 /** Globals whose `get`/`set`/`has` are not requests. */
 const LOCAL_COLLECTIONS = new Set(['Map', 'Set', 'URLSearchParams', 'WeakMap', 'Headers', 'FormData']);
+/** Attachment names Scribe and Playwright give their own evidence. */
+const RESERVED_ATTACHMENT = /^(scribe|error-context|trace|video|screenshot|_)/i;
 const PATH_ADVICE = "use a relative path without '..' (such as 'screenshots/home.png') or testInfo.outputPath('home.png')";
 
 export default defineRule({
@@ -54,6 +56,7 @@ export default defineRule({
       const callee = calledMember(model, call.expression);
       const name = callee ? model.memberName(callee) : model.playwrightPath(call.expression) === 'test.use' ? 'use' : undefined;
       if (name === undefined) continue;
+      if (name === 'attach' && call.arguments[0]) paths.attachmentName(call.arguments[0]);
       if (options.path_arguments.includes(name)) call.arguments.forEach((argument) => paths.argument(argument, `${name}()`));
       if (Object.hasOwn(options.option_arguments, name) || name === 'use') paths.optionsArgument(call, name === 'use' ? 0 : options.option_arguments[name]!, name);
       if (options.navigation_methods.includes(name) && call.arguments[0]) paths.url(call.arguments[0], name);
@@ -84,6 +87,20 @@ class PathCheck {
     if (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) return;
     const problem = this.pathProblem(e);
     if (problem) this.findings.push({ node: argument, message: `${where}: ${problem}` });
+  }
+
+  /**
+   * testInfo.attach(name, …): a name of the spec's own, written out. Scribe reads its evidence from
+   * attachments it names (scribe-*) and the Medic Playwright's page snapshot (error-context); a spec that
+   * attached under those names would forge what the Medic and the host are told.
+   */
+  attachmentName(argument: ts.Expression): void {
+    const name = constString(this.model, argument);
+    if (name === undefined) {
+      this.findings.push({ node: argument, message: "attach(): write the attachment's name out as text (such as 'cart-summary'), so it cannot take a name Scribe or Playwright reads as their own." });
+    } else if (RESERVED_ATTACHMENT.test(name.trim())) {
+      this.findings.push({ node: argument, message: `attach(): "${shortText(name)}" is a name Scribe or Playwright reads as their own evidence (scribe-*, error-context, trace, video, screenshot); give the attachment a name of your own, such as 'cart-summary'.` });
+    }
   }
 
   /** The options object of screenshot(), storageState(), newContext(), attach(), test.use(): written out, its file keys checked. */

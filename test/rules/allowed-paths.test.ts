@@ -266,7 +266,21 @@ describe("allowed-paths: URLs through the spec's own helpers, tables and constan
       "  ['file:///etc/hostname'].forEach((url) => open(page, url));",
       '});',
     ].join('\n');
-    expect(lines(code)).toEqual([3, 5, 9]);
+    expect(lines(code)).toEqual([3, 4, 5, 9]);
     expect(issues(code)[0]!.message).toContain('(passed at line 7)');
+  });
+});
+
+describe('allowed-paths: attachment names', () => {
+  it("refuses names Scribe or Playwright read as their own evidence, and names computed at run time", () => {
+    const code = inTest(
+      [
+        "  await test.info().attach('cart-summary', { body: 'ok', contentType: 'text/plain' });",
+        "  await test.info().attach('scribe-evidence', { body: '{}' });",
+        "  await test.info().attach('error-context', { body: 'page snapshot' });",
+        "  await test.info().attach(String(Math.random()), { body: 'x' });",
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([5, 6, 7]);
   });
 });
