@@ -228,6 +228,7 @@ class Gate {
     else if (ts.isMetaProperty(node) && node.keywordToken === ts.SyntaxKind.ImportKeyword) this.report(node, '`import.meta` exposes where the file lives on the host; generated code does not need it.');
     else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) this.report(node, '`import()` loads a module at run time; generated code may only import @playwright/test (statically, at the top).');
     else if (node.kind === ts.SyntaxKind.ThisKeyword && !inClassMember(node)) this.report(node, '`this` outside a class method is not the spec\'s own object; use the fixtures and local variables instead.');
+    else if (ts.isIdentifier(node) && (node.text === 'expect' || node.text === 'test') && isDeclarationName(node)) this.playwrightName(node);
     else if (ts.isIdentifier(node)) this.identifier(node);
     else if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) this.member(node);
     else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) this.binding(node);
@@ -275,6 +276,16 @@ class Gate {
     const callee = this.model.unwrap(call.expression);
     const name = ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee) ? this.model.memberName(callee) : undefined;
     if (name !== undefined && this.options.context_methods.includes(name) && call.arguments[0]) this.contextOptions(call.arguments[0], name);
+  }
+
+  /**
+   * `expect` and `test` are Playwright's (or the project's fixtures module's, or an extend of them): a local
+   * `const expect = (x) => ({ toBeVisible: async () => {} })` would make every assertion check nothing.
+   */
+  private playwrightName(name: ts.Identifier): void {
+    const declaration = name.parent;
+    if (ts.isVariableDeclaration(declaration) && declaration.initializer && this.model.playwrightPath(declaration.initializer) === name.text) return;
+    this.report(name, `A spec may not declare its own \`${name.text}\`: it must be Playwright's (import { ${name.text} } from '@playwright/test', or ${name.text === 'expect' ? 'base.extend({ matchers })' : 'base.extend({ fixtures })'}), or every check written with it could be a stand-in that verifies nothing.`);
   }
 
   /** `class A extends B`: the expression is evaluated when the class is defined, so it is a name, never a call. */

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
 import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
-import { isFixtureRooted, isTestInfo } from './utils/untrusted-values.ts';
+import { calledFunction, isFixtureRooted, isTestInfo } from './utils/untrusted-values.ts';
 
 const Options = ruleOptions({
   /** Option keys that name a file or folder (`{ path }`, `recordVideo: { dir }`, `storageState`). */
@@ -33,6 +33,8 @@ type Options = z.infer<typeof Options>;
 const MAX_DEPTH = 12;
 /** Globals whose `get`/`set`/`has` are not requests. */
 const LOCAL_COLLECTIONS = new Set(['Map', 'Set', 'URLSearchParams', 'WeakMap', 'Headers', 'FormData']);
+/** Attachment names Scribe and Playwright give their own evidence. */
+const RESERVED_ATTACHMENT = /^(scribe|error-context|trace|video|screenshot|_)/i;
 const PATH_ADVICE = "use a relative path without '..' (such as 'screenshots/home.png') or testInfo.outputPath('home.png')";
 
 export default defineRule({
@@ -54,6 +56,7 @@ export default defineRule({
       const callee = calledMember(model, call.expression);
       const name = callee ? model.memberName(callee) : model.playwrightPath(call.expression) === 'test.use' ? 'use' : undefined;
       if (name === undefined) continue;
+      if (name === 'attach' && call.arguments[0]) paths.attachmentName(call.arguments[0]);
       if (options.path_arguments.includes(name)) call.arguments.forEach((argument) => paths.argument(argument, `${name}()`));
       if (Object.hasOwn(options.option_arguments, name) || name === 'use') paths.optionsArgument(call, name === 'use' ? 0 : options.option_arguments[name]!, name);
       if (options.navigation_methods.includes(name) && call.arguments[0]) paths.url(call.arguments[0], name);
@@ -84,6 +87,20 @@ class PathCheck {
     if (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) return;
     const problem = this.pathProblem(e);
     if (problem) this.findings.push({ node: argument, message: `${where}: ${problem}` });
+  }
+
+  /**
+   * testInfo.attach(name, …): a name of the spec's own, written out. Scribe reads its evidence from
+   * attachments it names (scribe-*) and the Medic Playwright's page snapshot (error-context); a spec that
+   * attached under those names would forge what the Medic and the host are told.
+   */
+  attachmentName(argument: ts.Expression): void {
+    const name = constString(this.model, argument);
+    if (name === undefined) {
+      this.findings.push({ node: argument, message: "attach(): write the attachment's name out as text (such as 'cart-summary'), so it cannot take a name Scribe or Playwright reads as their own." });
+    } else if (RESERVED_ATTACHMENT.test(name.trim())) {
+      this.findings.push({ node: argument, message: `attach(): "${shortText(name)}" is a name Scribe or Playwright reads as their own evidence (scribe-*, error-context, trace, video, screenshot); give the attachment a name of your own, such as 'cart-summary'.` });
+    }
   }
 
   /** The options object of screenshot(), storageState(), newContext(), attach(), test.use(): written out, its file keys checked. */
@@ -122,7 +139,8 @@ class PathCheck {
       }
       const inner = this.constObject(value);
       if (inner) {
-        this.optionsObject(inner, where, depth + 1);
+        // Files and URLs sit only in the containers (recordHar: { path }); headers, JSON bodies and viewports hold none.
+        if (this.options.option_containers.includes(name)) this.optionsObject(inner, where, depth + 1);
         continue;
       }
       const list = this.model.unwrap(value);
@@ -210,8 +228,16 @@ class PathCheck {
     if (full !== undefined) return this.literalUrlProblem(full);
     if (ts.isIdentifier(e)) {
       const value = constInitializer(this.model, e);
-      return value ? this.urlProblem(value, depth + 1) : 'the URL comes from a value the analysis cannot follow and could be a file: URL or another host.';
+      if (value) return this.urlProblem(value, depth + 1);
+      // `for (const { path } of PAGES) await page.goto(path)`: every row of a constant table.
+      const rows = constStrings(this.model, e);
+      if (rows) return rows.map((row) => this.literalUrlProblem(row)).find((problem) => problem !== undefined);
+      const declaration = this.model.declarationOf(e);
+      if (declaration && ts.isParameter(declaration)) return this.parameterUrlProblem(declaration, depth + 1);
+      return 'the URL comes from a value the analysis cannot follow and could be a file: URL or another host.';
     }
+    const property = this.constProperty(e);
+    if (property) return this.urlProblem(property, depth + 1);
     const parts = urlParts(this.model, e);
     if (parts === undefined) return 'the URL is computed at run time and could be a file: URL or another host.';
     const [first, ...rest] = parts;
@@ -224,6 +250,52 @@ class PathCheck {
     const lead = leadingText(this.model, parts);
     if (lead.text === '') return 'the URL starts with a value computed at run time and could be a file: URL or another host.';
     return lead.complete ? this.literalUrlProblem(lead.text) : this.prefixProblem(lead.text);
+  }
+
+  /** `ROUTES.login` of a constant object literal whose property nothing writes: the property's value. */
+  private constProperty(e: ts.Expression): ts.Expression | undefined {
+    if (!ts.isPropertyAccessExpression(e) && !ts.isElementAccessExpression(e)) return undefined;
+    const name = this.model.memberName(e);
+    const receiver = this.model.unwrap(e.expression);
+    if (name === undefined || !ts.isIdentifier(receiver)) return undefined;
+    const object = this.constObject(receiver);
+    const property = object?.properties.find((p) => this.model.propertyName(p) === name);
+    if (!property || !ts.isPropertyAssignment(property) || object!.properties.some(ts.isSpreadAssignment)) return undefined;
+    const declaration = this.model.declarationOf(receiver);
+    const written = declaration !== undefined && this.model.referencesTo(declaration).some((reference) => {
+      const access = reference.parent;
+      return (ts.isPropertyAccessExpression(access) || ts.isElementAccessExpression(access)) && access.expression === reference && this.model.memberName(access) !== undefined && isWritten(access);
+    });
+    return written ? undefined : property.initializer;
+  }
+
+  /**
+   * A URL that is a parameter of the spec's own helper or page-object method (`open(path) { page.goto(path) }`):
+   * fine when the function is only ever called, by name, and every call passes a URL that is fine.
+   */
+  private parameterUrlProblem(parameter: ts.ParameterDeclaration, depth: number): string | undefined {
+    const unknown = 'the URL is a parameter of a function the analysis cannot follow to every call; pass a path under baseURL at each call, and call the function only by name.';
+    if (depth > MAX_DEPTH || parameter.dotDotDotToken || !ts.isIdentifier(parameter.name)) return unknown;
+    const fn = parameter.parent;
+    if (!(ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn) || ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) || !onlyCalled(this.model, fn)) return unknown;
+    const index = fn.parameters.indexOf(parameter);
+    const calls = this.model.calls.filter((call) => calledFunction(this.model, call) === fn);
+    if (calls.length === 0) return unknown;
+    if (parameter.initializer) {
+      const problem = this.urlProblem(parameter.initializer, depth + 1);
+      if (problem) return problem;
+    }
+    for (const call of calls) {
+      const argument = call.arguments[index];
+      if (argument === undefined) {
+        if (parameter.initializer) continue;
+        return unknown;
+      }
+      if (call.arguments.slice(0, index + 1).some(ts.isSpreadElement)) return unknown;
+      const problem = this.urlProblem(argument, depth + 1);
+      if (problem) return `${problem} (passed at line ${this.model.position(call).line})`;
+    }
+    return undefined;
   }
 
   /** A URL known in full: an allowed scheme, or one that stays on baseURL's origin as the browser parses it (WHATWG). */
@@ -446,4 +518,34 @@ function calledName(model: SpecModel, expr: ts.Expression): string | undefined {
 /** Whether allowed-paths checks a method's arguments. */
 function checkedMethod(options: Options, name: string): boolean {
   return options.path_arguments.includes(name) || Object.hasOwn(options.option_arguments, name) || options.navigation_methods.includes(name) || options.request_methods.includes(name);
+}
+
+/**
+ * Whether a function of the spec is only ever called where it is named (`helper(x)`, `po.open(x)`), never
+ * handed on as a value (`urls.forEach(helper)`), so its call sites are all its arguments come from.
+ */
+function onlyCalled(model: SpecModel, fn: ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression): boolean {
+  const isCallee = (node: ts.Node): boolean => {
+    let n = node;
+    while (ts.isParenthesizedExpression(n.parent) || ts.isNonNullExpression(n.parent)) n = n.parent;
+    return ts.isCallExpression(n.parent) && n.parent.expression === n;
+  };
+  if (ts.isMethodDeclaration(fn)) {
+    const name = fn.name && (ts.isIdentifier(fn.name) || ts.isStringLiteralLike(fn.name)) ? fn.name.text : undefined;
+    if (name === undefined) return false;
+    const reads = [...model.nodes<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression), ...model.nodes<ts.ElementAccessExpression>(ts.SyntaxKind.ElementAccessExpression)];
+    return reads.every((access) => model.memberName(access) !== name || isCallee(access));
+  }
+  const declaration = ts.isFunctionDeclaration(fn) ? fn : ts.isVariableDeclaration(fn.parent) && fn.parent.initializer === fn ? fn.parent : undefined;
+  if (!declaration) return false;
+  return model.referencesTo(declaration).every((reference) => isCallee(reference));
+}
+
+/** `x.a = …`, `x.a += …`, `x.a++`, `delete x.a`. */
+function isWritten(access: ts.Expression): boolean {
+  let node: ts.Node = access;
+  while (ts.isParenthesizedExpression(node.parent) || ts.isNonNullExpression(node.parent)) node = node.parent;
+  const parent = node.parent;
+  if (ts.isBinaryExpression(parent)) return parent.left === node && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
+  return ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent) || ts.isDeleteExpression(parent) || ts.isArrayLiteralExpression(parent) || ts.isShorthandPropertyAssignment(parent) || ts.isPropertyAssignment(parent);
 }

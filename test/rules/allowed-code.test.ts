@@ -531,3 +531,28 @@ describe('allowed-code: where a credential may go', () => {
     expect(issues(code).find((i) => i.line === 5)!.message).toContain('The credential E2E_PASSWORD may go only into');
   });
 });
+
+describe('allowed-code: test and expect are Playwright’s', () => {
+  it('refuses a local expect or test, a fixture named expect, and accepts extends of them', () => {
+    const code = [
+      "import { test as base, expect as baseExpect } from '@playwright/test';",
+      'const test = base.extend<{ ready: boolean }>({ ready: async ({}, use) => { await use(true); } });',
+      "const expect = baseExpect.configure({ timeout: 10_000 });",
+      "test('x', async ({ page, ready }) => {",
+      "  await page.goto('/');",
+      '  expect(ready).toBe(true);',
+      '});',
+    ].join('\n');
+    expect(issues(code)).toEqual([]);
+    const fake = [
+      "import { test } from '@playwright/test';",
+      'const expect = (value: unknown) => ({ toBeVisible: async () => value });',
+      "test('x', async ({ page }) => {",
+      "  await page.goto('/');",
+      "  await expect(page.getByTestId('dashboard')).toBeVisible();",
+      '});',
+    ].join('\n');
+    expect(lines(fake)).toEqual([2]);
+    expect(issues(fake)[0]!.message).toContain('may not declare its own `expect`');
+  });
+});

@@ -228,3 +228,59 @@ describe('allowed-paths: every way of calling a method', () => {
     expect(lines(code)).toEqual([3, 4, 6]);
   });
 });
+
+describe("allowed-paths: URLs through the spec's own helpers, tables and constants", () => {
+  it('follows a parameter to every call of a helper or page-object method, rows of a table and properties of a constant object', () => {
+    const code = [
+      "import { test, expect, type Page } from '@playwright/test';",
+      "const ROUTES = { home: '/', cart: '/cart' };",
+      "const PAGES = [{ path: '/a' }, { path: '/b' }] as const;",
+      'class Shop {',
+      '  constructor(private readonly page: Page) {}',
+      '  async open(path: string) { await this.page.goto(path); }',
+      '}',
+      "async function visit(page: Page, where = '/') { await page.goto(where); }",
+      "test('x', async ({ page }) => {",
+      '  const shop = new Shop(page);',
+      '  await shop.open(ROUTES.cart);',
+      "  await shop.open('/orders');",
+      '  await visit(page);',
+      '  await visit(page, ROUTES.home);',
+      '  for (const { path } of PAGES) await page.goto(path);',
+      '});',
+    ].join('\n');
+    expect(issues(code)).toEqual([]);
+  });
+
+  it('refuses a helper called with another host, handed on as a value, or a constant whose property is rewritten', () => {
+    const code = [
+      "import { test, expect, type Page } from '@playwright/test';",
+      "const ROUTES = { home: '/' };",
+      "async function visit(page: Page, where: string) { await page.goto(where); }",
+      "async function go(where: string) { await test.info().attach(where); }",
+      "async function open(page: Page, where: string) { await page.goto(where); }",
+      "test('x', async ({ page }) => {",
+      "  await visit(page, '//127.0.0.1:9/');",
+      "  ROUTES.home = 'file:///etc/hostname';",
+      '  await page.goto(ROUTES.home);',
+      "  ['file:///etc/hostname'].forEach((url) => open(page, url));",
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([3, 4, 5, 9]);
+    expect(issues(code)[0]!.message).toContain('(passed at line 7)');
+  });
+});
+
+describe('allowed-paths: attachment names', () => {
+  it("refuses names Scribe or Playwright read as their own evidence, and names computed at run time", () => {
+    const code = inTest(
+      [
+        "  await test.info().attach('cart-summary', { body: 'ok', contentType: 'text/plain' });",
+        "  await test.info().attach('scribe-evidence', { body: '{}' });",
+        "  await test.info().attach('error-context', { body: 'page snapshot' });",
+        "  await test.info().attach(String(Math.random()), { body: 'x' });",
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([5, 6, 7]);
+  });
+});

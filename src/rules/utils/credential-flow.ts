@@ -13,7 +13,7 @@ import { isValueReference } from './ast.ts';
 
 const MAX_DEPTH = 12;
 /** Methods that type a value into the page. */
-const INPUT_METHODS = new Set(['fill', 'type', 'pressSequentially']);
+const INPUT_METHODS = new Set(['fill', 'type', 'pressSequentially', 'insertText']);
 /** Keys of HTTP credentials (`httpCredentials: { username, password }`, `setHTTPCredentials({...})`). */
 const HTTP_CREDENTIAL_KEYS = new Set(['username', 'password']);
 /** A credential role that names who logs in rather than a secret. */

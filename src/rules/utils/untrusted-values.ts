@@ -253,3 +253,35 @@ function isParsedJson(model: SpecModel, call: ts.CallExpression): boolean {
 function isConst(declaration: ts.VariableDeclaration): boolean {
   return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0;
 }
+
+/**
+ * The function of this file a call runs: what SpecModel.localFunction finds (helpers, methods of classes
+ * made with `new`), and methods of the spec's own fixtures (`loginPage.open()` where test.extend hands
+ * `new LoginPage(page)` to use), following `extends`.
+ */
+export function calledFunction(model: SpecModel, call: ts.CallExpression): ts.FunctionLikeDeclaration | undefined {
+  const local = model.localFunction(call);
+  if (local) return local;
+  const callee = model.unwrap(call.expression);
+  if (!ts.isPropertyAccessExpression(callee) && !ts.isElementAccessExpression(callee)) return undefined;
+  const name = model.memberName(callee);
+  const receiver = model.unwrap(callee.expression);
+  if (name === undefined || !ts.isIdentifier(receiver)) return undefined;
+  const declaration = model.declarationOf(receiver);
+  const given = declaration && ts.isBindingElement(declaration) ? extendedFixtureValue(model, declaration) : undefined;
+  const made = given && model.unwrap(given);
+  let cls = made && ts.isNewExpression(made) && ts.isIdentifier(made.expression) ? classNamed(model, made.expression) : undefined;
+  for (let depth = 0; cls && depth < MAX_DEPTH; depth++) {
+    const member = cls.members.find((m) => m.name !== undefined && (ts.isIdentifier(m.name) || ts.isStringLiteralLike(m.name)) && m.name.text === name);
+    if (member && ts.isMethodDeclaration(member)) return member;
+    if (member) return undefined;
+    const base = cls.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
+    cls = base && ts.isIdentifier(base) ? classNamed(model, base) : undefined;
+  }
+  return undefined;
+}
+
+function classNamed(model: SpecModel, id: ts.Identifier): ts.ClassDeclaration | undefined {
+  const declaration = model.declarationOf(id);
+  return declaration && ts.isClassDeclaration(declaration) ? declaration : undefined;
+}
