@@ -1,11 +1,54 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The e2e lane: test files that start a browser or a child process (the CLI, Playwright, the native type
+ * checker, npm), or drive a whole generation. Every other test file is in the unit lane, which .ci/run
+ * runs first and which may start neither (test/lanes/no-child-process.ts makes that an error).
+ */
+export const E2E = [
+  'test/agents/critic.test.ts',
+  'test/agents/medic.test.ts',
+  'test/agents/runner-user-config.test.ts',
+  'test/agents/runner.test.ts',
+  'test/agents/scribe.test.ts',
+  'test/commands/**',
+  'test/config/agents.test.ts',
+  'test/config/renamed-keys.test.ts',
+  'test/config/workflow.test.ts',
+  'test/explore/**',
+  'test/http/**',
+  'test/library.test.ts',
+  'test/llm/offline.test.ts',
+  'test/mcp/http.test.ts',
+  'test/mcp/run-spec-gate.test.ts',
+  'test/mcp/stdio.test.ts',
+  'test/package/**',
+  'test/project/context.test.ts',
+  'test/project/playwright.test.ts',
+  'test/rules/type-check.test.ts',
+  'test/stats/stats.test.ts',
+  'test/util/typescript.test.ts',
+  'test/validate/cache.test.ts',
+  'test/validate/robustness.test.ts',
+  'test/validate/type-checker.test.ts',
+  'test/validate/untrusted-gate.test.ts',
+  'test/validate/validator.test.ts',
+  'test/workflow/hostile-pipeline.test.ts',
+  'test/workflow/pipeline.test.ts',
+  'test/workflow/real-apps.test.ts',
+];
+
+const ALL = ['test/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Browser-driving suites start Chromium; two cores do not gain from more workers.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ALL, exclude: E2E, setupFiles: ['test/lanes/no-child-process.ts'] } },
+      { extends: true, test: { name: 'e2e', include: E2E } },
+    ],
   },
 });

@@ -1,5 +1,5 @@
 /**
- * The data contracts of DESIGN.md, one zod schema each. Every boundary (CLI JSON, HTTP, stage to stage,
+ * Scribe's data contracts (README: the CLI's JSON, the HTTP API, the library), one zod schema each. Every boundary (CLI JSON, HTTP, stage to stage,
  * model answers) parses through these, so a type and its runtime check never drift apart.
  */
 import { z } from 'zod';

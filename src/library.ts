@@ -1,5 +1,5 @@
 /**
- * The library's Scribe: the Scribe agent (its attempt loop, `generate`) with DESIGN.md's one call,
+ * The library's Scribe: the Scribe agent (its attempt loop, `generate`) with the library's one call,
  * `execute`, which runs the whole pipeline as `scribe generate` does (Scribe, the Critic, the Runner when
  * an app URL is known, the Medic, then the spec store) and answers with an AgentResult. The agent itself
  * cannot run the pipeline: the stages sit below the workflow that joins them.
@@ -73,7 +73,7 @@ export class Scribe extends ScribeAgent {
   }
 }
 
-/** The pipeline's outcome as DESIGN.md's AgentResult; the spec's path absolute, as the library's callers read it. */
+/** The pipeline's outcome as the library's AgentResult (src/contracts.ts); the spec's path absolute, as the library's callers read it. */
 function agentResultOf({ document, exitCode }: PipelineResult, cwd: string): AgentResult {
   const { success, testPath, attempts, issues, error, ...evidence } = document;
   return {

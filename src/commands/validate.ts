@@ -9,9 +9,9 @@ import { writeFileAtomic } from '../util/fs.ts';
 import { printable } from '../util/terminal.ts';
 import { CACHE_FILE, cacheKey, ValidationCache } from '../validate/cache.ts';
 import { collectSpecFiles, MissingPathError } from '../validate/files.ts';
-import { formatStylish, INTERNAL_ERROR_RULE, validateReport } from '../validate/report.ts';
+import { formatStylish, validateReport } from '../validate/report.ts';
 import { TYPE_CHECKER_CHOICES, type TypeCheckerChoice } from '../validate/type-checker-choice.ts';
-import type { FileValidation, Validator } from '../validate/validator.ts';
+import { INTERNAL_ERROR_RULE, type FileValidation, type Validator } from '../validate/validator.ts';
 import { INTERNAL_ERROR_EXIT, printWarnings, UsageError, type CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The `scribe stats` document, computed from the event log with exactly DESIGN.md's formulas:
+ * The `scribe stats` document (README's Statistics and CI), computed from the event log with these formulas:
  *
  * - validation_attempts: model answers validated (validation events; an autofix pass is not an attempt)
  * - validation_failures: validated answers with errors left after autofix

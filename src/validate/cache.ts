@@ -9,8 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Issue } from '../contracts.ts';
 import { readTextIfPresent, writeFileAtomic } from '../util/fs.ts';
-import { INTERNAL_ERROR_RULE } from './report.ts';
-import type { FileValidation } from './validator.ts';
+import { INTERNAL_ERROR_RULE, type FileValidation } from './validator.ts';
 
 export const CACHE_FILE = 'validate-cache.json';
 /** Bumped when the cache file's shape changes. */

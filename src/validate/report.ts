@@ -5,9 +5,6 @@ import type { ValidateReport } from '../contracts.ts';
 import { printable } from '../util/terminal.ts';
 import type { FileValidation } from './validator.ts';
 
-/** A finding about Scribe, not the spec: the file could not be analysed. The other files keep their reports. */
-export const INTERNAL_ERROR_RULE = 'internal-error';
-
 /** The `validate --json` document (the ValidateReport contract); built from typed results, so nothing to re-check. */
 export function validateReport(results: readonly FileValidation[], cwd: string): ValidateReport {
   const files = results.map((r) => ({ file: path.relative(cwd, r.file) || r.file, passed: r.passed, issues: r.issues }));

@@ -12,7 +12,6 @@ import { fromCompilerDiagnostic, type TypeDiagnostic } from '../analysis/type-di
 import type { CriticConfig } from '../config/critic.ts';
 import type { Issue, PageInventory } from '../contracts.ts';
 import type { Finding, RuleEnvironment, TextEdit } from '../rules/types.ts';
-import { INTERNAL_ERROR_RULE } from './report.ts';
 import type { TypeCheckerChoice } from './type-checker-choice.ts';
 import { compilerOptionsFor, JavaScriptPrograms, NativeTypeChecker, projectImports, typeCheckOptions } from './type-checker.ts';
 import { fixBreaks } from './verify-fix.ts';
@@ -74,7 +73,8 @@ interface RawFinding {
 }
 
 const MAX_FIX_ROUNDS = 5;
-export { INTERNAL_ERROR_RULE };
+/** A finding about Scribe, not the spec: the file could not be analysed. The other files keep their reports. */
+export const INTERNAL_ERROR_RULE = 'internal-error';
 /** A suppression comment that suppressed nothing (people's specs only; see suppressions.ts). */
 export const UNUSED_DIRECTIVE_RULE = 'unused-disable-directive';
 /** Results kept for texts seen again (a generation's attempts, fixes and reviews); the oldest go first. */

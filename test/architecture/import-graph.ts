@@ -86,6 +86,21 @@ export function importCycles(imports: readonly SourceImport[]): string[] {
   });
 }
 
+/** Each cycle between files of src/ (inside a part too), as a message with the import behind each of its arrows. */
+export function fileCycles(imports: readonly SourceImport[]): string[] {
+  const arrows = new Map<string, SourceImport>();
+  const graph = new Map<string, string[]>();
+  for (const entry of imports) {
+    if (leavesSrc(entry.target) || arrows.has(`${entry.file} ${entry.target}`)) continue;
+    arrows.set(`${entry.file} ${entry.target}`, entry);
+    graph.set(entry.file, [...(graph.get(entry.file) ?? []), entry.target]);
+  }
+  return findCycles(graph).map(({ loop }) => {
+    const because = loop.slice(1).map((to, i) => arrows.get(`${loop[i]} ${to}`)!).map((entry) => `src/${entry.file} imports '${entry.specifier}'`);
+    return `import cycle between files of src/: ${loop.join(' -> ')} (${because.join('; ')}) (rule: no two modules import each other, directly or around a loop; type-only imports count)`;
+  });
+}
+
 /** A group of nodes that all reach each other (a strongly connected component), and its shortest loop. */
 export interface Cycle {
   parts: string[];

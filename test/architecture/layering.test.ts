@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { findCycles, importCycles, importsOf, layeringViolations, moduleFiles, partOf, readImports } from './import-graph.ts';
+import { fileCycles, findCycles, importCycles, importsOf, layeringViolations, moduleFiles, partOf, readImports } from './import-graph.ts';
 import { LAYERS } from './layers.ts';
 
 const src = fileURLToPath(new URL('../../src/', import.meta.url));
@@ -20,6 +20,10 @@ describe('the layering of src/', () => {
 
   it('has no import cycle between its parts', () => {
     expect(importCycles(imports)).toEqual([]);
+  });
+
+  it('has no import cycle between its files', () => {
+    expect(fileCycles(imports)).toEqual([]);
   });
 
   it('is described by a table that names every part and allows no cycle', () => {
@@ -56,6 +60,19 @@ describe('the layering check', () => {
     expect(importCycles(imports)).toEqual([
       "import cycle between parts of src/: config -> rules -> config (src/config/critic.ts imports '../rules/index.ts'; src/rules/no-unknown-testid.ts imports '../config/critic.ts') (rule: no two parts import each other, directly or around a loop)",
     ]);
+  });
+
+  it('finds a cycle between two files of one part, type-only imports included', () => {
+    const files = [
+      ...importsOf('validate/validator.ts', "import { INTERNAL_ERROR_RULE } from './report.ts';\nimport { ts } from '../util/typescript.js';"),
+      ...importsOf('validate/report.ts', "import type { FileValidation } from './validator.ts';"),
+      ...importsOf('validate/cache.ts', "import { Validator } from './validator.ts';"),
+    ];
+    expect(importCycles(files)).toEqual([]);
+    expect(fileCycles(files)).toEqual([
+      "import cycle between files of src/: validate/report.ts -> validate/validator.ts -> validate/report.ts (src/validate/report.ts imports './validator.ts'; src/validate/validator.ts imports './report.ts') (rule: no two modules import each other, directly or around a loop; type-only imports count)",
+    ]);
+    expect(fileCycles(files.slice(1))).toEqual([]);
   });
 
   it('finds each tangle of parts once, with its shortest loop', () => {
