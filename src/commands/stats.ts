@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import pc from 'picocolors';
 import { GATE_KEYS, readStats, StatsLog, type StatsDocument } from '../stats/index.ts';
 import { evaluateGates, STATS_FORMATS, statsJson, statsJunit, statsMarkdown, type Gate, type StatsFormat } from '../stats/format.ts';
+import { BackendUnavailable } from '../http/backend.ts';
 import { loadProject } from '../project/context.ts';
 import { shownUrl } from '../queue/connection.ts';
 import { readQueueStats } from '../queue/stats.ts';
@@ -31,7 +32,15 @@ async function runStats(flags: StatsFlags, ctx: CliContext): Promise<void> {
   const format = flags.json ? 'json' : (flags.format ?? 'text');
   const gates = (flags.failUnder ?? []).map(parseGate);
   const queue = flags.queue === undefined ? undefined : parseQueueUrl(flags.queue);
-  const stats = queue === undefined ? readStats(ctx.env, ctx.cwd) : await readQueueStats(queue, (await loadProject({ cwd: ctx.cwd, env: ctx.env })).agents.server.queue);
+  let stats: StatsDocument;
+  try {
+    stats = queue === undefined ? readStats(ctx.env, ctx.cwd) : await readQueueStats(queue, (await loadProject({ cwd: ctx.cwd, env: ctx.env })).agents.server.queue);
+  } catch (error) {
+    if (!(error instanceof BackendUnavailable)) throw error;
+    ctx.stderr.write(`scribe: ${error.message}\n`);
+    ctx.exitCode = 1;
+    return;
+  }
   const results = evaluateGates(stats, gates);
   const render: Record<StatsFormat, () => string> = {
     text: () => formatStats(stats, queue === undefined ? StatsLog.at(ctx.env, ctx.cwd).file : shownUrl(queue), ctx.stdout.isTTY === true),

@@ -96,9 +96,9 @@ export class QueueJobs implements JobBackend {
    * A queued job is taken off the queue and recorded as cancelled; a running one is marked, and the
    * mark announced: the worker that has it aborts its pipeline and fails it (worker.ts).
    */
-  cancel(id: string): Promise<CancelOutcome> {
+  async cancel(id: string): Promise<CancelOutcome> {
     const reason = 'cancelled by DELETE /v1/jobs/:id';
-    return reach(this.target, this.redis, async () => {
+    const outcome = await reach(this.target, this.redis, async (): Promise<CancelOutcome | 'announced'> => {
       const before = await this.get(id);
       if (!before) return { cancelled: false, reason: 'unknown' };
       if (before.status === 'done' || before.status === 'failed') return { cancelled: false, reason: 'finished', job: before };
@@ -114,8 +114,10 @@ export class QueueJobs implements JobBackend {
         return { cancelled: true, job };
       }
       await this.redis.publish(this.keys.cancelChannel, id);
-      return { cancelled: true, job: await this.settledWithin(id, this.config.queue.command_timeout_ms) };
+      return 'announced';
     });
+    // The worker that has the job gets the abort wait of agents/server.yaml to stop it.
+    return outcome === 'announced' ? { cancelled: true, job: await this.settledWithin(id, this.config.shutdown.abort_ms) } : outcome;
   }
 
   async health(): Promise<BackendHealth> {
