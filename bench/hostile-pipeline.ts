@@ -23,9 +23,7 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runSpec } from '../src/agents/runner.ts';
-import { SharedBrowser } from '../src/agents/runner/browser-server.ts';
 import type { RunnerReport } from '../src/contracts.ts';
-import { launchOptions } from '../src/explore/browser.ts';
 import { generateSpec } from '../src/workflow/pipeline.ts';
 import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 import { startFakeOpenAI } from '../test/fixtures/fake-openai.ts';
@@ -120,7 +118,6 @@ async function throughPipeline() {
 }
 
 async function withoutGate() {
-  const browser = new SharedBrowser(launchOptions());
   const project = mkdtempSync(path.join(tmpdir(), 'scribe-gate-off-'));
   plantSecrets(project);
   const sourceDir = path.join(project, 'tests', 'generated', 'login');
@@ -133,7 +130,7 @@ async function withoutGate() {
       mkdirSync(MARKERS);
       const before = seen.length;
       const started = performance.now();
-      const report = await runSpec({ specText: specText(name), fileName: name, sourceDir, baseURL: app.url, cwd: project, env, untrusted: true, allowedEnv: ['BASE_URL', 'E2E_USERNAME', 'E2E_PASSWORD'], browser });
+      const report = await runSpec({ specText: specText(name), fileName: name, sourceDir, baseURL: app.url, cwd: project, env, untrusted: true, allowedEnv: ['BASE_URL', 'E2E_USERNAME', 'E2E_PASSWORD'] });
       const hung = performance.now() - started > HUNG_MS;
       const requests = seen.slice(before);
       const reportText = JSON.stringify(report);
@@ -151,7 +148,6 @@ async function withoutGate() {
     }
     process.stderr.write('\n');
   } finally {
-    await browser.close();
     rmSync(project, { recursive: true, force: true });
   }
   const byLayer = Object.fromEntries([...new Set(rows.map((r) => r.layer))].map((layer) => [layer, rows.filter((r) => r.layer === layer).length]));
