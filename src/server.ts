@@ -77,7 +77,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       // Node checks the two timeouts above only this often (30 s by default): a slow client outlived them by that much.
       connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
     },
-    app.handle,
+    (req, res) => app.handle(req, res),
   );
   try {
     server.listen({ port: options.port, host: options.host, backlog: config.http.listen_backlog });

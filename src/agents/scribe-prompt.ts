@@ -76,6 +76,8 @@ export function renderCriteria(critic: CriticConfig): string {
 }
 
 function renderOptions(options: unknown): string {
+  // Not an object here: null or a YAML scalar, which String renders as written.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   if (options === null || typeof options !== 'object') return options === undefined ? '' : String(options);
   return Object.entries(options as Record<string, unknown>)
     .filter(([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0))

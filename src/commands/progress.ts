@@ -43,7 +43,7 @@ export function createProgress(ctx: CliContext, quiet: boolean): Progress {
         stream.write(`- ${current}\n`);
         return;
       }
-      const draw = () => stream.write(`\r\x1b[2K${pc.cyan(FRAMES[frame++ % FRAMES.length]!)} ${current}`);
+      const draw = () => stream.write(`\r\x1b[2K${pc.cyan(FRAMES[frame++ % FRAMES.length])} ${current}`);
       draw();
       timer = setInterval(draw, 80);
       timer.unref();

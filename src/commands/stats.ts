@@ -50,7 +50,7 @@ async function runStats(flags: StatsFlags, ctx: CliContext): Promise<void> {
   };
   ctx.stdout.write(render[format]());
   const below = results.filter((gate) => !gate.passed);
-  for (const gate of below) ctx.stderr.write(`scribe: ${gate.key} is ${String(stats[gate.key as keyof StatsDocument])}, below ${gate.minimum}\n`);
+  for (const gate of below) ctx.stderr.write(`scribe: ${gate.key} is ${gate.value}, below ${gate.minimum}\n`);
   ctx.exitCode = below.length > 0 ? 1 : 0;
 }
 

@@ -15,12 +15,12 @@ export { ConfigError, formatProblem, type ConfigProblem } from './errors.ts';
 export interface YamlSource {
   file: string;
   data: unknown;
-  lineOf(path: readonly PropertyKey[]): number;
+  lineOf: (path: readonly PropertyKey[]) => number;
   /**
    * The path as the file writes it, where `data` holds a deprecated key under its current name
    * (src/config/renamed-keys.ts), so a problem names the key the user wrote. Absent: the path itself.
    */
-  writtenAs?(path: readonly PropertyKey[]): readonly PropertyKey[];
+  writtenAs?: (path: readonly PropertyKey[]) => readonly PropertyKey[];
 }
 
 const require = createRequire(import.meta.url);

@@ -62,7 +62,7 @@ export async function inventoryOfPage(page: Page, options: InventoryOptions): Pr
     maxText: options.settings.max_text_chars,
     maxPerKind: options.settings.max_scanned_per_kind,
   };
-  const scan = (await page.evaluate(inPageCall(collectPage, args))) as PageScan;
+  const scan = await page.evaluate<PageScan>(inPageCall(collectPage, args));
   return capInventory(scan, options.testIdAttribute, options.settings);
 }
 

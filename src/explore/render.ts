@@ -104,7 +104,7 @@ function times(count: number): string {
   return count > 1 ? ` (x${count})` : '';
 }
 
-function joined(parts: ReadonlyArray<string | null | undefined | ''>): string {
+function joined(parts: ReadonlyArray<string | null | undefined>): string {
   return parts.filter((part): part is string => Boolean(part)).join(', ');
 }
 

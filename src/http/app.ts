@@ -1,5 +1,5 @@
 /**
- * The HTTP API of `scribe serve` on node:http (DESIGN.md):
+ * The HTTP API of `scribe serve` on node:http (README's HTTP API):
  *
  *   GET  /healthz          200 { status: 'ok' } (503 while shutting down); no token needed
  *   POST /v1/generate      { description, feature?, url?, complexity?, outputPath?, run?, force?, provider? }
@@ -152,7 +152,13 @@ export function createApp(options: AppOptions): ScribeApp {
           log({ level: 'error', msg: 'request failed', method: req.method, path, error: error instanceof Error ? error.message : String(error) });
           return { status: 500, body: { error: 'internal_error', message: 'the server failed to answer; see its log' } };
         })
-        .then((answer) => ('stream' in answer ? answer.stream(res) : send(res, answer, req.method === 'HEAD')));
+        .then((answer) => ('stream' in answer ? answer.stream(res) : send(res, answer, req.method === 'HEAD')))
+        // Writing the answer failed (the client went away mid-stream): logged, and the connection closed, never an
+        // unhandled rejection, which would end the server.
+        .catch((error: unknown) => {
+          log({ level: 'error', msg: 'answer failed', method: req.method, path, error: error instanceof Error ? error.message : String(error) });
+          res.destroy();
+        });
     },
     async shutdown(graceMs) {
       closing = true;

@@ -204,8 +204,10 @@ export class OpenAIProvider implements ModelProvider {
       const message = error instanceof Error ? error.message : String(error);
       return { retry: false, error: new ModelCallError(`The model call failed: ${message}`, 'rejected', attempt) };
     }
-    const status = error.status;
-    const detail = serverMessage(error);
+    // The SDK's error is generic in its parts (any); these are what an HTTP error of its client holds.
+    const failure = error as APIError & { status: number };
+    const status = failure.status;
+    const detail = serverMessage(failure);
     if (status === 401) {
       return { retry: false, error: new ModelCallError(`The model server rejected the API key (401${detail}). Set OPENAI_API_KEY to a valid key for ${this.baseURL}.`, 'config', attempt, status) };
     }
@@ -219,7 +221,7 @@ export class OpenAIProvider implements ModelProvider {
       };
     }
     if (status === 408 || status === 409 || status === 429 || status >= 500) {
-      return { retry: true, reason: `HTTP ${status}${detail}`, retryAfterMs: retryAfterMs(error.headers) };
+      return { retry: true, reason: `HTTP ${status}${detail}`, retryAfterMs: retryAfterMs(failure.headers) };
     }
     return { retry: false, error: new ModelCallError(`The model server refused the request (HTTP ${status}${detail}).`, 'rejected', attempt, status) };
   }
@@ -248,8 +250,9 @@ export function retryAfterMs(headers: Headers | undefined, now: number = Date.no
 }
 
 function serverMessage(error: APIError): string {
-  const body = error.error as { message?: unknown } | undefined;
-  return typeof body?.message === 'string' && body.message ? `: ${body.message}` : '';
+  const body: unknown = error.error;
+  const message = typeof body === 'object' && body !== null && 'message' in body ? body.message : undefined;
+  return typeof message === 'string' && message ? `: ${message}` : '';
 }
 
 /** The server's usage; servers that report none get an estimate (about 4 characters a token). */

@@ -203,7 +203,7 @@ class Gate {
   }
 
   private describeBody(call: ts.CallExpression): void {
-    const body = call.arguments.find((a) => ts.isArrowFunction(a) || ts.isFunctionExpression(a)) as ts.ArrowFunction | ts.FunctionExpression | undefined;
+    const body = call.arguments.find((a): a is ts.ArrowFunction | ts.FunctionExpression => ts.isArrowFunction(a) || ts.isFunctionExpression(a));
     if (body && ts.isBlock(body.body)) this.structure(body.body.statements, 'in a describe block');
     else if (body) this.report(body.body, 'A describe block runs when the file is loaded; give it a block of tests and hooks.');
   }

@@ -30,6 +30,8 @@ import allowedPaths from './allowed-paths.ts';
 import syntax from './syntax.ts';
 import typeCheck from './type-check.ts';
 
+// Each rule has its own options type; the list holds them all, and each is called with options its own schema parsed.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const RULES: ReadonlyArray<Rule<any>> = [
   noNthMethods,
   noGeneratedCssClass,

@@ -59,7 +59,7 @@ function inRouteHandler(model: SpecModel, node: ts.Node): boolean {
   for (let current = node.parent; current; current = current.parent) {
     if (!ts.isArrowFunction(current) && !ts.isFunctionExpression(current)) continue;
     const call = current.parent;
-    if (call && ts.isCallExpression(call) && call.arguments.includes(current as ts.Expression) && ROUTE_METHODS.has(model.callee(call).name ?? '')) return true;
+    if (call && ts.isCallExpression(call) && call.arguments.includes(current) && ROUTE_METHODS.has(model.callee(call).name ?? '')) return true;
   }
   return false;
 }

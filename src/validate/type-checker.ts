@@ -51,7 +51,7 @@ export function typeCheckOptions(strict: boolean, tsconfig: string | undefined):
  */
 function projectPaths(tsconfig: string | undefined): Record<string, string[]> {
   if (!tsconfig) return {};
-  const read = ts.readConfigFile(tsconfig, ts.sys.readFile);
+  const read = ts.readConfigFile(tsconfig, (file) => ts.sys.readFile(file));
   if (read.error) return {};
   const { options } = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(tsconfig), undefined, tsconfig);
   // pathsBasePath is where `paths` are relative to when there is no baseUrl (set by the parser, not public).

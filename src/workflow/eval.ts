@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { checkWithSchema, readYamlFile } from '../config/load.ts';
-import type { Complexity } from '../contracts.ts';
 import { StatsLog } from '../stats/log.ts';
 import { generateSpec } from './pipeline.ts';
 import type { PipelineEvent } from '../contracts.ts';
@@ -89,7 +88,7 @@ export async function runEval(requests: EvalRequests, options: EvalOptions): Pro
           // Its own folder per eval, so no spec of the project is overwritten.
           feature: `eval ${stamp} ${request.feature ?? request.description}`,
           url: request.url ?? options.url,
-          complexity: request.complexity as Complexity | undefined,
+          complexity: request.complexity,
           selfValidation: options.selfValidation,
         },
         { cwd: options.cwd, env: options.env, stats, onEvent: (event) => { events.push(event); options.onEvent?.(index, event); } },

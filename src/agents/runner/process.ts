@@ -40,7 +40,7 @@ export interface RunningProcess {
 export function startPlaywright(invocation: PlaywrightInvocation): RunningProcess {
   const output = boundedText(invocation.maxOutputChars);
   const [command, ...prefixArgs] = [...(invocation.prefix ?? []), process.execPath];
-  const child = spawn(command!, [...prefixArgs, invocation.cli, ...invocation.args], {
+  const child = spawn(command, [...prefixArgs, invocation.cli, ...invocation.args], {
     cwd: invocation.cwd,
     env: invocation.env,
     // Its own process group, so a terminal's Ctrl-C reaches Scribe, which then stops the run itself.

@@ -255,7 +255,7 @@ export function relocateImports(text: string, sourceDir: string, runDir: string)
 function moduleSpecifiers(model: SpecModel): ts.StringLiteral[] {
   const declared = [...model.nodes<ts.ImportDeclaration>(ts.SyntaxKind.ImportDeclaration), ...model.nodes<ts.ExportDeclaration>(ts.SyntaxKind.ExportDeclaration)]
     .map((d) => d.moduleSpecifier)
-    .filter((m) => m !== undefined && ts.isStringLiteral(m)) as ts.StringLiteral[];
+    .filter((m): m is ts.StringLiteral => m !== undefined && ts.isStringLiteral(m));
   const referenced = model.nodes<ts.ExternalModuleReference>(ts.SyntaxKind.ExternalModuleReference).map((r) => r.expression).filter(ts.isStringLiteral);
   const loaded = model.calls
     .filter((call) => call.arguments.length === 1 && ts.isStringLiteral(call.arguments[0]!))

@@ -12,7 +12,7 @@ export function calleeText(model: SpecModel, call: ts.CallExpression): string {
 /** Whether the function around a node is async (so `await` may be inserted there). */
 export function inAsyncFunction(node: ts.Node): boolean {
   for (let n: ts.Node | undefined = node.parent; n; n = n.parent) {
-    if (ts.isFunctionLike(n)) return (ts.getCombinedModifierFlags(n as ts.Declaration) & ts.ModifierFlags.Async) !== 0;
+    if (ts.isFunctionLike(n)) return (ts.getCombinedModifierFlags(n) & ts.ModifierFlags.Async) !== 0;
   }
   return false;
 }

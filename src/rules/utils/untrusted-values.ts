@@ -87,7 +87,7 @@ function fixtureParameter(model: SpecModel, declaration: ts.Node): 'fixture' | '
   let node: ts.Node = declaration;
   while (ts.isBindingElement(node) || ts.isObjectBindingPattern(node)) node = node.parent;
   if (!ts.isParameter(node) || !isFixtureCallback(model, node.parent)) return undefined;
-  const index = (node.parent as ts.SignatureDeclaration).parameters.indexOf(node);
+  const index = (node.parent).parameters.indexOf(node);
   if (index === 0 && ts.isBindingElement(declaration)) return 'fixture';
   // A test or hook gets TestInfo second; a fixture of test.extend gets `use` second and TestInfo third.
   const testInfoIndex = ts.isCallExpression(node.parent.parent) ? 1 : 2;
