@@ -35,6 +35,7 @@ export const RunnerFile = z
       max_error_context_chars: z.number().int().positive(),
     }),
     containment: z.strictObject({ os_sandbox: z.enum(['auto', 'required', 'off']) }).default({ os_sandbox: 'auto' }),
+    proof: z.strictObject({ expect_ms: positiveMs }).default({ expect_ms: 1500 }),
   })
   .superRefine((file, ctx) => {
     // A test that may outlive the whole run would always end as a run timeout, never as its own failure.
