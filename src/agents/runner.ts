@@ -18,7 +18,7 @@ import { browserCandidates, BrowserNotFoundError, launchOptions } from '../explo
 import { redact, type Secret } from '../llm/redact.ts';
 import { statsHome } from '../stats/log.ts';
 import { variablesRead } from '../analysis/environment.ts';
-import { neutraliseActions, type NeutralisedSpec } from '../analysis/neutralise.ts';
+import { neutraliseActions, type NeutraliseOptions, type NeutralisedSpec } from '../analysis/neutralise.ts';
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
 import { judgeProof, splitReport } from './runner/proof.ts';
 import { gatherEvidence, keepScreenshots } from './runner/evidence.ts';
@@ -78,7 +78,7 @@ export interface RunSpecOptions {
    * Run the spec's proof in the same Playwright run: its copy with the actions under test made no-ops
    * (analysis/neutralise.ts), after it; a green report then says whether its assertions depend on them.
    */
-  proof?: boolean;
+  proof?: NeutraliseOptions;
   /**
    * The declared credential variables (critic.yaml settings.credentials): a spec that reads one that is
    * unset or empty in `env` is not run, an environment problem (it would sign in with nothing and test a
@@ -99,7 +99,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   const spec = specSource(options, cwd);
   const missing = unsetCredentials(spec.text, options.credentials ?? [], env);
   if (missing.length > 0) return notRun({ status: 'error', classification: 'environment', message: missingCredentialsMessage(missing), line: null }, elapsed());
-  const neutralised = options.proof ? neutraliseActions(spec.text, spec.fileName) : undefined;
+  const neutralised = options.proof ? neutraliseActions(spec.text, spec.fileName, options.proof) : undefined;
   const proofRun = neutralised?.tests.some((test) => test.actions.length > 0) ? { text: neutralised.text, expectTimeoutMs: config.proof.expect_ms } : undefined;
 
   let launch: LaunchOptions;
@@ -159,7 +159,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     options.signal?.addEventListener('abort', stop, { once: true });
     const outcome = await running.done.finally(() => options.signal?.removeEventListener('abort', stop));
     options.signal?.throwIfAborted();
-    const result = report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd), neutralised);
+    const result = report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd), cwd, neutralised);
     return options.untrusted ? redactReport(result, secretValues(env, options.allowedEnv ?? [])) : result;
   } finally {
     unregister();
@@ -261,9 +261,9 @@ function displayName(options: RunSpecOptions, spec: SpecSource, cwd: string): st
   return options.specPath ?? path.relative(cwd, path.join(spec.sourceDir, spec.fileName));
 }
 
-function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSource, config: RunnerConfig, artifactsRoot: string, elapsed: () => number, name: string, neutralised?: NeutralisedSpec): RunnerReport {
-  // Messages name the spec, not its temporary copy.
-  const rename = (text: string) => text.replaceAll(workspace.specFile, name);
+function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSource, config: RunnerConfig, artifactsRoot: string, elapsed: () => number, name: string, cwd: string, neutralised?: NeutralisedSpec): RunnerReport {
+  // Messages name the spec, not its temporary copy, and the project's files relative to it.
+  const rename = (text: string) => text.replaceAll(workspace.specFile, name).replaceAll(`${cwd}${path.sep}`, '');
   const output = rename(stripVTControlCharacters(outcome.output));
   if (outcome.spawnError) {
     return notRun({ status: 'error', classification: 'environment', message: `could not start Playwright: ${outcome.spawnError.message}`, line: null }, elapsed());

@@ -2,13 +2,14 @@
  * The proof run's spec: the same spec with the actions under test made no-ops, so a run of it shows
  * whether the spec's assertions depend on those actions happening.
  *
- * The actions under test are the state-changing calls (fill, click, check, …) a test makes after its
- * last navigation (page.goto, reload, goBack, goForward, or a call the analysis cannot see into that is
- * handed the page: an imported helper may navigate). Steps before that navigation are the way there
- * (signing in, opening a page) and stay: neutralising them would make any assertion fail, also one on
- * what a page shows before anything is done. Each neutralised call becomes `Promise.resolve()` in
- * place, padded to the same number of lines, so every line keeps its number and Playwright's error
- * locations point at the same lines in both runs.
+ * The actions under test are, in each test, the last group of state-changing calls (fill, click,
+ * check, …; a group is broken by an assertion) that an assertion follows: "add the lamp, see it was
+ * added, open the cart, see the total" proves the adding; "add a todo, see it, delete it, see it gone"
+ * proves the deleting. Signing in (a fill of an environment variable and the click or key press that
+ * submits it) is the way there and stays, unless the request is about signing in: neutralising it
+ * would make any assertion fail, also one on what a page shows before anything is done. Navigations
+ * stay too. Each neutralised call becomes `Promise.resolve()` in place, padded to the same number of
+ * lines, so every line keeps its number and Playwright's error locations match in both runs.
  *
  * A pure transform: text in, text out, nothing run.
  */
@@ -39,8 +40,6 @@ export const STATE_CHANGING_ACTIONS: ReadonlySet<string> = new Set([
   'dispatchEvent',
 ]);
 
-const NAVIGATIONS: ReadonlySet<string> = new Set(['goto', 'reload', 'goBack', 'goForward', 'setContent']);
-
 /** What a neutralised call may be made on: what drives a page. */
 const ACTION_RECEIVERS: ReadonlySet<ValueKind> = new Set(['page', 'locator', 'frame', 'keyboard', 'mouse', 'elementHandle']);
 
@@ -61,8 +60,8 @@ export interface NeutralisedTest {
    * everything before ran as in the green run, so a failure on one of these is caused by the missing actions.
    */
   checkLines: number[];
-  /** The navigation the actions follow, as written (`page.goto('/settings')`); undefined when the test never navigates. */
-  lastNavigation: string | undefined;
+  /** The sign-in steps kept, as written. */
+  signIn: string[];
 }
 
 export interface NeutralisedSpec {
@@ -70,7 +69,14 @@ export interface NeutralisedSpec {
   tests: NeutralisedTest[];
 }
 
-export function neutraliseActions(text: string, fileName = 'spec.ts'): NeutralisedSpec {
+export interface NeutraliseOptions {
+  /** The request is about signing in: when a test does nothing else, its sign-in is what is under test. */
+  signInUnderTest?: boolean;
+}
+
+const SUBMITS: ReadonlySet<string> = new Set(['click', 'press', 'tap', 'dblclick']);
+
+export function neutraliseActions(text: string, fileName = 'spec.ts', options: NeutraliseOptions = {}): NeutralisedSpec {
   const model = SpecModel.fromText(fileName, text);
   const tests: NeutralisedTest[] = [];
   const neutralised = new Set<ts.CallExpression>();
@@ -79,18 +85,22 @@ export function neutraliseActions(text: string, fileName = 'spec.ts'): Neutralis
   for (const test of model.tests()) {
     if (!test.body?.body) continue;
     const calls = model.reachableCalls(test.body.body);
-    const boundary = lastIndex(calls, (call) => isNavigation(model, call));
+    const steps = calls.map((call) => (isStateChangingAction(model, call) ? 'action' : model.expectation(call) ? 'assertion' : 'other'));
+    const signIn = signInSteps(model, calls, steps);
+    const group = underTest(calls, steps, (index) => !signIn.has(index)) ?? (options.signInUnderTest ? underTest(calls, steps, () => true) : undefined);
+    const chosen = new Set(group ?? []);
     const actions: NeutralisedAction[] = [];
     const checkLines = new Set<number>();
+    const mine = new Set<ts.CallExpression>();
     calls.forEach((call, index) => {
-      if (index <= boundary) {
-        keptSomewhere.add(call);
-        return;
-      }
-      if (isStateChangingAction(model, call)) {
+      if (chosen.has(index)) {
+        mine.add(call);
         neutralised.add(call);
         actions.push({ line: model.position(call).line, source: oneLine(model.text(call)) });
-      } else if (actions.length > 0 && !insideAny(call, neutralised)) {
+        return;
+      }
+      keptSomewhere.add(call);
+      if (actions.length > 0 && !insideAny(call, mine)) {
         for (let line = model.position(call).line; line <= lineOf(model, call.end); line++) checkLines.add(line);
       }
     });
@@ -99,11 +109,11 @@ export function neutraliseActions(text: string, fileName = 'spec.ts'): Neutralis
       line: model.position(test.call).line,
       actions,
       checkLines: [...checkLines].sort((a, b) => a - b),
-      lastNavigation: boundary >= 0 ? oneLine(model.text(calls[boundary]!)) : undefined,
+      signIn: [...signIn].filter((index) => !chosen.has(index)).map((index) => oneLine(model.text(calls[index]!))),
     });
   }
 
-  // A helper's action made both before and after a navigation stays: it is part of the way there.
+  // A helper's action made both in and out of the group under test stays: it is part of the way there.
   const edits = [...neutralised].filter((call) => !keptSomewhere.has(call)).sort((a, b) => b.getStart(model.sourceFile) - a.getStart(model.sourceFile));
   let result = text;
   for (const call of edits) {
@@ -115,18 +125,44 @@ export function neutraliseActions(text: string, fileName = 'spec.ts'): Neutralis
   return { text: result, tests: tests.map((t) => ({ ...t, actions: t.actions.filter((a) => dropped.has(a.line)) })) };
 }
 
-function isNavigation(model: SpecModel, call: ts.CallExpression): boolean {
-  const { name, receiver } = model.callee(call);
-  if (name && receiver && NAVIGATIONS.has(name) && ['page', 'frame'].includes(model.kindOf(receiver))) return true;
-  // A call the analysis cannot follow (an imported helper, a page object's method from elsewhere) that is handed the page may navigate.
-  if (model.localFunction(call) || model.expectation(call) || (receiver && model.kindOf(receiver) !== 'unknown')) return false;
-  return call.arguments.some((argument) => model.kindOf(argument) === 'page') || (receiver !== undefined && holdsPage(model, receiver));
+/**
+ * The indexes of the last group of actions (those `counts` admits) that an assertion follows; a group
+ * ends at an assertion. Undefined when there is none.
+ */
+function underTest(calls: readonly ts.CallExpression[], steps: readonly string[], counts: (index: number) => boolean): number[] | undefined {
+  let group: number[] = [];
+  let last: number[] | undefined;
+  for (let index = 0; index < calls.length; index++) {
+    if (steps[index] === 'action' && counts(index)) group.push(index);
+    else if (steps[index] === 'assertion' && group.length > 0) {
+      last = group;
+      group = [];
+    }
+  }
+  return last;
 }
 
-/** `new SettingsPage(page)` and variables holding one: an object made from the page. */
-function holdsPage(model: SpecModel, expr: ts.Expression): boolean {
-  const value = model.resolve(expr);
-  return ts.isNewExpression(value) && (value.arguments ?? []).some((argument) => model.kindOf(argument) === 'page');
+/** Fills of an environment variable (a declared credential) and the click or key press that submits them. */
+function signInSteps(model: SpecModel, calls: readonly ts.CallExpression[], steps: readonly string[]): Set<number> {
+  const signIn = new Set<number>();
+  let pending = false;
+  calls.forEach((call, index) => {
+    if (steps[index] !== 'action') return;
+    const name = model.callee(call).name ?? '';
+    if ((name === 'fill' || name === 'type' || name === 'pressSequentially') && call.arguments.some((argument) => readsEnvironment(argument))) {
+      signIn.add(index);
+      pending = true;
+    } else if (pending && SUBMITS.has(name)) {
+      signIn.add(index);
+      pending = false;
+    }
+  });
+  return signIn;
+}
+
+function readsEnvironment(node: ts.Node): boolean {
+  if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'process' && node.name.text === 'env') return true;
+  return ts.forEachChild(node, readsEnvironment) === true;
 }
 
 function isStateChangingAction(model: SpecModel, call: ts.CallExpression): boolean {
@@ -138,11 +174,6 @@ function isStateChangingAction(model: SpecModel, call: ts.CallExpression): boole
 function insideAny(call: ts.CallExpression, calls: ReadonlySet<ts.CallExpression>): boolean {
   for (let node: ts.Node | undefined = call.parent; node; node = node.parent) if (ts.isCallExpression(node) && calls.has(node)) return true;
   return false;
-}
-
-function lastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
-  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i]!)) return i;
-  return -1;
 }
 
 function lineOf(model: SpecModel, position: number): number {

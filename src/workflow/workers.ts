@@ -129,7 +129,7 @@ async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
     untrusted: true,
     signal: deps.signal,
     ...(deps.browser ? { browser: deps.browser } : {}),
-    proof: true,
+    proof: { signInUnderTest: namedActions(task.description).includes('log in') },
     credentials: Object.values(deps.project.agents.critic.credentials),
   });
   deps.reporter.report({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification, ...(report.proof ? { proof: report.proof.verdict } : {}) });

@@ -20,10 +20,10 @@ export function splitReport(report: PlaywrightReport, proofName: string): { spec
 export function judgeProof(proofReport: PlaywrightReport, proofFile: string, neutralised: NeutralisedSpec): ProofResult {
   const acting = neutralised.tests.filter((test) => test.actions.length > 0);
   if (acting.length === 0) {
-    const navigation = neutralised.tests.map((t) => t.lastNavigation).find((n) => n !== undefined);
+    const signIn = neutralised.tests.flatMap((t) => t.signIn).length > 0 ? ' besides signing in' : '';
     return {
       verdict: 'no_actions',
-      message: `the spec does nothing after its last navigation${navigation ? ` (${navigation})` : ''} that its assertions could depend on: do the request's actions (fill, click, select, …) on the page you assert on, after your last page.goto, and assert what they change`,
+      message: `the spec does nothing${signIn} that an assertion checks afterwards: do what the request asks (fill, click, select, …), then assert what it changes`,
       actions: [],
       line: neutralised.tests[0]?.line ?? 1,
     };
@@ -35,7 +35,7 @@ export function judgeProof(proofReport: PlaywrightReport, proofFile: string, neu
     const actions = unproved.flatMap((o) => o.test.actions.map((a) => a.source));
     return {
       verdict: 'unproved',
-      message: `your assertions pass even when ${listed(actions)} ${actions.length === 1 ? 'is' : 'are'} never done (the spec was run once more with ${actions.length === 1 ? 'it' : 'them'} made no-ops, and it still passed): assert what doing ${actions.length === 1 ? 'it' : 'them'} changes (the text, value, count or page it leads to), not what the page shows before`,
+      message: `your assertions pass even when ${listed(actions)} ${actions.length === 1 ? 'is' : 'are'} never done (the spec was run once more with ${actions.length === 1 ? 'it' : 'them'} made no-ops, and it still passed): assert what doing ${actions.length === 1 ? 'it' : 'them'} changes (the text, value, count or page it leads to), not what the page shows before; where earlier steps set the stage, assert the state they make before the action under test`,
       actions,
       line: unproved[0]!.test.actions[0]!.line,
     };
