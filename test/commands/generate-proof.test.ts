@@ -96,4 +96,29 @@ describe('scribe generate: the proof run', { timeout: 300_000 }, () => {
     expect(readdirSync(folder).filter((name) => name.endsWith('.spec.ts'))).toEqual([]);
     expect(existsSync(path.join(folder, 'search-for-locators-and-see-the-result.needs-review.ts'))).toBe(true);
   });
+
+  it('does not run a spec that signs in with a credential that is not set: an environment problem, one model call, nothing accepted', async () => {
+    project = makeScribeProject();
+    const login = `import { test, expect } from '@playwright/test';
+
+test('log in', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByTestId('username-input').fill(process.env.E2E_USERNAME ?? '');
+  await page.getByTestId('password-input').fill(process.env.E2E_PASSWORD ?? '');
+  await page.getByTestId('login-button').click();
+  await expect(page.getByTestId('dashboard-heading')).toBeVisible();
+  await page.screenshot({ path: 'test-results/dashboard.png' });
+});
+`;
+    fake.reply({ text: chatty(login) });
+    const run = await runCli(['generate', 'log in and see the dashboard', '--url', `${app.url}/login`, '--feature', 'Login', '--json'], { env: project.env(fake.url, { E2E_USERNAME: 'demo', E2E_PASSWORD: '' }), cwd: project.dir });
+    expect(run.code).toBe(1);
+    const result = GenerateResult.parse(JSON.parse(run.stdout));
+    expect(result.runner).toMatchObject({ classification: 'environment', error_message: expect.stringMatching(/^E2E_PASSWORD is not set; the spec signs in with it/) });
+    expect(result.error).toContain('E2E_PASSWORD is not set');
+    expect(fake.requests).toHaveLength(1);
+    const folder = path.join(project.dir, 'generated-tests', 'login');
+    expect(readdirSync(folder).filter((name) => name.endsWith('.spec.ts'))).toEqual([]);
+    expect(existsSync(path.join(folder, 'log-in-and-see-the-dashboard.not-run.ts'))).toBe(true);
+  });
 });
