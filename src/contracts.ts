@@ -65,6 +65,26 @@ export const TestResultSegment = z.object({
 });
 export type TestResultSegment = z.infer<typeof TestResultSegment>;
 
+/**
+ * The proof run's verdict: the spec run once more with its actions under test made no-ops
+ * (analysis/neutralise.ts). `proved`: each test that acts failed there on a check after its actions;
+ * `unproved`: one still passed; `no_actions`: no test acts after its last navigation; `inconclusive`:
+ * it failed elsewhere or did not run.
+ */
+export const ProofVerdict = z.enum(['proved', 'unproved', 'no_actions', 'inconclusive']);
+export type ProofVerdict = z.infer<typeof ProofVerdict>;
+
+export const ProofResult = z.object({
+  verdict: ProofVerdict,
+  /** What was shown, in words a model can act on. */
+  message: z.string(),
+  /** The actions made no-ops, as written. */
+  actions: z.array(z.string()),
+  /** The line of the first of them (else of the test) in the spec. */
+  line: z.number().int(),
+});
+export type ProofResult = z.infer<typeof ProofResult>;
+
 export const RunnerReport = z.object({
   status: z.enum(['pass', 'fail', 'timeout', 'error']),
   classification: RunClassification,
@@ -78,6 +98,8 @@ export const RunnerReport = z.object({
   /** Run-time grounding: the test ids and named elements of the page the test ended on (where a failing step failed). */
   final_page: z.object({ url: z.string(), testIds: z.array(z.string()), roles: z.array(z.string()) }).nullable().optional(),
   segment: TestResultSegment.optional(),
+  /** A green run's proof run, when one was asked for. */
+  proof: ProofResult.optional(),
 });
 export type RunnerReport = z.infer<typeof RunnerReport>;
 

@@ -20,7 +20,10 @@ import { browserCandidates, BrowserNotFoundError, launchOptions } from '../explo
 import { AppOriginError, appRoutes, NETWORK_DIR_INSIDE, openAppNetwork, type AppNetwork, type AppRoute } from './runner/app-network.ts';
 import { redact, type Secret } from '../llm/redact.ts';
 import { statsHome } from '../stats/log.ts';
+import { variablesRead } from '../analysis/environment.ts';
+import { neutraliseActions, type NeutraliseOptions, type NeutralisedSpec } from '../analysis/neutralise.ts';
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
+import { judgeProof, splitReport } from './runner/proof.ts';
 import { gatherEvidence, keepScreenshots } from './runner/evidence.ts';
 import { readPlaywrightReport } from './runner/playwright-report.ts';
 import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
@@ -68,6 +71,17 @@ export interface RunSpecOptions {
   allowedEnv?: readonly string[];
   /** Aborting stops Playwright and its browser at once (the report then says the run was stopped). */
   signal?: AbortSignal;
+  /**
+   * Run the spec's proof in the same Playwright run: its copy with the actions under test made no-ops
+   * (analysis/neutralise.ts), after it; a green report then says whether its assertions depend on them.
+   */
+  proof?: NeutraliseOptions;
+  /**
+   * The declared credential variables (critic.yaml settings.credentials): a spec that reads one that is
+   * unset or empty in `env` is not run, an environment problem (it would sign in with nothing and test a
+   * failed login).
+   */
+  credentials?: readonly string[];
 }
 
 /** Playwright's CLI under the permission model (see contained-cli.cjs). */
@@ -80,6 +94,10 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   const env = options.env ?? process.env;
   const config = options.config ?? loadRunnerConfig();
   const spec = specSource(options, cwd);
+  const missing = unsetCredentials(spec.text, options.credentials ?? [], env);
+  if (missing.length > 0) return notRun({ status: 'error', classification: 'environment', message: missingCredentialsMessage(missing), line: null }, elapsed());
+  const neutralised = options.proof ? neutraliseActions(spec.text, spec.fileName, options.proof) : undefined;
+  const proofRun = neutralised?.tests.some((test) => test.actions.length > 0) ? { text: neutralised.text, expectTimeoutMs: config.proof.expect_ms } : undefined;
 
   let launch: LaunchOptions;
   try {
@@ -120,6 +138,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
       runner: config,
       userConfig,
       contained: contained && { wsEndpoint: contained.wsEndpoint, tsconfig: containedTsconfig(dir, spec.sourceDir, cwd) },
+      ...(proofRun ? { proof: proofRun } : {}),
     });
     let invocation: ContainedInvocation;
     try {
@@ -143,7 +162,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     options.signal?.addEventListener('abort', stop, { once: true });
     const outcome = await running.done.finally(() => options.signal?.removeEventListener('abort', stop));
     options.signal?.throwIfAborted();
-    const result = report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd));
+    const result = report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd), cwd, neutralised);
     return options.untrusted ? redactReport(result, secretValues(env, options.allowedEnv ?? [])) : result;
   } finally {
     unregister();
@@ -297,15 +316,20 @@ function displayName(options: RunSpecOptions, spec: SpecSource, cwd: string): st
   return options.specPath ?? path.relative(cwd, path.join(spec.sourceDir, spec.fileName));
 }
 
-function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSource, config: RunnerConfig, artifactsRoot: string, elapsed: () => number, name: string): RunnerReport {
-  // Messages name the spec, not its temporary copy.
-  const rename = (text: string) => text.replaceAll(workspace.specFile, name);
+function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSource, config: RunnerConfig, artifactsRoot: string, elapsed: () => number, name: string, cwd: string, neutralised?: NeutralisedSpec): RunnerReport {
+  // Messages name the spec, not its temporary copy, and the project's files relative to it.
+  const rename = (text: string) => text.replaceAll(workspace.specFile, name).replaceAll(`${cwd}${path.sep}`, '');
   const output = rename(stripVTControlCharacters(outcome.output));
   if (outcome.spawnError) {
     return notRun({ status: 'error', classification: 'environment', message: `could not start Playwright: ${outcome.spawnError.message}`, line: null }, elapsed());
   }
   const parsed = readPlaywrightReport(workspace.reportFile);
-  const playwrightReport = 'report' in parsed ? parsed.report : undefined;
+  const fullReport = 'report' in parsed ? parsed.report : undefined;
+  // The spec is judged on its own tests; the proof file's are read only for the proof.
+  const parts = fullReport && workspace.proofFile ? splitReport(fullReport, path.basename(workspace.proofFile)) : undefined;
+  const playwrightReport = parts?.spec ?? fullReport;
+  // A proof run that fails, as it should, makes Playwright exit with 1.
+  const exitCode = parts && outcome.exitCode === 1 ? 0 : outcome.exitCode;
   const evidence = gatherEvidence(playwrightReport, workspace.dir, workspace.evidenceAttachment, config.report.max_error_context_chars);
 
   let verdict: Verdict;
@@ -317,7 +341,7 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
       line: null,
     };
   } else if (playwrightReport) {
-    verdict = judgeReport(playwrightReport, workspace.specFile, outcome.exitCode, {
+    verdict = judgeReport(playwrightReport, workspace.specFile, exitCode, {
       missing: evidence.missing,
       screenshotCalls: screenshotCalls(spec.text),
       screenshotsTaken: evidence.screenshots.length,
@@ -337,7 +361,18 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
     error_context: evidence.errorContext,
     final_page: evidence.pages.at(-1) ?? null,
     segment: { type: 'TEST_RESULT', content: output, outcome: verdict.status === 'pass' ? 'PASS' : 'FAIL' },
+    ...(neutralised && verdict.classification === 'pass' ? { proof: judgeProof(parts?.proof ?? { suites: [], errors: [] }, workspace.proofFile ?? '', neutralised) } : {}),
   });
+}
+
+/** The declared credential variables the spec reads that are unset or empty: `process.env.X ?? ''` signs in with nothing. */
+export function unsetCredentials(specText: string, credentials: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  return variablesRead(specText).filter((name) => credentials.includes(name) && !env[name]);
+}
+
+function missingCredentialsMessage(missing: readonly string[]): string {
+  const names = missing.length === 1 ? missing[0]! : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
+  return `${names} ${missing.length === 1 ? 'is' : 'are'} not set; the spec signs in with ${missing.length === 1 ? 'it' : 'them'} (set ${missing.length === 1 ? 'it' : 'them'} in the environment and run again)`;
 }
 
 /** A run that stopped before Playwright could start. */

@@ -23,7 +23,6 @@ const OfflineFile = z.strictObject({
   wrong_value_words: words,
   stop_words: words,
   generic_words: words,
-  sample_text: z.string().min(1),
 });
 
 export type OfflineVocabulary = z.infer<typeof OfflineFile> & { file: string };

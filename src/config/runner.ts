@@ -50,6 +50,7 @@ export const RunnerFile = z
           .default(DEFAULT_LIMITS),
       })
       .default({ os_sandbox: 'auto', allowed_origins: [], limits: DEFAULT_LIMITS }),
+    proof: z.strictObject({ expect_ms: positiveMs }).default({ expect_ms: 1500 }),
   })
   .superRefine((file, ctx) => {
     // A test that may outlive the whole run would always end as a run timeout, never as its own failure.

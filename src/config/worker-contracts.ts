@@ -23,7 +23,10 @@ export const PIPELINE_WORKERS = {
   scribe: { signals: ['CANDIDATE', 'GAVE_UP'], newSpec: ['CANDIDATE'] },
   critic: { signals: ['APPROVED', 'REJECTED'], approves: 'APPROVED' },
   stage: { signals: ['STAGED', 'NO_RUN'] },
-  runner: { signals: ['PASS', 'TEST_BUG', 'APP_BUG', 'ENVIRONMENT', 'TIMEOUT'], actsOn: 'current_spec' },
+  // UNPROVED: green, but its proof run (the spec without its actions) passed too.
+  runner: { signals: ['PASS', 'TEST_BUG', 'APP_BUG', 'ENVIRONMENT', 'TIMEOUT', 'UNPROVED'], actsOn: 'current_spec' },
+  // After an unproved run: another candidate with the proof's feedback (RETRY), or the spec kept for review.
+  unproved: { signals: ['RETRY', 'KEPT'], actsOn: 'last_approved_spec' },
   medic: { signals: ['HEALED', 'REFUSED', 'EXHAUSTED'], newSpec: ['HEALED'] },
   accept: { signals: ['ACCEPTED', 'FAILED'], actsOn: 'current_spec' },
   keep_unrun: { signals: ['KEPT'], actsOn: 'last_approved_spec' },

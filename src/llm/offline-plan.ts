@@ -80,7 +80,7 @@ export function planSpec(task: GenerationTask, vocabulary: OfflineVocabulary): P
   const actionWords = new Set(words.tokens(actionText));
   const verbs = new Set([...actionWords].filter((w) => words.isAction(w)));
 
-  const fills = [...credentialFills(inventory, words, action, actionWords), ...textFills(inventory, words, actionWords, typed)];
+  const fills = [...credentialFills(inventory, words, action, actionWords), ...textFills(inventory, words, actionWords, typed ?? '')];
   const used = new Set(fills.map((f) => locatorKey(f.locator)));
   const click = chooseControl(inventory, words, verbs, actionWords, used);
   // Without a control for the request's action, Enter in a field can do it only if the field is for that action.
@@ -91,7 +91,11 @@ export function planSpec(task: GenerationTask, vocabulary: OfflineVocabulary): P
 
   const target = chooseOutcome(inventory, words, new Set(words.tokens(outcome)), used);
   if (!target) return smoke(`nothing on ${path} matches "${outcome.trim()}"`);
-  const text = typed ?? (fills.some((f) => f.value.kind === 'text') ? vocabulary.sample_text : undefined);
+  // Only values the request gives are typed and expected: one made up here would be asserted, and its
+  // failure blamed on the app.
+  const untyped = typed === undefined ? fills.find((f) => f.value.kind === 'text') : undefined;
+  if (untyped) return smoke(`the request gives no value to type into "${untyped.name}" (put it in quotes: add "Water the plants")`);
+  const text = typed;
   return {
     kind: 'mapped',
     path,
@@ -134,7 +138,7 @@ function credentialFills(inventory: PageInventory, words: Words, action: string,
   return fills;
 }
 
-function textFills(inventory: PageInventory, words: Words, actionWords: ReadonlySet<string>, typed: string | undefined): Fill[] {
+function textFills(inventory: PageInventory, words: Words, actionWords: ReadonlySet<string>, typed: string): Fill[] {
   const fills: Fill[] = [];
   // A username field is the credentials' to fill; on a form without a password, an email field is just a field.
   const signIn = inventory.fields.some((f) => f.type === 'password');
@@ -143,7 +147,7 @@ function textFills(inventory: PageInventory, words: Words, actionWords: Readonly
     if (!locator) continue;
     const own = fieldWords(field, words);
     if ((signIn && own.has('user')) || !overlaps(own, actionWords)) continue;
-    fills.push({ locator, name: fieldName(field), value: { kind: 'text', text: typed ?? words.sampleText } });
+    fills.push({ locator, name: fieldName(field), value: { kind: 'text', text: typed } });
   }
   return fills;
 }
@@ -265,7 +269,6 @@ function compare(a: readonly number[], b: readonly number[]): number {
 
 /** The vocabulary as lookups: phrases and synonyms to canonical words, stop and generic words dropped. */
 export class Words {
-  readonly sampleText: string;
   private readonly canonical = new Map<string, string>();
   private readonly phrases: Array<{ pattern: RegExp; word: string }> = [];
   private readonly actions: ReadonlySet<string>;
@@ -276,7 +279,6 @@ export class Words {
   private readonly markers: RegExp;
 
   constructor(vocabulary: OfflineVocabulary) {
-    this.sampleText = vocabulary.sample_text;
     this.actions = new Set(Object.keys(vocabulary.actions));
     for (const [word, synonyms] of [...Object.entries(vocabulary.actions), ...Object.entries(vocabulary.synonyms)]) {
       for (const synonym of [word, ...synonyms]) {

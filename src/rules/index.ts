@@ -21,6 +21,7 @@ import noSkippedTest from './no-skipped-test.ts';
 import noElementHandle from './no-element-handle.ts';
 import noEval from './no-eval.ts';
 import preferWebFirstAssertions from './prefer-web-first-assertions.ts';
+import noVagueAssertions from './no-vague-assertions.ts';
 import noConditionalInTest from './no-conditional-in-test.ts';
 import noWaitForNavigation from './no-wait-for-navigation.ts';
 import noForbiddenImports from './no-forbidden-imports.ts';
@@ -54,6 +55,7 @@ export const RULES: ReadonlyArray<Rule<any>> = [
   noElementHandle,
   noEval,
   preferWebFirstAssertions,
+  noVagueAssertions,
   noConditionalInTest,
   noWaitForNavigation,
   noForbiddenImports,

@@ -3,7 +3,7 @@
  * belongs to, so aggregates can follow one request through its attempts and stages.
  */
 import { z } from 'zod';
-import { RunClassification } from '../contracts.ts';
+import { RunClassification, ProofVerdict } from '../contracts.ts';
 
 const Common = {
   v: z.literal(1),
@@ -79,6 +79,8 @@ export const RunnerOutcomeEvent = z.object({
   type: z.literal('runner_outcome'),
   status: z.enum(['pass', 'fail', 'timeout', 'error']),
   classification: RunClassification,
+  /** A green run's proof run: proved, unproved, no_actions or inconclusive. */
+  proof: ProofVerdict.optional(),
 });
 
 /** One Medic attempt: healed (the heal passed), failed, or refused because it weakened the test. */

@@ -17,7 +17,7 @@ export interface DemoRequest {
 
 export const DEMO_REQUESTS: readonly DemoRequest[] = [
   { description: 'log in with valid credentials and see the dashboard', feature: 'demo login', path: '/login' },
-  { description: 'add a todo and see it in the list', feature: 'demo todos', path: '/todos' },
+  { description: 'add a todo "Water the plants" and see it in the list', feature: 'demo todos', path: '/todos' },
   { description: 'search for playwright and see results', feature: 'demo search', path: '/search' },
 ];
 

@@ -38,8 +38,19 @@ export class RunState {
     return this.newest('VERDICT')?.verdict;
   }
 
+  /** Candidates sent back: rejected by the Critic, or green but not proved by the proof run. */
   rejections(): number {
-    return this.all('VERDICT').filter((s) => s.verdict.status === 'rejected').length;
+    return this.all('VERDICT').filter((s) => s.verdict.status === 'rejected').length + this.all('UNPROVED').length;
+  }
+
+  /** Why the current candidate was sent back, when it was: the newest rejection or unproved run since it was made. */
+  sentBack(): SegmentOfType<'VERDICT'> | SegmentOfType<'UNPROVED'> | undefined {
+    for (let i = this.payload.length - 1; i >= 0; i--) {
+      const segment = this.payload[i]!;
+      if (segment.type === 'CANDIDATE') return undefined;
+      if (segment.type === 'UNPROVED' || (segment.type === 'VERDICT' && segment.verdict.status === 'rejected')) return segment;
+    }
+    return undefined;
   }
 
   healsUsed(): number {

@@ -11,4 +11,6 @@ export type PipelineSegment =
   | { type: 'VERDICT'; verdict: CriticVerdict }
   | (TestResultSegment & { report: RunnerReport })
   | { type: 'HEAL'; outcome: 'healed' | 'refused' | 'failed'; reasons: string[] }
+  /** A green candidate its proof run did not prove: what the model is told. */
+  | { type: 'UNPROVED'; issue: Issue }
   | { type: 'OUTCOME'; status: 'accepted' | 'not_run' | 'needs_review'; testPath: string | null; message: string; issues?: Issue[] };

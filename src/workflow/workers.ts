@@ -8,7 +8,8 @@ import type { Medic } from '../agents/medic.ts';
 import { runContained } from '../agents/contained-run.ts';
 import type { Candidate, Scribe } from '../agents/scribe.ts';
 import { renderTemplate } from '../config/scribe.ts';
-import type { CriticVerdict, Issue, RunnerReport } from '../contracts.ts';
+import type { CriticVerdict, Issue, ProofResult, RunnerReport } from '../contracts.ts';
+import { namedActions } from '../agents/request-actions.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
 import type { GenerationReporter } from '../agents/reporter.ts';
 import { SpecExistsError } from '../store/spec-files.ts';
@@ -61,6 +62,7 @@ export function pipelineWorkers(deps: WorkerDeps): PipelineWorkers {
     accept: on((state) => acceptWorker(deps, state)),
     keep_unrun: on((state) => keepWorker(deps, state, 'not_run', notRunNote(state))),
     fallback: on((state) => keepWorker(deps, state, 'needs_review', fallbackNote(deps, state))),
+    unproved: on((state) => unprovedWorker(deps, state)),
     keep_app_bug: on((state) => keepWorker(deps, state, 'needs_review', regressionNote(state))),
   };
 }
@@ -69,15 +71,17 @@ export function pipelineWorkers(deps: WorkerDeps): PipelineWorkers {
 async function scribeWorker(deps: WorkerDeps, state: RunState): Promise<Output<'scribe'>> {
   const task = state.task();
   const rejections = state.rejections();
-  const rejected = state.lastVerdict();
-  const prior = rejected?.status === 'rejected' ? { code: state.candidate().candidate.code!, issues: criticFeedback(rejected, deps.scribe.config.prompts.critic_rejection) } : undefined;
+  const sentBack = state.sentBack();
+  const reason = sentBack?.type === 'VERDICT' ? sentBack.verdict.reason : sentBack?.issue.message;
+  const issues = sentBack?.type === 'VERDICT' ? criticFeedback(sentBack.verdict, deps.scribe.config.prompts.critic_rejection) : sentBack ? [sentBack.issue] : [];
+  const prior = sentBack ? { code: state.candidate().candidate.code!, issues } : undefined;
   const maxRejections = deps.scribe.config.generation.max_critic_rejections;
   if (rejections > maxRejections) {
     const last = state.candidate().candidate;
-    const error = `the Critic rejected ${rejections} candidates; last: ${rejected!.reason}`;
+    const error = `the Critic rejected ${rejections} candidates; last: ${reason ?? ''}`;
     return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate: { ...last, success: false, failure: 'max_retries', error } } as const] };
   }
-  if (prior) deps.emit('scribe', 'info', `the Critic sent the spec back: ${rejected!.reason}`);
+  if (sentBack) deps.emit('scribe', 'info', sentBack.type === 'VERDICT' ? `the Critic sent the spec back: ${reason}` : `the proof run sent the spec back: ${reason}`);
   const candidate = await deps.scribe.generate(task, prior, deps.generation);
   if (!candidate.success) return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate } as const] };
   return { signal: 'CANDIDATE', segments: [{ type: 'CANDIDATE', candidate, origin: 'scribe' } as const] };
@@ -117,13 +121,51 @@ async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
   // Every candidate is model-written: it passed this validator already (the answer is remembered), and runs contained.
   const verdict = passGate(deps.gate, candidate.file, candidate.code!);
   const report = verdict.passed
-    ? await runContained(verdict.spec, { baseURL: task.url!, cwd: deps.cwd, env: deps.env, ...runTarget(deps.project), signal: deps.signal })
+    ? await runContained(verdict.spec, {
+        baseURL: task.url!,
+        cwd: deps.cwd,
+        env: deps.env,
+        ...runTarget(deps.project),
+        signal: deps.signal,
+        proof: { signInUnderTest: namedActions(task.description).includes('log in') },
+        credentials: Object.values(deps.project.agents.critic.credentials),
+      })
     : gateRefusal(verdict.issues);
-  deps.reporter.report({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification });
+  deps.reporter.report({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification, ...(report.proof ? { proof: report.proof.verdict } : {}) });
   const passed = report.classification === 'pass';
+  // A stand-in (the offline generator's smoke test) is kept for review as what it is, proved or not.
+  const unproved = passed && !candidate.substitute && !provesRequest(report.proof, task.description);
   deps.emit('run', passed ? 'done' : 'failed', passed ? `passed in ${(report.duration_ms / 1000).toFixed(1)} s` : `${report.classification}: ${report.error_message ?? report.status}`);
+  if (report.proof) deps.emit('proof', unproved ? 'failed' : 'done', unproved ? `not proved: ${report.proof.message}` : proofLine(report.proof));
   const segment = report.segment ?? { type: 'TEST_RESULT' as const, content: report.error_message ?? '', outcome: passed ? ('PASS' as const) : ('FAIL' as const) };
-  return { signal: RUNNER_SIGNAL[report.classification], segments: [{ ...segment, report }] };
+  return { signal: unproved ? 'UNPROVED' : RUNNER_SIGNAL[report.classification], segments: [{ ...segment, report }] };
+}
+
+/**
+ * Whether a green run's proof is enough: its assertions failed without its actions, or it does nothing
+ * after its last navigation and the request names nothing to do.
+ */
+function provesRequest(proof: ProofResult | undefined, description: string): boolean {
+  if (!proof) return true;
+  return proof.verdict === 'proved' || (proof.verdict === 'no_actions' && namedActions(description).length === 0);
+}
+
+function proofLine(proof: ProofResult): string {
+  return proof.verdict === 'proved' ? `proved: ${proof.message}` : 'nothing to prove: the request names no action and the spec does none';
+}
+
+/**
+ * After an unproved green run: another candidate, told what the proof run showed, while the rejection
+ * limit allows and a model can write a different one; else the spec is kept for review, never accepted.
+ */
+async function unprovedWorker(deps: WorkerDeps, state: RunState): Promise<Output<'unproved'>> {
+  const proof = state.lastRun()?.report.proof;
+  const message = proof?.message ?? 'the proof run did not show that the assertions depend on the actions';
+  const issue: Issue = { rule: 'proof-run', severity: 'error', message, line: proof?.line ?? 0, column: 0, fixable: false };
+  const limit = deps.scribe.config.generation.max_critic_rejections;
+  const offline = (await deps.scribe.modelProvider()).name === 'offline';
+  if (!offline && state.rejections() < limit) return { signal: 'RETRY', segments: [{ type: 'UNPROVED', issue } as const] };
+  return keepWorker(deps, state, 'needs_review', `not proved: ${message}`);
 }
 
 async function medicWorker(deps: WorkerDeps, state: RunState): Promise<Output<'medic'>> {

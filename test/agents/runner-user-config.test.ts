@@ -178,4 +178,17 @@ export default defineConfig({ testDir: './e2e', use: { testIdAttribute: 'data-te
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('blames a failing setup project on the environment, naming its file, line and project, not the spec', async () => {
+    // The setup signs in as someone the app does not greet: a wrong password, as the app sees it.
+    writeFileSync(path.join(project, 'e2e', 'auth.setup.ts'), SETUP.replace("'Hello, ada'", "'Hello, bob'"));
+    try {
+      const report = await run(SIGNED_IN);
+      expect(report.classification).toBe('environment');
+      expect(report.error_message).toMatch(/^setup project 'setup' failed at e2e\/auth\.setup\.ts:6: /);
+      expect(report.error_line).toBeNull();
+    } finally {
+      writeFileSync(path.join(project, 'e2e', 'auth.setup.ts'), SETUP);
+    }
+  });
 });

@@ -12,6 +12,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('scribe demo (npm run demo)', () => {
+  // Three generations, each a run with its proof, through a real browser: slow on a shared machine.
   it('with no model configured, writes three specs that pass the rules, the Critic and a real run', async () => {
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, SCRIBE_HOME: path.join(dir, '.scribe') };
     const run = await scribe(['demo'], { cwd: dir, env: { ...env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } });
@@ -25,5 +26,5 @@ describe('scribe demo (npm run demo)', () => {
 
     const validate = await scribe(['validate', 'generated-tests'], { cwd: dir, env });
     expect(validate.code).toBe(0);
-  }, 180_000);
+  }, 300_000);
 });

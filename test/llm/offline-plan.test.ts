@@ -44,10 +44,15 @@ describe('planSpec', () => {
   });
 
   it('narrows an outcome several elements carry, by the typed text or by counting', () => {
-    const typed = planSpec({ description: 'add a todo and see the new todo item', feature: 'todos', inventory: todos }, vocabulary);
-    expect(typed).toMatchObject({ kind: 'mapped', outcome: { locator: { testId: 'todo-item' }, several: true, text: vocabulary.sample_text } });
+    const typed = planSpec({ description: 'add a todo "Pay rent" and see the new todo item', feature: 'todos', inventory: todos }, vocabulary);
+    expect(typed).toMatchObject({ kind: 'mapped', outcome: { locator: { testId: 'todo-item' }, several: true, text: 'Pay rent' } });
     const counted = planSpec({ description: 'open the todos and see the todo item', feature: 'todos', inventory: todos }, vocabulary);
     expect(counted).toMatchObject({ kind: 'mapped', fills: [], outcome: { locator: { testId: 'todo-item' }, several: true, text: undefined } });
+  });
+
+  it('never makes up a value to type: a request that gives none is a smoke test', () => {
+    const plan = planSpec({ description: 'add a todo and see the new todo item', feature: 'todos', inventory: todos }, vocabulary);
+    expect(plan).toMatchObject({ kind: 'smoke', reason: expect.stringContaining('the request gives no value to type into') });
   });
 
   it('will not do an action with a field that is not for it', () => {

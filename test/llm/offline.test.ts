@@ -32,7 +32,7 @@ interface Case {
 const DEMO_REQUESTS: Case[] = [
   { file: 'login-valid', path: '/login', description: 'log in with valid credentials and see the dashboard', checks: "await expect(page.getByTestId('dashboard')).toBeVisible();" },
   { file: 'login-wrong', path: '/login', description: 'log in with a wrong password and see an error', checks: "await expect(page.getByTestId('login-error')).toBeVisible();" },
-  { file: 'todo-add', path: '/todos', description: 'add a todo and see it in the list', checks: "await expect(page.getByTestId('todo-list')).toContainText('Try Scribe', { ignoreCase: true });" },
+  { file: 'todo-add', path: '/todos', description: 'add a todo "Water the plants" and see it in the list', checks: "await expect(page.getByTestId('todo-list')).toContainText('Water the plants', { ignoreCase: true });" },
   { file: 'search', path: '/search', description: 'search for playwright and see results', checks: "await expect(page.getByTestId('search-results')).toContainText('playwright', { ignoreCase: true });" },
 ];
 const UNMAPPABLE: Case = { file: 'unmappable', path: '/search', description: 'download the invoice and see the PDF', checks: "await expect(page.getByTestId('search-heading')).toBeVisible();" };

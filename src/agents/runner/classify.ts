@@ -11,7 +11,8 @@
  * - timeout: the test ran out of time with no locator to blame.
  */
 import type { RunClassification, RunnerReport } from '../../contracts.ts';
-import { errorText, testsOf, type PlaywrightReport, type ReportError } from './playwright-report.ts';
+import path from 'node:path';
+import { errorText, testsOf, type ExecutedTest, type PlaywrightReport, type ReportError } from './playwright-report.ts';
 
 export type FailureClass = Exclude<RunClassification, 'pass'>;
 
@@ -88,6 +89,7 @@ export function judgeReport(report: PlaywrightReport, specFile: string, exitCode
   if (tests.length === 0) return notPass('Playwright found no test in the spec: nothing ran, so nothing passed.');
 
   const failed = tests.find((test) => test.result && test.result.status !== 'passed' && test.result.status !== 'skipped');
+  if (failed?.result && failed.file !== undefined && path.basename(failed.file) !== path.basename(specFile)) return setupFailure(failed);
   if (failed?.result) {
     if (failed.result.status === 'interrupted') return { status: 'error', classification: 'environment', message: `test "${failed.title}" was interrupted before it finished`, line: null };
     return failure(failed.result.errors.length > 0 ? failed.result.errors : [failed.result.error ?? { message: `test "${failed.title}" ${failed.result.status}` }], specFile);
@@ -114,6 +116,18 @@ function failure(errors: ReportError[], specFile: string): Verdict {
   const { classification, cause } = diagnoseFailure(text);
   const message = cause ? `${cause}:\n${text}` : text;
   return { status: statusOf(classification), classification, message, line: lineInSpec(errors, specFile) };
+}
+
+/**
+ * A test of another file failed: one of a project the spec's project depends on (a setup project signing
+ * in). The spec never got to check the app, and healing it cannot help.
+ */
+function setupFailure(failed: ExecutedTest): Verdict {
+  const errors = failed.result!.errors.length > 0 ? failed.result!.errors : failed.result!.error ? [failed.result!.error] : [];
+  const location = errors.find((error) => error.location)?.location;
+  const where = location ? `${location.file}:${location.line}` : `${failed.file}:${failed.line}`;
+  const first = errors.length > 0 ? withoutSnippet(errorText(errors[0])).split('\n')[0] : failed.result!.status;
+  return { status: 'error', classification: 'environment', message: `setup project '${failed.project ?? 'setup'}' failed at ${where}: ${first} (an environment problem: the spec did not run)`, line: null };
 }
 
 function notPass(message: string, line: number | null = null): Verdict {

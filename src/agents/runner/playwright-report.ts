@@ -32,9 +32,9 @@ const Result = z.looseObject({
 });
 export type TestRun = z.infer<typeof Result>;
 
-const Test = z.looseObject({ results: z.array(Result) });
+const Test = z.looseObject({ results: z.array(Result), projectName: z.string().optional() });
 
-const Spec = z.looseObject({ title: z.string(), line: z.number().int(), tests: z.array(Test) });
+const Spec = z.looseObject({ title: z.string(), line: z.number().int(), file: z.string().optional(), tests: z.array(Test) });
 
 interface Suite {
   title: string;
@@ -52,6 +52,9 @@ export type PlaywrightReport = z.infer<typeof PlaywrightReport>;
 export interface ExecutedTest {
   title: string;
   line: number;
+  /** The file as the report names it (relative to the config's folder), and the project it ran in. */
+  file?: string;
+  project?: string;
   /** The last try (there are no retries, so the only one); none when the test never started. */
   result: TestRun | undefined;
 }
@@ -81,7 +84,7 @@ export function testsOf(report: PlaywrightReport): ExecutedTest[] {
     const titles = suite.title ? [...parents, suite.title] : parents;
     for (const spec of suite.specs) {
       for (const test of spec.tests) {
-        tests.push({ title: [...titles.slice(1), spec.title].join(' › '), line: spec.line, result: test.results.at(-1) });
+        tests.push({ title: [...titles.slice(1), spec.title].join(' › '), line: spec.line, file: spec.file, project: test.projectName, result: test.results.at(-1) });
       }
     }
     for (const child of suite.suites ?? []) visit(child, titles);

@@ -15,7 +15,8 @@ export interface RunOverlay {
   /** The project the spec belongs to; undefined for a config without projects (or the first project). */
   project?: string;
   specDir: string;
-  specName: string;
+  /** The spec's file name, or the spec's and its proof run's. */
+  specName: string | string[];
   outputDir: string;
   reportFile: string;
   snapshotDir: string;

@@ -1,0 +1,54 @@
+/**
+ * What the proof run adds to a run: the Runner on the same good spec (demo app search: fill, click,
+ * assert the result) with and without its proof, contained as in a generation (each run launches its browser inside its boundary),
+ * alternating. Prints the medians, the added time and the ratio (goal: at most +25%).
+ *
+ *   node --import tsx bench/proof-overhead.ts [runs=5]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runSpec } from '../src/agents/runner.ts';
+import { startDemoApp } from '../src/demo-app/server.ts';
+import { median } from './load.mjs';
+
+const SPEC = `import { test, expect } from '@playwright/test';
+
+test('search finds the locators page', async ({ page }) => {
+  await page.goto('/search');
+  await page.getByTestId('search-input').fill('locators');
+  await page.getByTestId('search-button').click();
+  await expect(page.getByTestId('search-result')).toHaveText('Locators and test ids');
+  await page.screenshot({ path: test.info().outputPath('search.png') });
+});
+`;
+
+const runs = Number(process.argv[2] ?? 5);
+const app = await startDemoApp();
+const work = mkdtempSync(path.join(tmpdir(), 'scribe-proof-bench-'));
+try {
+  const times = { plain: [] as number[], proof: [] as number[] };
+  const run = async (proof: boolean) => {
+    const start = performance.now();
+    const report = await runSpec({ specText: SPEC, fileName: 'search.spec.ts', baseURL: app.url, cwd: work, untrusted: true, ...(proof ? { proof: {} } : {}) });
+    const ms = performance.now() - start;
+    if (report.classification !== 'pass' || (proof && report.proof?.verdict !== 'proved')) throw new Error(`unexpected run: ${report.classification} ${report.proof?.verdict ?? ''} ${report.error_message ?? ''}`);
+    return ms;
+  };
+  // One of each first, not timed: the browser and the file caches warm up.
+  await run(false);
+  await run(true);
+  for (let i = 0; i < runs; i++) {
+    times.plain.push(await run(false));
+    times.proof.push(await run(true));
+  }
+  const plain = median(times.plain);
+  const proof = median(times.proof);
+  console.log(`${runs} rounds, demo app search spec, contained; medians`);
+  console.log(`run without proof   ${(plain / 1000).toFixed(2)} s   (runs: ${times.plain.map((ms) => (ms / 1000).toFixed(2)).join(', ')})`);
+  console.log(`run with proof      ${(proof / 1000).toFixed(2)} s   (runs: ${times.proof.map((ms) => (ms / 1000).toFixed(2)).join(', ')})`);
+  console.log(`added by the proof  ${((proof - plain) / 1000).toFixed(2)} s = +${(((proof - plain) / plain) * 100).toFixed(0)}% (goal <= +25%)`);
+} finally {
+  await app.close();
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,24 @@
+/**
+ * The actions a request names, read deterministically from its words: "add the Coffee Mug to the cart",
+ * "change the display name and save". A request that names one asks for a spec that does something, so a
+ * spec with nothing to prove after its last navigation does not answer it.
+ */
+
+/** Verbs (and phrasal verbs) of doing, not of looking: "see", "open", "show" and "check that" are not here. */
+const ACTION_PATTERNS: ReadonlyArray<[string, RegExp]> = [
+  ['log in', /\b(?:log|sign)(?:s|ged|ging)?[ -]?in\b|\blogin\b/],
+  ['log out', /\b(?:log|sign)(?:s|ged|ging)?[ -]?out\b|\blogout\b/],
+  ['sign up', /\bsign(?:s|ed|ing)?[ -]?up\b|\bregister(?:s|ed|ing)?\b/],
+  ['check out', /\bcheck(?:s|ed|ing)?[ -]?out\b/],
+  ['tick', /\b(?:un)?tick(?:s|ed|ing)?\b|\buncheck(?:s|ed|ing)?\b|\bcheck(?:s|ed|ing)? (?:the |a |an )?(?:box|checkbox|option)\b/],
+  [
+    'act',
+    /\b(?:add|remove|delete|change|edit|update|save|submit|fill(?:s|ed|ing)? (?:in|out)|enter|type|click|press|tap|select|choose|pick|toggle|search|filter|sort|create|upload|drag|move|mark|complete|send|apply|clear|rename|reorder|increase|decrease|increment|decrement|buy|order|subscribe|unsubscribe|dismiss|expand|collapse|rate|comment|reply|invite|assign|archive|restore|reset|cancel|confirm|accept|reject|approve|book|pay|post|publish|upvote|like|follow|unfollow|import|export|duplicate|copy|paste|undo|redo|switch|enable|disable|increase|set)(?:s|es|ed|d|ing)?\b/,
+  ],
+];
+
+/** The kinds of action the request names ("log in", "act", …); empty when it only asks to look. */
+export function namedActions(description: string): string[] {
+  const text = description.toLowerCase().replace(/"[^"]*"|'[^']*'|“[^”]*”/g, ' ');
+  return ACTION_PATTERNS.filter(([, pattern]) => pattern.test(text)).map(([name]) => name);
+}

@@ -1,0 +1,82 @@
+/**
+ * The proof run's verdict, from the Playwright report of a run that held the spec and its neutralised
+ * copy (analysis/neutralise.ts): the copy's tests that act must fail, each on a line it reaches after its
+ * first neutralised action. Everything before that line ran as in the spec's green run, so such a failure
+ * is caused by the actions not happening; a pass means the assertions hold without them.
+ */
+import type { ProofResult } from '../../contracts.ts';
+import type { NeutralisedSpec, NeutralisedTest } from '../../analysis/neutralise.ts';
+import { errorText, testsOf, type ExecutedTest, type PlaywrightReport } from './playwright-report.ts';
+
+/** The report without the proof file's tests (the spec's own verdict is judged on it), and the proof file's. */
+export function splitReport(report: PlaywrightReport, proofName: string): { spec: PlaywrightReport; proof: PlaywrightReport } {
+  const isProof = (title: string) => title === proofName || title.endsWith(`/${proofName}`);
+  return {
+    spec: { ...report, suites: report.suites.filter((suite) => !isProof(suite.title)) },
+    proof: { ...report, suites: report.suites.filter((suite) => isProof(suite.title)) },
+  };
+}
+
+export function judgeProof(proofReport: PlaywrightReport, proofFile: string, neutralised: NeutralisedSpec): ProofResult {
+  const acting = neutralised.tests.filter((test) => test.actions.length > 0);
+  if (acting.length === 0) {
+    const signIn = neutralised.tests.flatMap((t) => t.signIn).length > 0 ? ' besides signing in' : '';
+    return {
+      verdict: 'no_actions',
+      message: `the spec does nothing${signIn} that an assertion checks afterwards: do what the request asks (fill, click, select, …), then assert what it changes`,
+      actions: [],
+      line: neutralised.tests[0]?.line ?? 1,
+    };
+  }
+  const ran = testsOf(proofReport);
+  const outcomes = acting.map((test) => ({ test, outcome: outcomeOf(test, ran.find((r) => r.line === test.line), proofFile) }));
+  const unproved = outcomes.filter((o) => o.outcome.kind === 'passed');
+  if (unproved.length > 0) {
+    const actions = unproved.flatMap((o) => o.test.actions.map((a) => a.source));
+    return {
+      verdict: 'unproved',
+      message: `your assertions pass even when ${listed(actions)} ${actions.length === 1 ? 'is' : 'are'} never done (the spec was run once more with ${actions.length === 1 ? 'it' : 'them'} made no-ops, and it still passed): assert what doing ${actions.length === 1 ? 'it' : 'them'} changes (the text, value, count or page it leads to), not what the page shows before; where earlier steps set the stage, assert the state they make before the action under test`,
+      actions,
+      line: unproved[0]!.test.actions[0]!.line,
+    };
+  }
+  const elsewhere = outcomes.find((o) => o.outcome.kind === 'elsewhere');
+  if (elsewhere) {
+    return {
+      verdict: 'inconclusive',
+      message: `the spec run without ${listed(elsewhere.test.actions.map((a) => a.source))} did not fail on a check after them, so it does not show the assertions depend on them: ${elsewhere.outcome.kind === 'elsewhere' ? elsewhere.outcome.reason : ''}`,
+      actions: elsewhere.test.actions.map((a) => a.source),
+      line: elsewhere.test.actions[0]!.line,
+    };
+  }
+  return {
+    verdict: 'proved',
+    message: `its assertions fail when ${listed(acting.flatMap((t) => t.actions.map((a) => a.source)))} ${acting.flatMap((t) => t.actions).length === 1 ? 'is' : 'are'} not done`,
+    actions: acting.flatMap((t) => t.actions.map((a) => a.source)),
+    line: acting[0]!.actions[0]!.line,
+  };
+}
+
+type Outcome = { kind: 'passed' } | { kind: 'failed_after' } | { kind: 'elsewhere'; reason: string };
+
+function outcomeOf(test: NeutralisedTest, ran: ExecutedTest | undefined, proofFile: string): Outcome {
+  const result = ran?.result;
+  if (!result || result.status === 'skipped') return { kind: 'elsewhere', reason: 'the proof run did not run it' };
+  if (result.status === 'passed') return { kind: 'passed' };
+  const errors = result.errors.length > 0 ? result.errors : result.error ? [result.error] : [];
+  const lines = errors.flatMap((error) => (error.location && sameFile(error.location.file, proofFile) ? [error.location.line] : []));
+  if (lines.some((line) => test.checkLines.includes(line))) return { kind: 'failed_after' };
+  const first = errorText(errors[0]).split('\n')[0] ?? result.status;
+  return { kind: 'elsewhere', reason: lines.length > 0 ? `it failed at line ${lines[0]}: ${first}` : first };
+}
+
+function sameFile(file: string, proofFile: string): boolean {
+  return file === proofFile || file.endsWith(`/${proofFile.split('/').at(-1)}`);
+}
+
+function listed(actions: readonly string[]): string {
+  const unique = [...new Set(actions)];
+  const shown = unique.slice(0, 3).map((a) => `\`${a}\``);
+  const more = unique.length > 3 ? ` and ${unique.length - 3} more` : '';
+  return shown.length <= 1 ? `${shown[0] ?? ''}${more}` : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}${more}`;
+}

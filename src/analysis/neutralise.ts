@@ -1,0 +1,185 @@
+/**
+ * The proof run's spec: the same spec with the actions under test made no-ops, so a run of it shows
+ * whether the spec's assertions depend on those actions happening.
+ *
+ * The actions under test are, in each test, the last group of state-changing calls (fill, click,
+ * check, …; a group is broken by an assertion) that an assertion follows: "add the lamp, see it was
+ * added, open the cart, see the total" proves the adding; "add a todo, see it, delete it, see it gone"
+ * proves the deleting. Signing in (a fill of an environment variable and the click or key press that
+ * submits it) is the way there and stays, unless the request is about signing in: neutralising it
+ * would make any assertion fail, also one on what a page shows before anything is done. Navigations
+ * stay too. Each neutralised call becomes `Promise.resolve()` in place, padded to the same number of
+ * lines, so every line keeps its number and Playwright's error locations match in both runs.
+ *
+ * A pure transform: text in, text out, nothing run.
+ */
+import { ts } from '../util/typescript.js';
+import { SpecModel } from './model.ts';
+import type { ValueKind } from './playwright-api.ts';
+
+/** Calls that change what the page holds. */
+export const STATE_CHANGING_ACTIONS: ReadonlySet<string> = new Set([
+  'fill',
+  'click',
+  'check',
+  'uncheck',
+  'setChecked',
+  'selectOption',
+  'press',
+  'pressSequentially',
+  'type',
+  'dragTo',
+  'dragAndDrop',
+  'setInputFiles',
+  'tap',
+  'dblclick',
+  'clear',
+  'insertText',
+  'down',
+  'up',
+  'dispatchEvent',
+]);
+
+/** What a neutralised call may be made on: what drives a page. */
+const ACTION_RECEIVERS: ReadonlySet<ValueKind> = new Set(['page', 'locator', 'frame', 'keyboard', 'mouse', 'elementHandle']);
+
+export interface NeutralisedAction {
+  line: number;
+  /** The call as written, for feedback: `page.getByTestId('save').click()`. */
+  source: string;
+}
+
+export interface NeutralisedTest {
+  title: string;
+  /** The line of the `test(` call. */
+  line: number;
+  /** The actions made no-ops, in the order the test makes them. */
+  actions: NeutralisedAction[];
+  /**
+   * Lines of the calls the test still makes after its first neutralised action (assertions, waits, reads):
+   * everything before ran as in the green run, so a failure on one of these is caused by the missing actions.
+   */
+  checkLines: number[];
+  /** The sign-in steps kept, as written. */
+  signIn: string[];
+}
+
+export interface NeutralisedSpec {
+  text: string;
+  tests: NeutralisedTest[];
+}
+
+export interface NeutraliseOptions {
+  /** The request is about signing in: when a test does nothing else, its sign-in is what is under test. */
+  signInUnderTest?: boolean;
+}
+
+const SUBMITS: ReadonlySet<string> = new Set(['click', 'press', 'tap', 'dblclick']);
+
+export function neutraliseActions(text: string, fileName = 'spec.ts', options: NeutraliseOptions = {}): NeutralisedSpec {
+  const model = SpecModel.fromText(fileName, text);
+  const tests: NeutralisedTest[] = [];
+  const neutralised = new Set<ts.CallExpression>();
+  const keptSomewhere = new Set<ts.CallExpression>();
+
+  for (const test of model.tests()) {
+    if (!test.body?.body) continue;
+    const calls = model.reachableCalls(test.body.body);
+    const steps = calls.map((call) => (isStateChangingAction(model, call) ? 'action' : model.expectation(call) ? 'assertion' : 'other'));
+    const signIn = signInSteps(model, calls, steps);
+    const group = underTest(calls, steps, (index) => !signIn.has(index)) ?? (options.signInUnderTest ? underTest(calls, steps, () => true) : undefined);
+    const chosen = new Set(group ?? []);
+    const actions: NeutralisedAction[] = [];
+    const checkLines = new Set<number>();
+    const mine = new Set<ts.CallExpression>();
+    calls.forEach((call, index) => {
+      if (chosen.has(index)) {
+        mine.add(call);
+        neutralised.add(call);
+        actions.push({ line: model.position(call).line, source: oneLine(model.text(call)) });
+        return;
+      }
+      keptSomewhere.add(call);
+      if (actions.length > 0 && !insideAny(call, mine)) {
+        for (let line = model.position(call).line; line <= lineOf(model, call.end); line++) checkLines.add(line);
+      }
+    });
+    tests.push({
+      title: test.title ?? '',
+      line: model.position(test.call).line,
+      actions,
+      checkLines: [...checkLines].sort((a, b) => a - b),
+      signIn: [...signIn].filter((index) => !chosen.has(index)).map((index) => oneLine(model.text(calls[index]!))),
+    });
+  }
+
+  // A helper's action made both in and out of the group under test stays: it is part of the way there.
+  const edits = [...neutralised].filter((call) => !keptSomewhere.has(call)).sort((a, b) => b.getStart(model.sourceFile) - a.getStart(model.sourceFile));
+  let result = text;
+  for (const call of edits) {
+    const start = call.getStart(model.sourceFile);
+    const newlines = '\n'.repeat((text.slice(start, call.end).match(/\n/g) ?? []).length);
+    result = `${result.slice(0, start)}Promise.resolve(${newlines})${result.slice(call.end)}`;
+  }
+  const dropped = new Set(edits.map((call) => model.position(call).line));
+  return { text: result, tests: tests.map((t) => ({ ...t, actions: t.actions.filter((a) => dropped.has(a.line)) })) };
+}
+
+/**
+ * The indexes of the last group of actions (those `counts` admits) that an assertion follows; a group
+ * ends at an assertion. Undefined when there is none.
+ */
+function underTest(calls: readonly ts.CallExpression[], steps: readonly string[], counts: (index: number) => boolean): number[] | undefined {
+  let group: number[] = [];
+  let last: number[] | undefined;
+  for (let index = 0; index < calls.length; index++) {
+    if (steps[index] === 'action' && counts(index)) group.push(index);
+    else if (steps[index] === 'assertion' && group.length > 0) {
+      last = group;
+      group = [];
+    }
+  }
+  return last;
+}
+
+/** Fills of an environment variable (a declared credential) and the click or key press that submits them. */
+function signInSteps(model: SpecModel, calls: readonly ts.CallExpression[], steps: readonly string[]): Set<number> {
+  const signIn = new Set<number>();
+  let pending = false;
+  calls.forEach((call, index) => {
+    if (steps[index] !== 'action') return;
+    const name = model.callee(call).name ?? '';
+    if ((name === 'fill' || name === 'type' || name === 'pressSequentially') && call.arguments.some((argument) => readsEnvironment(argument))) {
+      signIn.add(index);
+      pending = true;
+    } else if (pending && SUBMITS.has(name)) {
+      signIn.add(index);
+      pending = false;
+    }
+  });
+  return signIn;
+}
+
+function readsEnvironment(node: ts.Node): boolean {
+  if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'process' && node.name.text === 'env') return true;
+  return ts.forEachChild(node, readsEnvironment) === true;
+}
+
+function isStateChangingAction(model: SpecModel, call: ts.CallExpression): boolean {
+  const { name, receiver } = model.callee(call);
+  return name !== undefined && receiver !== undefined && STATE_CHANGING_ACTIONS.has(name) && ACTION_RECEIVERS.has(model.kindOf(receiver));
+}
+
+/** A call within a neutralised one (its locator's `getByRole(…)`) goes with it. */
+function insideAny(call: ts.CallExpression, calls: ReadonlySet<ts.CallExpression>): boolean {
+  for (let node: ts.Node | undefined = call.parent; node; node = node.parent) if (ts.isCallExpression(node) && calls.has(node)) return true;
+  return false;
+}
+
+function lineOf(model: SpecModel, position: number): number {
+  return model.sourceFile.getLineAndCharacterOfPosition(position).line + 1;
+}
+
+function oneLine(source: string): string {
+  return source.replace(/\s*\n\s*/g, ' ');
+}

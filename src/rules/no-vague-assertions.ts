@@ -1,0 +1,137 @@
+import { ts } from '../util/typescript.js';
+import type { Expectation, SpecModel } from '../analysis/model.ts';
+import { noOptions } from '../util/zod-helpers.ts';
+import { defineRule, type Finding } from './types.ts';
+
+/** Matchers whose argument is the text, value, title or URL expected: a pattern there must say something. */
+const TEXT_MATCHERS = new Set(['toHaveText', 'toContainText', 'toHaveValue', 'toHaveTitle', 'toHaveURL', 'toMatch', 'toHaveAccessibleName', 'toHaveAccessibleDescription']);
+/** Matchers that hold for any object: a locator or a pending promise is always truthy and defined. */
+const ALWAYS_ON_OBJECTS = new Set(['toBeTruthy', 'toBeDefined']);
+const ALWAYS_WHEN_NEGATED = new Set(['toBeFalsy', 'toBeUndefined', 'toBeNull']);
+/** Reads that never give undefined: `toBeDefined()` on what they return holds whatever the page shows. */
+const DEFINED_READS = new Set(['textContent', 'innerText', 'innerHTML', 'inputValue', 'getAttribute', 'count', 'isVisible', 'isHidden', 'isEnabled', 'isChecked', 'allTextContents', 'allInnerTexts', 'title', 'url']);
+const SPECIFIC = 'assert what the request expects: the text, number or state the page must show';
+
+export default defineRule({
+  id: 'no-vague-assertions',
+  description: 'Flags assertions any value satisfies (toContainText(/.+/), toBeGreaterThanOrEqual(0), toBeTruthy() on a locator) and .or() chains of guessed locators.',
+  fixable: false,
+  options: noOptions,
+  check(model) {
+    const findings: Finding[] = [];
+    for (const expectation of model.expectations()) {
+      const reason = vagueness(model, expectation);
+      if (reason) findings.push({ node: expectation.call, message: `${reason}, so it passes whatever the page shows; ${SPECIFIC}.` });
+    }
+    for (const call of model.calls) {
+      const { name, receiver } = model.callee(call);
+      if (name !== 'or' || !receiver || model.kindOf(receiver) !== 'locator') continue;
+      findings.push({
+        node: call,
+        message: `\`.or()\` accepts whichever of several guessed elements is there, so the step passes without knowing which the page has; use the one element the page shows (the explored page lists its test ids, roles and labels).`,
+      });
+    }
+    return findings;
+  },
+});
+
+function vagueness(model: SpecModel, expectation: Expectation): string | undefined {
+  const { matcher, negated, subject } = expectation;
+  const args = expectation.call.arguments;
+  const shown = `${negated ? 'not.' : ''}${matcher}(${args.map((a) => model.text(a)).join(', ')})`;
+  const anything = args.find((a) => isAnyMatcher(model, a));
+  if (anything && !negated) return `\`${shown}\` accepts any value`;
+  if (!negated && TEXT_MATCHERS.has(matcher) && args[0]) {
+    const pattern = regexSource(model, args[0]);
+    if (pattern !== undefined && !hasLiteral(pattern)) return `\`${shown}\` matches any text`;
+    if (matcher === 'toContainText' && model.stringValue(args[0]) === '') return `\`${shown}\` is contained in every text`;
+  }
+  if (!negated && matcher === 'toHaveAttribute' && args[1]) {
+    const pattern = regexSource(model, args[1]);
+    if (pattern !== undefined && !hasLiteral(pattern)) return `\`${shown}\` matches any value of the attribute`;
+  }
+  if (!negated && (matcher === 'toBeGreaterThanOrEqual' || matcher === 'toBeGreaterThan') && args[0]) {
+    const bound = numberValue(model, args[0]);
+    if (bound !== undefined && (matcher === 'toBeGreaterThanOrEqual' ? bound <= 0 : bound < 0)) return `\`${shown}\` holds for every count and length`;
+  }
+  if (!subject) return undefined;
+  const alwaysHolds = (!negated && ALWAYS_ON_OBJECTS.has(matcher)) || (negated && ALWAYS_WHEN_NEGATED.has(matcher));
+  if (!alwaysHolds) return undefined;
+  const value = model.unwrap(subject);
+  if (model.kindOf(value) === 'locator' && !ts.isAwaitExpression(value)) return `\`${shown}\` on a locator holds whether or not the element exists (a locator is an object)`;
+  if (ts.isCallExpression(value) && isPlaywrightRead(model, value)) return `\`${shown}\` on \`${model.text(value)}\`, a promise not awaited, always holds`;
+  if (ts.isAwaitExpression(value) && ts.isCallExpression(model.unwrap(value.expression)) && (matcher === 'toBeDefined' || (negated && matcher === 'toBeUndefined'))) {
+    const read = model.unwrap(value.expression) as ts.CallExpression;
+    if (isPlaywrightRead(model, read)) return `\`${shown}\` on what \`${model.text(read)}\` returns holds for every page (it never returns undefined)`;
+  }
+  return undefined;
+}
+
+function isPlaywrightRead(model: SpecModel, call: ts.CallExpression): boolean {
+  const { name, receiver } = model.callee(call);
+  return name !== undefined && receiver !== undefined && DEFINED_READS.has(name) && ['locator', 'page', 'frame'].includes(model.kindOf(receiver));
+}
+
+/** `expect.any(Number)`, `expect.anything()`. */
+function isAnyMatcher(model: SpecModel, expr: ts.Expression): boolean {
+  const value = model.unwrap(expr);
+  if (!ts.isCallExpression(value)) return false;
+  const callee = model.unwrap(value.expression);
+  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'expect' && (callee.name.text === 'any' || callee.name.text === 'anything');
+}
+
+function regexSource(model: SpecModel, expr: ts.Expression): string | undefined {
+  const value = model.resolve(model.unwrap(expr));
+  if (ts.isRegularExpressionLiteral(value)) return value.text.slice(1, value.text.lastIndexOf('/'));
+  if (ts.isNewExpression(value) && ts.isIdentifier(value.expression) && value.expression.text === 'RegExp' && value.arguments?.[0]) return model.stringValue(value.arguments[0]);
+  return undefined;
+}
+
+function numberValue(model: SpecModel, expr: ts.Expression): number | undefined {
+  const value = model.resolve(model.unwrap(expr));
+  if (ts.isNumericLiteral(value)) return Number(value.text);
+  if (ts.isPrefixUnaryExpression(value) && value.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(value.operand)) return -Number(value.operand.text);
+  return undefined;
+}
+
+/** Escapes that stand for a class of characters, not one character. */
+const CLASS_ESCAPES = new Set(['w', 'W', 's', 'S', 'd', 'D', 'b', 'B']);
+
+/**
+ * Whether a pattern requires some particular character: `/\d+ items/` does, `/.+/`, `/\w+/` and
+ * `/[A-Za-z]{3,}/` do not (only classes, wildcards, quantifiers, groups and anchors).
+ */
+export function hasLiteral(pattern: string): boolean {
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i]!;
+    if (char === '\\') {
+      const next = pattern[i + 1];
+      i++;
+      if (next !== undefined && !CLASS_ESCAPES.has(next)) return true;
+    } else if (char === '[') {
+      const close = classEnd(pattern, i);
+      // A class of one character (`[x]`) requires it.
+      if (/^\[[^\\^\]-]\]$/.test(pattern.slice(i, close + 1))) return true;
+      i = close;
+    } else if (char === '{') {
+      const close = pattern.indexOf('}', i);
+      if (close < 0 || !/^\{\d*,?\d*\}$/.test(pattern.slice(i, close + 1))) return true;
+      i = close;
+    } else if (char === '(' && pattern[i + 1] === '?') {
+      // A group's own syntax: (?:, (?=, (?!, (?<name>.
+      const named = /^\(\?<[A-Za-z_]\w*>/.exec(pattern.slice(i));
+      i += named ? named[0].length - 1 : 2;
+    } else if (!'.^$*+?()|'.includes(char)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function classEnd(pattern: string, start: number): number {
+  for (let i = start + 1; i < pattern.length; i++) {
+    if (pattern[i] === '\\') i++;
+    else if (pattern[i] === ']' && i > start + 1) return i;
+  }
+  return pattern.length - 1;
+}

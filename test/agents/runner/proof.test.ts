@@ -1,0 +1,77 @@
+/**
+ * The proof run against the demo app, with Playwright's real CLI and a real Chromium: a spec whose
+ * assertions depend on its actions is proved; one whose assertions hold without them is not, whatever it
+ * does before its last navigation; one that does nothing after it has no proof to give.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import { runSpec } from '../../../src/agents/runner.ts';
+import { startDemoApp, type DemoApp } from '../../../src/demo-app/server.ts';
+import { GOOD_SPEC } from '../../fixtures/model-answers.ts';
+
+let app: DemoApp;
+let project: string;
+
+beforeAll(async () => {
+  app = await startDemoApp();
+});
+afterAll(() => app.close());
+beforeEach(() => {
+  project = mkdtempSync(path.join(tmpdir(), 'scribe-proof-'));
+});
+afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+const run = (specText: string) => runSpec({ specText, fileName: 'case.spec.ts', baseURL: app.url, cwd: project, proof: {}, untrusted: true });
+
+/** Signs in on the demo app's login page (a fill of a credential variable and its submit), then opens the search page: the way there, not the actions under test. */
+const SIGNED_IN_SEARCH = `import { test, expect } from '@playwright/test';
+
+test('search', async ({ page }) => {
+  await page.goto('/login.html');
+  await page.getByTestId('username-input').fill(process.env.E2E_USERNAME ?? '');
+  await page.getByTestId('login-button').click();
+  await page.goto('/search.html');
+  await page.getByTestId('search-input').fill('playwright');
+  await page.getByTestId('search-button').click();
+  ASSERTION
+});
+`;
+
+describe('the proof run', { timeout: 180_000 }, () => {
+  it('proves a spec whose assertion fails without its actions, and keeps its own verdict green', async () => {
+    const report = await run(GOOD_SPEC.replace("'/search'", "'/search.html'").replaceAll('search-submit', 'search-button').replace("fill('milk')", "fill('locators')").replace("toContainText('milk')", "toContainText('Locators and test ids')"));
+    expect(report.classification).toBe('pass');
+    expect(report.proof?.verdict).toBe('proved');
+    expect(report.proof?.actions).toEqual(["page.getByTestId('search-input').fill('locators')", "page.getByTestId('search-button').click()"]);
+  });
+
+  it('refuses a spec that asserts what the page shows before any action, even after signing in first', async () => {
+    const report = await run(SIGNED_IN_SEARCH.replace('ASSERTION', "await expect(page.getByTestId('search-heading')).toHaveText('Search the docs');"));
+    expect(report.classification).toBe('pass');
+    expect(report.proof?.verdict).toBe('unproved');
+    expect(report.proof?.actions).toEqual(["page.getByTestId('search-input').fill('playwright')", "page.getByTestId('search-button').click()"]);
+    expect(report.proof?.message).toMatch(/pass even when .*search-button.* never done/);
+    expect(report.proof?.line).toBe(8);
+  });
+
+  it('proves the same signed-in spec once it asserts what searching changes', async () => {
+    const report = await run(SIGNED_IN_SEARCH.replace('ASSERTION', "await expect(page.getByTestId('search-status')).toHaveText('2 results for \"playwright\"');"));
+    expect(report.classification).toBe('pass');
+    expect(report.proof?.verdict).toBe('proved');
+  });
+
+  it('says a spec that only navigates and looks has no actions to prove', async () => {
+    const report = await run(SIGNED_IN_SEARCH.replace(/  await page.getByTestId\('search-(input|button)'\).*\n/g, '').replace('ASSERTION', "await expect(page.getByTestId('search-heading')).toBeVisible();"));
+    expect(report.classification).toBe('pass');
+    expect(report.proof?.verdict).toBe('no_actions');
+    expect(report.proof?.message).toContain('does nothing besides signing in that an assertion checks afterwards');
+  });
+
+  it('gives no proof for a spec that fails on its own', async () => {
+    const report = await run(SIGNED_IN_SEARCH.replace('ASSERTION', "await expect(page.getByTestId('search-status')).toHaveText('no such text');"));
+    expect(report.classification).toBe('app_bug');
+    expect(report.proof).toBeUndefined();
+  });
+});

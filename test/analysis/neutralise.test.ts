@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { neutraliseActions } from '../../src/analysis/neutralise.ts';
+import { SpecModel } from '../../src/analysis/model.ts';
+
+const wrap = (body: string, header = '') => `import { test, expect } from '@playwright/test';\n${header}\ntest('case', async ({ page }) => {\n${body}\n});\n`;
+
+/** Signs in with the declared credentials, then changes a setting through a helper. */
+const SETTINGS = wrap(
+  `  await page.goto('/login');
+  await page.getByLabel('Username').fill(process.env.E2E_USERNAME ?? '');
+  await page.getByLabel('Password').fill(process.env.E2E_PASSWORD ?? '');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.goto('/settings');
+  await rename(page);
+  await page.getByRole('button', {
+    name: 'Save' }).click();
+  await expect(page.getByText('Settings saved')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(
+    page.getByRole('status'),
+  ).toHaveText('ok');`,
+  "async function rename(page) { await page.getByLabel('Name').fill('Ann'); }",
+);
+
+describe('neutraliseActions', () => {
+  it('makes the last group of actions an assertion follows no-ops, through helpers, and keeps the sign-in', () => {
+    const result = neutraliseActions(SETTINGS);
+    const [test] = result.tests;
+    expect(test!.actions.map((a) => a.source)).toEqual(["page.keyboard.press('Escape')"]);
+    expect(test!.signIn).toEqual(["page.getByLabel('Username').fill(process.env.E2E_USERNAME ?? '')", "page.getByLabel('Password').fill(process.env.E2E_PASSWORD ?? '')", "page.getByRole('button', { name: 'Sign in' }).click()"]);
+    expect(result.text).toContain("await page.getByRole('button', { name: 'Sign in' }).click();");
+    expect(result.text).not.toContain("press('Escape')");
+  });
+
+  it('takes the actions before the final assertions when nothing checks between them, helpers included', () => {
+    const result = neutraliseActions(SETTINGS.replace("  await expect(page.getByText('Settings saved')).toBeVisible();\n", ''));
+    expect(result.tests[0]!.actions.map((a) => a.source)).toEqual(["page.getByLabel('Name').fill('Ann')", "page.getByRole('button', { name: 'Save' }).click()", "page.keyboard.press('Escape')"]);
+    expect(result.text).toContain('async function rename(page) { await Promise.resolve(); }');
+    expect(result.text).toContain("await page.getByLabel('Password').fill(process.env.E2E_PASSWORD ?? '');");
+  });
+
+  it('keeps every line where it was, and the result parses', () => {
+    const result = neutraliseActions(SETTINGS.replace("  await expect(page.getByText('Settings saved')).toBeVisible();\n", ''));
+    expect(result.text.split('\n')).toHaveLength(SETTINGS.split('\n').length - 1);
+    expect(result.text.split('\n')[9]).toBe('  await Promise.resolve(');
+    expect(SpecModel.fromText('proof.spec.ts', result.text).syntaxDiagnostics()).toEqual([]);
+  });
+
+  it('lists the lines after the first neutralised action as the checks whose failure proves it', () => {
+    const [test] = neutraliseActions(SETTINGS).tests;
+    expect(test!.checkLines).toEqual([14, 15, 16]);
+  });
+
+  it('proves the adding, not the cart page opened afterwards', () => {
+    const cart = wrap(`  await page.goto('/products');
+  await page.getByRole('button', { name: 'Add Lamp' }).click();
+  await page.goto('/cart');
+  await expect(page.getByTestId('cart-total')).toHaveText('Total: $25');`);
+    const [test] = neutraliseActions(cart).tests;
+    expect(test!.actions.map((a) => a.source)).toEqual(["page.getByRole('button', { name: 'Add Lamp' }).click()"]);
+    expect(test!.checkLines).toEqual([6, 7]);
+  });
+
+  it('gives a test that only signs in nothing to prove, unless the request is about signing in', () => {
+    const login = wrap(`  await page.goto('/login');
+  await page.getByLabel('Username').fill(process.env.E2E_USERNAME ?? '');
+  await page.getByLabel('Password').fill(process.env.E2E_PASSWORD ?? '');
+  await page.getByLabel('Password').press('Enter');
+  await page.goto('/settings');
+  await expect(page.getByRole('heading')).toHaveText('Settings');`);
+    expect(neutraliseActions(login).tests[0]!.actions).toEqual([]);
+    expect(neutraliseActions(login).text).toBe(login);
+    expect(neutraliseActions(login, 'spec.ts', { signInUnderTest: true }).tests[0]!.actions).toHaveLength(3);
+  });
+
+  it('leaves actions no assertion follows, and methods of the same names on objects that are not Playwright\'s', () => {
+    const own = wrap(`  await page.goto('/');
+  const form = { fill: (v: string) => v };
+  form.fill('x');
+  await expect(page).toHaveTitle('x');
+  await page.getByRole('button', { name: 'Log out' }).click();`);
+    expect(neutraliseActions(own)).toEqual({ text: own, tests: [{ title: 'case', line: 3, actions: [], checkLines: [], signIn: [] }] });
+  });
+});

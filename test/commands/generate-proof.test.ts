@@ -1,0 +1,124 @@
+/**
+ * `scribe generate` with the proof run, through the real CLI, the fake model and the demo app in a real
+ * Chromium: a good answer is accepted on one model call; a vacuous one (it asserts what the page shows
+ * before anything is done) goes back to the model with the proof's feedback, and is never accepted.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GenerateResult } from '../../src/contracts.ts';
+import { startDemoApp, type DemoApp } from '../../src/demo-app/server.ts';
+import { StatsEvent } from '../../src/stats/events.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { chatty } from '../fixtures/model-answers.ts';
+import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
+import { runCli, type CliRun } from './harness.ts';
+
+const DESCRIPTION = 'search for locators and see the result';
+
+const SEARCH = (assertion: string) => `import { test, expect } from '@playwright/test';
+
+test('search finds the locators page', async ({ page }) => {
+  await page.goto('/search.html');
+  await page.getByTestId('search-input').fill('locators');
+  await page.getByTestId('search-button').click();
+  ${assertion}
+  await page.screenshot({ path: 'test-results/search.png' });
+});
+`;
+const GOOD = SEARCH("await expect(page.getByTestId('search-result')).toHaveText('Locators and test ids');");
+/** What a lazy model writes: it searches, then checks the heading that was there all along. */
+const VACUOUS = SEARCH("await expect(page.getByTestId('search-heading')).toHaveText('Search the docs');");
+
+let fake: FakeOpenAI;
+let app: DemoApp;
+let project: ScribeProject;
+async function generate(): Promise<CliRun> {
+  const run = await runCli(['generate', DESCRIPTION, '--url', `${app.url}/search.html`, '--feature', 'Search', '--json'], { env: project.env(fake.url), cwd: project.dir });
+  if (run.code === 2) console.error(run.stdout, run.stderr);
+  return run;
+}
+
+beforeAll(async () => {
+  [fake, app] = await Promise.all([startFakeOpenAI(), startDemoApp()]);
+});
+afterAll(async () => {
+  await Promise.all([fake.close(), app.close()]);
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+});
+afterEach(() => {
+  expect(fake.pending()).toBe(0);
+  project.remove();
+});
+
+function statsEvents(): StatsEvent[] {
+  const file = path.join(project.home, 'events.jsonl');
+  return readFileSync(file, 'utf8').trim().split('\n').map((line) => StatsEvent.parse(JSON.parse(line)));
+}
+
+// Each generation drives a browser through explore and runs; a shared machine makes that slow.
+describe('scribe generate: the proof run', { timeout: 300_000 }, () => {
+  it('accepts a good answer on one model call, its proof in the result and the statistics', async () => {
+    project = makeScribeProject();
+    fake.reply({ text: chatty(GOOD) });
+    const run = await generate();
+    const result = GenerateResult.parse(JSON.parse(run.stdout));
+    expect(run.code).toBe(0);
+    expect(result.runner?.proof).toMatchObject({ verdict: 'proved', actions: ["page.getByTestId('search-input').fill('locators')", "page.getByTestId('search-button').click()"] });
+    expect(fake.requests).toHaveLength(1);
+    expect(statsEvents().filter((e) => e.type === 'runner_outcome')).toMatchObject([{ classification: 'pass', proof: 'proved' }]);
+  });
+
+  it('sends a vacuous answer back with what the proof run showed; the next, proved, is accepted', async () => {
+    project = makeScribeProject();
+    fake.reply({ text: chatty(VACUOUS) }, { text: chatty(GOOD) });
+    const run = await generate();
+    expect(run.code).toBe(0);
+    expect(fake.requests).toHaveLength(2);
+    const feedback = fake.requests[1]!.body.messages!.at(-1)!.content;
+    expect(feedback).toContain('[proof-run]');
+    expect(feedback).toContain("your assertions pass even when `page.getByTestId('search-input').fill('locators')` and `page.getByTestId('search-button').click()` are never done");
+    expect(readFileSync(path.join(project.dir, GenerateResult.parse(JSON.parse(run.stdout)).testPath!), 'utf8')).toBe(GOOD);
+    expect(statsEvents().filter((e) => e.type === 'runner_outcome').map((e) => e.type === 'runner_outcome' && e.proof)).toEqual(['unproved', 'proved']);
+  });
+
+  it('keeps a spec that stays vacuous for review, never accepted (exit 1)', async () => {
+    project = makeScribeProject({ 'generation.max_critic_rejections': 1 });
+    fake.reply({ text: chatty(VACUOUS) }, { text: chatty(VACUOUS) });
+    const run = await generate();
+    expect(run.code).toBe(1);
+    const result = GenerateResult.parse(JSON.parse(run.stdout));
+    expect(result.success).toBe(false);
+    expect(result.error).toMatch(/^not proved: your assertions pass even when/);
+    const folder = path.join(project.dir, 'generated-tests', 'search');
+    expect(readdirSync(folder).filter((name) => name.endsWith('.spec.ts'))).toEqual([]);
+    expect(existsSync(path.join(folder, 'search-for-locators-and-see-the-result.needs-review.ts'))).toBe(true);
+  });
+
+  it('does not run a spec that signs in with a credential that is not set: an environment problem, one model call, nothing accepted', async () => {
+    project = makeScribeProject();
+    const login = `import { test, expect } from '@playwright/test';
+
+test('log in', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByTestId('username-input').fill(process.env.E2E_USERNAME ?? '');
+  await page.getByTestId('password-input').fill(process.env.E2E_PASSWORD ?? '');
+  await page.getByTestId('login-button').click();
+  await expect(page.getByTestId('dashboard-heading')).toBeVisible();
+  await page.screenshot({ path: 'test-results/dashboard.png' });
+});
+`;
+    fake.reply({ text: chatty(login) });
+    const run = await runCli(['generate', 'log in and see the dashboard', '--url', `${app.url}/login`, '--feature', 'Login', '--json'], { env: project.env(fake.url, { E2E_USERNAME: 'demo', E2E_PASSWORD: '' }), cwd: project.dir });
+    expect(run.code).toBe(1);
+    const result = GenerateResult.parse(JSON.parse(run.stdout));
+    expect(result.runner).toMatchObject({ classification: 'environment', error_message: expect.stringMatching(/^E2E_PASSWORD is not set; the spec signs in with it/) });
+    expect(result.error).toContain('E2E_PASSWORD is not set');
+    expect(fake.requests).toHaveLength(1);
+    const folder = path.join(project.dir, 'generated-tests', 'login');
+    expect(readdirSync(folder).filter((name) => name.endsWith('.spec.ts'))).toEqual([]);
+    expect(existsSync(path.join(folder, 'log-in-and-see-the-dashboard.not-run.ts'))).toBe(true);
+  });
+});
