@@ -463,9 +463,10 @@ describe('an untrusted run (model-written code)', () => {
           `fetch(${JSON.stringify(`${canary.url}/test-fetch`)})`,
           `page.request.get(${JSON.stringify(`${canary.url}/page-request`)})`,
           `request.get(${JSON.stringify(`${canary.url}/request-fixture`)})`,
+          `page.evaluate(() => fetch(${JSON.stringify(`${canary.url}/page-fetch`)}, { mode: 'no-cors' }))`,
+          // Last: a refused navigation ends on Chromium's error page, which the Runner's fixtures close.
           `page.goto(${JSON.stringify(`${canary.url}/page-goto`)})`,
           `page.goto(${JSON.stringify(`//${new URL(canary.url).host}/protocol-relative`)})`,
-          `page.evaluate(() => fetch(${JSON.stringify(`${canary.url}/page-fetch`)}, { mode: 'no-cors' }))`,
         ];
         const report = await run(
           `import { test, expect } from '@playwright/test';
@@ -473,9 +474,10 @@ test('case', async ({ page, request }) => {
   await page.goto('/');
   const outcomes: string[] = [];
   for (const attempt of [${attempts.map((a) => `() => ${a}`).join(', ')}]) outcomes.push(await attempt().then(() => 'reached', (error) => 'refused: ' + String(error.cause?.code ?? error.message).split('\\n')[0]));
-  await page.request.post(${JSON.stringify(`${allowed.url}/allowed`)}, { data: outcomes.join('\\n') });
-  await page.goto('/');
-  await expect(page.getByTestId('title')).toHaveText('Welcome');
+  await request.post(${JSON.stringify(`${allowed.url}/allowed`)}, { data: outcomes.join('\\n') });
+  const fresh = await page.context().newPage();
+  await fresh.goto('/');
+  await expect(fresh.getByTestId('title')).toHaveText('Welcome');
 });
 `,
           { untrusted: true, config: reaching(allowed.url) },
