@@ -91,5 +91,5 @@ describe('hostile model answers through the pipeline', () => {
       project.remove();
     }
     // A whole generation (explore, three attempts): slow on a loaded machine, never a measure of anything.
-  }, 180_000);
+  }, 300_000);
 });
