@@ -62,6 +62,7 @@ try {
     const minutes = (performance.now() - began) / 60_000;
     const accepted = jobs.filter((job) => job.status === 'done').length;
     console.log(`${workers} worker${workers === 1 ? ' ' : 's'}: ${accepted}/${JOBS} accepted in ${(minutes * 60).toFixed(1)} s = ${(accepted / minutes).toFixed(1)} accepted specs/min; median job ${(median(jobs.map((j) => Date.parse(j.finished_at!) - Date.parse(j.started_at!))) / 1000).toFixed(1)} s`);
+    for (const job of jobs.filter((j) => j.status !== 'done')) console.log(`  not accepted: ${job.id}: ${(job.error ?? '').split('\n')[0]}`);
     await Promise.all(started.map((worker) => worker.stop()));
   }
 

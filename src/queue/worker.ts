@@ -106,7 +106,7 @@ export class QueueWorker {
       autorun: false,
     });
     this.worker.on('error', (error) => log({ level: 'warn', msg: 'queue error', error: error.message }));
-    this.worker.on('stalled', (id) => void this.stalled(id));
+    this.worker.on('stalled', (id) => void this.stalled(id).catch((error: Error) => log({ level: 'warn', msg: 'stalled job not followed up', job: id, error: error.message })));
     void this.subscriber.subscribe(this.keys.cancelChannel);
     this.subscriber.on('message', (_channel: string, id: string) => this.stop(id, { kind: 'cancel', reason: 'cancelled by DELETE /v1/jobs/:id' }));
   }
@@ -220,7 +220,7 @@ export class QueueWorker {
       this.stats.giveUp(id, stop ? 'interrupted' : 'error', stop?.reason ?? 'the job ended without an outcome');
       await this.stats.flush();
       // BullMQ finishes the job once this processor returns; the record is read (and called back) after.
-      setImmediate(() => void this.report(id, job.data.callback));
+      setImmediate(() => void this.report(id, job.data.callback).catch((error: Error) => this.options.log({ level: 'warn', msg: 'job end not reported', job: id, error: error.message })));
     } catch (error) {
       this.options.log({ level: 'warn', msg: 'job end not recorded', job: id, error: (error as Error).message });
     }
