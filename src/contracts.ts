@@ -78,6 +78,8 @@ export const RunnerReport = z.object({
   /** Run-time grounding: the test ids and named elements of the page the test ended on (where a failing step failed). */
   final_page: z.object({ url: z.string(), testIds: z.array(z.string()), roles: z.array(z.string()) }).nullable().optional(),
   segment: TestResultSegment.optional(),
+  /** Each test of the spec as Playwright ran it (its last try), in report order; absent when no report was read. */
+  tests: z.array(z.object({ title: z.string(), line: z.number().int(), status: z.enum(['passed', 'failed', 'timedOut', 'skipped', 'interrupted', 'not run']), duration_ms: z.number().nonnegative() })).optional(),
 });
 export type RunnerReport = z.infer<typeof RunnerReport>;
 

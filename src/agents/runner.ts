@@ -19,7 +19,7 @@ import { redact, type Secret } from '../llm/redact.ts';
 import { statsHome } from '../stats/log.ts';
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
 import { gatherEvidence, keepScreenshots } from './runner/evidence.ts';
-import { readPlaywrightReport } from './runner/playwright-report.ts';
+import { readPlaywrightReport, testsOf } from './runner/playwright-report.ts';
 import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
 import { newRunId, removeAbandonedRuns, removeWorkspace, workspaceDir } from './runner/run-folders.ts';
 import { SharedBrowser } from './runner/browser-server.ts';
@@ -64,6 +64,12 @@ export interface RunSpecOptions {
   untrusted?: boolean;
   /** The variables an untrusted spec may read (the gate's allowed-code `env`). */
   allowedEnv?: readonly string[];
+  /**
+   * `scribe run`'s pass-through: Playwright test flags (--grep, --headed, --trace…) added to its command line,
+   * and the reporters shown besides the JSON report the Runner reads (default: line). Trusted runs only.
+   */
+  playwrightArgs?: readonly string[];
+  reporters?: readonly string[];
   /** Aborting stops Playwright and its browser at once (the report then says the run was stopped). */
   signal?: AbortSignal;
   /**
@@ -117,13 +123,16 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
         return notRun({ status: 'error', classification: 'environment', message: `could not start the browser: ${(error as Error).message}`, line: null }, elapsed());
       }
     }
-    const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config, userConfig, contained });
+    if (options.untrusted && (options.playwrightArgs?.length || options.reporters?.length)) throw new Error('Playwright flags and reporters pass through to trusted runs only');
+    // The HTML report goes where `npx playwright test` puts it, not into the run's folder (removed after the run).
+    const reporters = options.reporters?.length ? options.reporters.map((name) => (name === 'html' ? [name, { outputFolder: path.join(cwd, 'playwright-report'), open: 'never' }] : [name])) : undefined;
+    const workspace = createWorkspace(dir, id, spec, playwright, { baseURL: options.baseURL, testIdAttribute, launch, runner: config, userConfig, contained, reporters });
     const browserPort = contained ? Number(new URL(contained.wsEndpoint).port) : 0;
     let invocation: Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'>;
     try {
       invocation = contained
         ? containedInvocation(workspace, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace.dir), [cwd, spec.sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, { socket: relaySocket, port: browserPort })
-        : { cli: playwright.cli, args: ['test', '--config', workspace.configFile], env: playwrightEnv(env, options.baseURL) };
+        : { cli: playwright.cli, args: ['test', '--config', workspace.configFile, ...(options.playwrightArgs ?? [])], env: playwrightEnv(env, options.baseURL) };
     } catch (error) {
       if (error instanceof SandboxUnavailableError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
       throw error;
@@ -283,6 +292,7 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
     error_context: evidence.errorContext,
     final_page: evidence.pages.at(-1) ?? null,
     segment: { type: 'TEST_RESULT', content: output, outcome: verdict.status === 'pass' ? 'PASS' : 'FAIL' },
+    ...(playwrightReport ? { tests: testsOf(playwrightReport).map((test) => ({ title: test.title, line: test.line, status: test.result?.status ?? 'not run', duration_ms: test.result?.duration ?? 0 })) } : {}),
   });
 }
 
