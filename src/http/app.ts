@@ -31,7 +31,7 @@ import { JobStore } from './job-store.ts';
 import { isFinished, JobQueue, type DrainSummary } from './jobs.ts';
 import type { LogSink } from './log.ts';
 import { checkedSpecTarget } from './paths.ts';
-import { parseGenerateBody } from './schema.ts';
+import { generateBodyJsonSchema, parseGenerateBody } from './schema.ts';
 import { JobThreads } from './threads.ts';
 
 export interface AppOptions {
@@ -95,12 +95,13 @@ export function createApp(options: AppOptions): ScribeApp {
   // Jobs a stopped server was running end their generations now, if nothing recorded an outcome for them.
   for (const job of jobs.recover()) if (job.started_at !== null) stats.giveUp(job.id, 'interrupted', job.error ?? 'the server stopped');
   const threads = new JobThreads(options.env);
+  const limits = { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars };
   let closing = false;
 
   const generate = async (req: IncomingMessage, notes: RequestNotes): Promise<Answer> => {
     if (closing) throw unavailable(config);
     const body = await readJsonBody(req, config.http.max_body_bytes);
-    const { callback_url: callbackUrl, ...request } = parseGenerateBody(body, { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars });
+    const { callback_url: callbackUrl, ...request } = parseGenerateBody(body, limits);
     const outputPath = checkedSpecTarget(options.project, request);
     const callback = callbackUrl === undefined ? undefined : checkCallbackUrl(callbackUrl, config.callbacks, secret);
     // The job's id is known once submit returns; its first stage comes later, from its worker thread.
@@ -137,6 +138,10 @@ export function createApp(options: AppOptions): ScribeApp {
     if (path === '/v1/generate') {
       allow(req, ['POST']);
       return generate(req, notes);
+    }
+    if (path === '/v1/generate/schema') {
+      allow(req, ['GET', 'HEAD']);
+      return { status: 200, body: generateBodyJsonSchema(limits) };
     }
     if (path === '/v1/stats') {
       allow(req, ['GET', 'HEAD']);

@@ -20,6 +20,11 @@ export function generateBodySchema(limits: RequestLimits) {
   );
 }
 
+/** GET /v1/generate/schema: the body's JSON Schema, descriptions and limits included. */
+export function generateBodyJsonSchema(limits: RequestLimits): Record<string, unknown> {
+  return z.toJSONSchema(generateBodySchema(limits), { io: 'input' }) as Record<string, unknown>;
+}
+
 /** A POST /v1/generate body: the pipeline's request, and where to send the result. */
 export type GenerateBody = GenerateRequest & { callback_url?: string };
 
@@ -33,14 +38,4 @@ export function parseGenerateBody(body: unknown, limits: RequestLimits): Generat
 function fieldProblems(issue: z.core.$ZodIssue): RequestProblem[] {
   if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: key, message: 'is not a field of this request' }));
   return [{ field: issue.path.map(String).join('.') || 'body', message: issue.message }];
-}
-
-/** An http:// or https:// URL: what an app under test, or a callback, may be. */
-export function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }

@@ -46,13 +46,41 @@ export function requestFields({ maxDescriptionChars, maxFieldChars }: RequestLim
       .refine((value) => value.trim() !== '', 'must say what the test should do')
       .describe(d.description),
     feature: text().optional().describe(d.feature),
-    url: text().optional().describe(d.url),
+    url: text()
+      .refine((value) => urlProblem(value) === undefined, { error: (issue) => urlProblem(String(issue.input)) })
+      .optional()
+      .describe(d.url),
     complexity: Complexity.optional().describe(d.complexity),
     provider: z.enum(PROVIDER_NAMES).optional().describe(d.provider),
     outputPath: text().optional().describe(d.outputPath),
     run: z.boolean(expecting('true or false')).optional().describe(d.run),
     force: z.boolean(expecting('true or false')).optional().describe(d.force),
   } satisfies Record<RequestField, z.ZodType>;
+}
+
+/**
+ * What is wrong with a request's URL, checked the same way on every surface: an http(s) URL, or a path on
+ * the app (`/login`, `./login`, `../x`; not `//host`, which names another host) that is resolved against
+ * the base URL as Playwright's page.goto does. Anything else (another scheme, `localhost:3000`, a bare word)
+ * is refused before anything is explored or written.
+ */
+export function urlProblem(text: string): string | undefined {
+  const given = text.trim();
+  if (isAppPath(given) || isHttpUrl(given)) return undefined;
+  return 'must be an http:// or https:// URL, or a path starting with / resolved against the base URL';
+}
+
+export function isAppPath(text: string): boolean {
+  return /^(\/(?!\/)|\.{1,2}\/)/.test(text);
+}
+
+export function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 /** The request as every surface checks it. Unknown fields are refused: a misspelt `desciption` is not a missing one. */

@@ -9,6 +9,7 @@ import type { ResolvedRequest } from '../agents/request.ts';
 import { ScribeTask, type Complexity } from '../contracts.ts';
 import type { ProjectContext } from '../project/context.ts';
 import { specPath } from '../store/spec-files.ts';
+import { isAppPath, isHttpUrl, urlProblem } from './request-contract.ts';
 
 /** What a caller asks for, before its defaults are settled. */
 export interface RequestInput {
@@ -27,34 +28,20 @@ export interface RequestInput {
 export type Settled<T> = { ok: true; value: T } | { ok: false; error: string; field?: string };
 
 /**
- * The app URL of a request, checked the same way for every surface: an http(s) URL as given; a path
- * (`/login`, `./login`) resolved against the base URL as Playwright's page.goto does; else the base URL.
- * Anything else (another scheme, `localhost:3000`, a bare word) is refused before anything is explored or written.
+ * The app URL of a request: an http(s) URL as given; a path resolved against the base URL; without one,
+ * the base URL. What is refused is the contract's urlProblem, on every surface.
  */
 export function settleUrl(url: string | undefined, baseURL: string | undefined): Settled<string | undefined> {
   const given = url?.trim();
   if (!given) {
     if (baseURL === undefined) return { ok: true, value: undefined };
-    return httpUrl(baseURL) ? { ok: true, value: baseURL } : { ok: false, field: 'url', error: `the base URL must be an http:// or https:// URL: ${baseURL} (BASE_URL or the Playwright config's use.baseURL)` };
+    return isHttpUrl(baseURL) ? { ok: true, value: baseURL } : { ok: false, field: 'url', error: `the base URL must be an http:// or https:// URL: ${baseURL} (BASE_URL or the Playwright config's use.baseURL)` };
   }
-  if (RELATIVE_PATH.test(given)) {
-    if (baseURL === undefined || !httpUrl(baseURL)) return { ok: false, field: 'url', error: `${given} is a path: it needs a base URL to resolve against (BASE_URL, or use.baseURL in the Playwright config), or give the whole http(s) URL` };
-    return { ok: true, value: new URL(given, baseURL).href };
-  }
-  if (httpUrl(given)) return { ok: true, value: given };
-  return { ok: false, field: 'url', error: `must be an http:// or https:// URL, or a path starting with / resolved against the base URL: ${given}` };
-}
-
-/** A path on the app: `/x`, `./x`, `../x` (not `//host`, which names another host). */
-const RELATIVE_PATH = /^(\/(?!\/)|\.{1,2}\/)/;
-
-function httpUrl(text: string): boolean {
-  try {
-    const { protocol } = new URL(text);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
+  const problem = urlProblem(given);
+  if (problem) return { ok: false, field: 'url', error: `${problem}: ${given}` };
+  if (!isAppPath(given)) return { ok: true, value: given };
+  if (baseURL === undefined || !isHttpUrl(baseURL)) return { ok: false, field: 'url', error: `${given} is a path: it needs a base URL to resolve against (BASE_URL, or use.baseURL in the Playwright config), or give the whole http(s) URL` };
+  return { ok: true, value: new URL(given, baseURL).href };
 }
 
 /** The request with its defaults settled, or why it cannot be done (a usage problem: exit 2). */
