@@ -11,6 +11,7 @@ import path from 'node:path';
 import { loadAgents, safetyWarning, withPlaywrightTestIdAttribute, type Agents } from '../config/agents.ts';
 import { formatProblem } from '../config/errors.ts';
 import { chooseProviderName, type ProviderName } from '../llm/provider.ts';
+import { weakSecretWarnings } from '../llm/redact.ts';
 import { GENERATED_FOLDER, SAMPLE_SPEC_IN_FOLDER } from './config-file.ts';
 import { readProjectPlaywright, type PlaywrightChoice, type PlaywrightProject } from './playwright.ts';
 import { startWebServers } from './web-server.ts';
@@ -55,7 +56,12 @@ export async function loadProject(options: ProjectOptions): Promise<ProjectConte
   // agents/scribe.yaml's output_dir when the user names one, else <testDir>/generated, else the bundled default.
   const namedOutput = agents.named('scribe.yaml', ['generation', 'output_dir']);
   const outputDir = namedOutput || !playwright ? path.resolve(cwd, agents.scribe.generation.output_dir) : path.join(playwright.project.testDir, GENERATED_FOLDER);
-  const warnings = [safetyWarning(agents), ...agents.deprecations.map(formatProblem), playwright && placementWarning(outputDir, playwright, namedOutput)].filter((w): w is string => w !== undefined);
+  const warnings = [
+    safetyWarning(agents),
+    ...agents.deprecations.map(formatProblem),
+    playwright && placementWarning(outputDir, playwright, namedOutput),
+    ...weakSecretWarnings(agents.critic.credentials, options.env),
+  ].filter((w): w is string => w !== undefined);
   return {
     cwd,
     env: options.env,
