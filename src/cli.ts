@@ -4,6 +4,10 @@ import { ConfigError } from './config/errors.ts';
 import { WebServerError } from './project/web-server.ts';
 import { INTERNAL_ERROR_EXIT, UsageError, type CliContext } from './commands/context.ts';
 import { Interrupted } from './commands/interrupt.ts';
+import { environmentHelp } from './commands/help.ts';
+import { PACKAGE_ROOT } from './config/paths.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 type Register = (program: Command, ctx: CliContext) => void;
 
@@ -30,6 +34,8 @@ export async function main(argv: string[], io: Partial<CliContext> = {}): Promis
     .description('Writes Playwright tests from plain language, and checks them before handing them over.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) })
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .addHelpText('after', environmentHelp())
     .showHelpAfterError('(run scribe --help for usage)');
 
   try {
@@ -39,6 +45,10 @@ export async function main(argv: string[], io: Partial<CliContext> = {}): Promis
   } catch (error) {
     return handleError(error, ctx);
   }
+}
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** The command the arguments name, or every command (for help, or to report an unknown one). */

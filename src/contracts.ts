@@ -100,6 +100,8 @@ export const RunnerReport = z.object({
   segment: TestResultSegment.optional(),
   /** A green run's proof run, when one was asked for. */
   proof: ProofResult.optional(),
+  /** Each test of the spec as Playwright ran it (its last try), in report order; absent when no report was read. */
+  tests: z.array(z.object({ title: z.string(), line: z.number().int(), status: z.enum(['passed', 'failed', 'timedOut', 'skipped', 'interrupted', 'not run']), duration_ms: z.number().nonnegative() })).optional(),
 });
 export type RunnerReport = z.infer<typeof RunnerReport>;
 

@@ -141,7 +141,7 @@ export class Critic {
       { messages: [{ role: 'user', content: prompt.trim() }], model: reviewer.model, temperature: this.critic.review.temperature!, stream: reviewer.scribe.provider.stream },
       generation,
       this.reporter,
-      secretsOf(this.critic.credentials, this.env),
+      { secrets: secretsOf(this.critic.credentials, this.env), keep: [input.request.description] },
     );
     if (isFailedCall(answer)) return rejected(`the model review could not run: ${answer.error}`);
     const parsed = parseReviewAnswer(answer.text);

@@ -108,7 +108,7 @@ export class Medic {
       },
       generation,
       this.reporter,
-      secretsOf(this.critic.credentials, this.env),
+      { secrets: secretsOf(this.critic.credentials, this.env), keep: [input.request.description] },
     );
     if (isFailedCall(answer)) return this.outcome(generation, 'failed', { status: 'failed', error: `the Medic could not reach the model: ${answer.error}` });
 

@@ -4,7 +4,7 @@
  * a model that is down ends an agent's work with a reason instead of a crash.
  */
 import { ModelCallError } from '../llm/client.ts';
-import { redactMessages, type Secret } from '../llm/redact.ts';
+import { redactMessages, type Redaction } from '../llm/redact.ts';
 import type { Completion, CompletionRequest, ModelProvider } from '../llm/types.ts';
 import type { GenerationReporter } from './reporter.ts';
 
@@ -21,11 +21,11 @@ export async function completeRecorded(
   request: CompletionRequest,
   generation: string,
   reporter: GenerationReporter,
-  secrets: readonly Secret[],
+  redaction: Redaction,
 ): Promise<Completion | FailedCall> {
   try {
-    // The declared credentials' values are redacted from whatever a prompt quotes, before it leaves.
-    const completion = await provider.complete({ ...request, messages: redactMessages(request.messages, secrets) });
+    // The declared secrets' values are redacted from whatever a prompt quotes, before it leaves (the request and the page's own words kept whole).
+    const completion = await provider.complete({ ...request, messages: redactMessages(request.messages, redaction) });
     reporter.report({ type: 'model_call', generation, provider: provider.name, model: completion.model, attempts: completion.attempts, tokens: completion.usage, error: null });
     return completion;
   } catch (error) {

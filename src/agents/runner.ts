@@ -25,7 +25,7 @@ import { neutraliseActions, type NeutraliseOptions, type NeutralisedSpec } from 
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
 import { judgeProof, splitReport } from './runner/proof.ts';
 import { gatherEvidence, keepScreenshots } from './runner/evidence.ts';
-import { readPlaywrightReport } from './runner/playwright-report.ts';
+import { readPlaywrightReport, testsOf } from './runner/playwright-report.ts';
 import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
 import { newRunId, removeAbandonedRuns, removeWorkspace, workspaceDir } from './runner/run-folders.ts';
 import { runPermissions } from './runner/permissions.ts';
@@ -69,6 +69,12 @@ export interface RunSpecOptions {
   untrusted?: boolean;
   /** The variables an untrusted spec may read (the gate's allowed-code `env`). */
   allowedEnv?: readonly string[];
+  /**
+   * `scribe run`'s pass-through: Playwright test flags (--grep, --headed, --trace…) added to its command line,
+   * and the reporters shown besides the JSON report the Runner reads (default: line). Trusted runs only.
+   */
+  playwrightArgs?: readonly string[];
+  reporters?: readonly string[];
   /** Aborting stops Playwright and its browser at once (the report then says the run was stopped). */
   signal?: AbortSignal;
   /**
@@ -131,6 +137,9 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
         throw error;
       }
     }
+    if (options.untrusted && (options.playwrightArgs?.length || options.reporters?.length)) throw new Error('Playwright flags and reporters pass through to trusted runs only');
+    // The HTML report goes where `npx playwright test` puts it, not into the run's folder (removed after the run).
+    const reporters = options.reporters?.length ? options.reporters.map((name) => (name === 'html' ? [name, { outputFolder: path.join(cwd, 'playwright-report'), open: 'never' }] : [name])) : undefined;
     const workspace = createWorkspace(dir, id, spec, playwright, {
       baseURL: options.baseURL,
       testIdAttribute,
@@ -138,13 +147,14 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
       runner: config,
       userConfig,
       contained: contained && { wsEndpoint: contained.wsEndpoint, tsconfig: containedTsconfig(dir, spec.sourceDir, cwd) },
+      reporters,
       ...(proofRun ? { proof: proofRun } : {}),
     });
     let invocation: ContainedInvocation;
     try {
       invocation = contained
         ? containedInvocation(workspace, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace.dir, contained.tempDir), [cwd, spec.sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, contained)
-        : { cli: playwright.cli, args: ['test', '--config', workspace.configFile], env: playwrightEnv(env, options.baseURL), sandboxed: false };
+        : { cli: playwright.cli, args: ['test', '--config', workspace.configFile, ...(options.playwrightArgs ?? [])], env: playwrightEnv(env, options.baseURL), sandboxed: false };
     } catch (error) {
       if (error instanceof SandboxUnavailableError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
       throw error;
@@ -362,6 +372,7 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
     final_page: evidence.pages.at(-1) ?? null,
     segment: { type: 'TEST_RESULT', content: output, outcome: verdict.status === 'pass' ? 'PASS' : 'FAIL' },
     ...(neutralised && verdict.classification === 'pass' ? { proof: judgeProof(parts?.proof ?? { suites: [], errors: [] }, workspace.proofFile ?? '', neutralised) } : {}),
+    ...(playwrightReport ? { tests: testsOf(playwrightReport).map((test) => ({ title: test.title, line: test.line, status: test.result?.status ?? 'not run', duration_ms: test.result?.duration ?? 0 })) } : {}),
   });
 }
 

@@ -11,6 +11,9 @@ import { renderSite } from '../explore/render.ts';
 import type { ChatMessage } from '../llm/types.ts';
 import type { ResolvedRequest } from './request.ts';
 
+/** How many messages initialMessages makes: the prompt that presents the page, before any attempt's evidence. */
+export const INITIAL_MESSAGES = 2;
+
 /** The first two messages of every attempt: what to write (grounded in the explored site, if any) and the criteria it must meet. */
 export function initialMessages(config: ScribeConfig, critic: CriticConfig, request: ResolvedRequest, site: PageInventory | undefined): ChatMessage[] {
   const system = renderTemplate(config.prompts.system, { criteria: renderCriteria(critic), test_id_attribute: critic.testIdAttribute, credentials: renderCredentials(critic, config.prompts.no_credentials) });

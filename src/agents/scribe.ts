@@ -17,8 +17,8 @@ import type { ChatMessage, Completion, ModelProvider } from '../llm/types.ts';
 import type { StatsSink } from '../stats/log.ts';
 import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator, AppliedFix } from '../validate/validator.ts';
-import { feedbackMessages, initialMessages, promptHash } from './scribe-prompt.ts';
-import { secretsOf } from '../llm/redact.ts';
+import { feedbackMessages, INITIAL_MESSAGES, initialMessages, promptHash } from './scribe-prompt.ts';
+import { secretsOf, shownTexts } from '../llm/redact.ts';
 import { completeRecorded } from './model-call.ts';
 import type { ResolvedRequest } from './request.ts';
 import { stageReporter, type GenerationReporter } from './reporter.ts';
@@ -171,7 +171,7 @@ export class Scribe {
       stream: this.options.stream ?? this.config.provider.stream,
       task: { description: request.description, feature: request.feature, url: request.url, inventory: this.options.inventory, credentials: this.critic.credentials },
     };
-    return completeRecorded(provider, completion, generation, this.reporter, secretsOf(this.critic.credentials, this.env));
+    return completeRecorded(provider, completion, generation, this.reporter, { secrets: secretsOf(this.critic.credentials, this.env), keep: [request.description], shown: { texts: shownTexts(this.options.inventory), messages: INITIAL_MESSAGES } });
   }
 
   /** What an answer holds: its code after autofix and the issues left, or the no-code issue. */

@@ -1,18 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Complexity } from '../contracts.ts';
-import { PROVIDER_NAMES, type ProviderName } from '../llm/provider.ts';
+import type { ProviderName } from '../llm/provider.ts';
 import { loadProject, withWebServer } from '../project/context.ts';
 import { StatsLog } from '../stats/log.ts';
 import { OneOutcomeSink } from '../stats/outcome.ts';
 import { generateSpec, type PipelineResult } from '../workflow/pipeline.ts';
 import type { PipelineEvent } from '../contracts.ts';
+import { parseRequest, REQUEST_FIELD_DESCRIPTIONS } from '../workflow/request-contract.ts';
+import { resolveRequest } from '../workflow/request.ts';
 import { UsageError, type CliContext } from './context.ts';
+import { flagProblem, playwrightChoice, requestFromFlags, withPlaywrightOptions, withRequestOptions, type PlaywrightFlags } from './options.ts';
 import { interruptible } from './interrupt.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { printable } from '../util/terminal.ts';
 
-interface GenerateFlags {
+interface GenerateFlags extends PlaywrightFlags {
   feature?: string;
   out?: string;
   url?: string;
@@ -24,32 +27,32 @@ interface GenerateFlags {
 }
 
 export function registerGenerate(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('generate')
     .description('write a Playwright spec from a plain-language request, checked against agents/critic.yaml')
-    .argument('<description>', 'what the test should do, in plain language')
-    .option('--feature <name>', 'the feature it belongs to (default: from the description)')
-    .option('--out <path>', "where to write the spec (default: <testDir>/generated/<feature>/<request>.spec.ts of the Playwright config, else generated-tests/<feature>/…)")
-    .option('--url <url>', "the page to ground the spec in (default: BASE_URL, else the Playwright config's use.baseURL)")
-    .addOption(new Option('--complexity <level>', 'picks the model (agents/scribe.yaml)').choices(['easy', 'medium', 'hard']))
-    .addOption(new Option('--provider <name>', 'the model provider (default: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else offline)').choices([...PROVIDER_NAMES]))
-    .option('--no-run', 'stop before running the spec')
-    .option('--force', 'overwrite an existing spec')
+    .argument('<description>', REQUEST_FIELD_DESCRIPTIONS.description);
+  withPlaywrightOptions(withRequestOptions(command))
     .option('--json', 'print one JSON document')
     .action((description: string, flags: GenerateFlags) => runGenerate(description, flags, ctx));
 }
 
 async function runGenerate(description: string, flags: GenerateFlags, ctx: CliContext): Promise<void> {
-  if (!description.trim()) throw new UsageError('the description is empty; say what the test should do');
   const quiet = flags.json === true;
-  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, provider: flags.provider });
+  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, provider: flags.provider, playwrightChoice: playwrightChoice(flags) });
+  // The request as every surface checks it (the contract's limits), then settled: a bad URL or spec path is a
+  // usage error here, before the app is started and anything is explored or written.
+  const { http } = project.agents.server;
+  const parsed = parseRequest(requestFromFlags(description, { ...flags }), { maxDescriptionChars: http.max_description_chars, maxFieldChars: http.max_field_chars });
+  if (!parsed.ok) throw flagProblem(parsed.problems[0]!);
+  const request = parsed.value;
+  const settled = resolveRequest(request, project);
+  if (!settled.ok) throw settled.field ? flagProblem({ field: settled.field, message: settled.error }) : new UsageError(settled.error);
   const progress = createProgress(ctx, quiet);
-  const request = { description, feature: flags.feature, outputPath: flags.out, url: flags.url, complexity: flags.complexity, provider: flags.provider, run: flags.run, force: flags.force };
   // Shared with the signal handler: a generation stopped by Ctrl-C or SIGTERM still ends with one outcome.
   const stats = new OneOutcomeSink(StatsLog.at(ctx.env, ctx.cwd));
   const generation = randomUUID();
   const generate = (signal: AbortSignal) => generateSpec(request, { cwd: ctx.cwd, env: ctx.env, project, stats, generation, signal, onEvent: (event) => show(event, progress) });
-  const needsApp = (flags.url ?? project.baseURL) !== undefined;
+  const needsApp = settled.value.url !== undefined;
   let result: PipelineResult;
   try {
     result = await interruptible((signal) => (needsApp ? withWebServer(project, (note) => progress.info(note), () => generate(signal)) : generate(signal)), {

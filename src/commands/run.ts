@@ -8,30 +8,36 @@ import { runContained } from '../agents/contained-run.ts';
 import { runSpec } from '../agents/runner.ts';
 import { loadProject, runTarget, withWebServer, type ProjectContext } from '../project/context.ts';
 import { passGate, safetyGate, type GatedSpec, type GateVerdict } from '../validate/gate.ts';
+import { settleUrl } from '../workflow/request.ts';
 import { printWarnings, UsageError, type CliContext } from './context.ts';
+import { playwrightArgs, playwrightChoice, reporterNames, withPlaywrightOptions, withPlaywrightTestFlags, type PlaywrightFlags } from './options.ts';
 import { createProgress } from './progress.ts';
 
-interface RunFlags {
+interface RunFlags extends PlaywrightFlags {
   url?: string;
   json?: boolean;
   untrusted?: boolean;
+  reporter?: string;
 }
 
 export function registerRun(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('run')
     .description('run a spec with Playwright against the app and say whether it passed, and if not whose fault it is')
     .argument('<spec>', 'the spec file')
-    .option('--url <url>', "the app under test (default: BASE_URL, else the Playwright config's use.baseURL)")
+    .option('--url <url>', "the app under test: an http(s) URL, or a path resolved against the base URL (default: BASE_URL, else the Playwright config's use.baseURL)")
     .option('--json', 'print the runner report as one JSON document')
-    .option('--untrusted', 'the spec is model-written: refuse it unless it passes the allow-list gate, and run it contained')
-    .action((spec: string, flags: RunFlags) => runCommand(spec, flags, ctx));
+    .option('--untrusted', 'the spec is model-written: refuse it unless it passes the allow-list gate, and run it contained');
+  withPlaywrightTestFlags(withPlaywrightOptions(command)).action((spec: string, flags: RunFlags) => runCommand(spec, flags, ctx));
 }
 
 async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promise<void> {
   if (!isFile(path.resolve(ctx.cwd, spec))) throw new UsageError(`no such spec file: ${spec}`);
-  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env });
-  const url = appUrl(flags.url ?? project.baseURL);
+  const passThrough = playwrightArgs(flags as unknown as Record<string, unknown>);
+  const reporters = reporterNames(flags);
+  if (flags.untrusted && (passThrough.length > 0 || reporters.length > 0)) throw new UsageError('--untrusted runs contained, as the pipeline runs a candidate: Playwright flags and --reporter pass through to trusted runs only');
+  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, playwrightChoice: playwrightChoice(flags) });
+  const url = appUrl(flags.url, project.baseURL);
   printWarnings(ctx, project.warnings);
   let gated: GatedSpec | undefined;
   if (flags.untrusted) {
@@ -46,16 +52,19 @@ async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promi
 
   const progress = createProgress(ctx, flags.json === true);
   progress.start(`Running ${spec} against ${url}`);
-  // Untrusted, the run is contained (scrubbed environment, permission model, sandbox) and takes only the gated text.
+  // Untrusted, the run is contained (scrubbed environment, permission model, sandbox) and takes only the gated text;
+  // Playwright's flags and reporters pass through to a trusted run only.
   const run = () =>
     gated
       ? runContained(gated, { baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project) })
-      : runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project) });
+      : runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project), playwrightArgs: passThrough, reporters });
   const report = await withWebServer(project, (note) => progress.info(note), run);
   const summary = `${spec}: ${report.status === 'pass' ? 'passed' : `${report.status} (${report.classification})`} in ${seconds(report.duration_ms)}`;
   if (report.status === 'pass') progress.succeed(summary);
   else progress.fail(summary);
 
+  // The reporters asked for print what they print (Playwright's output), then Scribe's summary.
+  if (reporters.length > 0 && !flags.json && report.segment) ctx.stdout.write(`${report.segment.content.trimEnd()}\n\n`);
   ctx.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatRunReport(report, spec, ctx));
   ctx.exitCode = report.status === 'pass' ? 0 : 1;
 }
@@ -89,17 +98,12 @@ function formatRefusal(issues: Issue[], spec: string, ctx: CliContext): string {
   return `${lines.join('\n')}\n`;
 }
 
-function appUrl(value: string | undefined): string {
-  const url = value?.trim();
-  if (!url) throw new UsageError("no app URL: pass --url URL, set BASE_URL, or set use.baseURL in the Playwright config");
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError(`the app URL is not a URL: ${url}`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`the app URL must be http(s): ${url}`);
-  return url;
+/** The app URL, checked as every surface checks it (workflow/request.ts). */
+function appUrl(url: string | undefined, baseURL: string | undefined): string {
+  const settled = settleUrl(url, baseURL);
+  if (!settled.ok) throw new UsageError(`--url: ${settled.error}`);
+  if (settled.value === undefined) throw new UsageError('no app URL: pass --url URL, set BASE_URL, or set use.baseURL in the Playwright config');
+  return settled.value;
 }
 
 function isFile(file: string): boolean {
@@ -119,8 +123,12 @@ export function formatRunReport(report: RunnerReport, spec: string, ctx: CliCont
     lines.push(`${c.green(c.bold('PASS'))}  ${spec}  ${c.dim(seconds(report.duration_ms))}`);
   } else {
     lines.push(`${c.red(c.bold(report.status.toUpperCase()))}  ${where}  ${c.yellow(report.classification)}  ${c.dim(seconds(report.duration_ms))}`);
-    if (report.error_message) lines.push('', ...indent(report.error_message));
   }
+  for (const test of report.tests ?? []) {
+    const mark = test.status === 'passed' ? c.green('✓') : test.status === 'skipped' || test.status === 'not run' ? c.dim('-') : c.red('✘');
+    lines.push(`  ${mark} ${spec}:${test.line}  ${test.title}  ${c.dim(test.status === 'passed' ? seconds(test.duration_ms) : `${test.status} ${seconds(test.duration_ms)}`)}`);
+  }
+  if (report.status !== 'pass' && report.error_message) lines.push('', ...indent(report.error_message));
   const relative = (file: string) => path.relative(ctx.cwd, file) || file;
   if (report.screenshots.length > 0) lines.push('', c.bold('Screenshots'), ...report.screenshots.map((file) => `  ${relative(file)}`));
   if (report.console_errors.length > 0) lines.push('', c.bold('Browser console errors'), ...report.console_errors.flatMap(indent));

@@ -71,9 +71,10 @@ export function formatStats(stats: StatsDocument, eventsFile: string, color: boo
   const sections: Array<[string, Array<[string, string]>]> = [
     ['Generation', [
       ['generations', `${stats.generations} (${stats.generations_succeeded} succeeded, ${stats.generations_gave_up} gave up)`],
+      ['success rate', `${percent(stats.generation_success_rate)} of generations finished (gave-ups included)`],
       ['validation attempts', String(stats.validation_attempts)],
       ['validation failures', String(stats.validation_failures)],
-      ['success rate', percent(stats.success_rate)],
+      ['answers passing', `${percent(stats.success_rate)} of validated answers (success_rate)`],
       ['first-attempt pass rate', percent(stats.first_attempt_pass_rate)],
       ['retries used', String(stats.total_retries_used)],
       ['retries per success', stats.avg_retries_per_success.toFixed(2)],

@@ -10,7 +10,8 @@ import type { Validator, FileValidation } from '../validate/validator.ts';
 import { UsageError, type CliContext } from './context.ts';
 
 export interface ValidateProjectFlags {
-  config?: string;
+  /** Scribe's rule file (--rules). */
+  rules?: string;
   typeCheck: boolean;
   untrusted?: boolean;
   preset?: string;
@@ -39,12 +40,12 @@ export async function checkedProject(
 ): Promise<CheckedProject> {
   if (flags.typeCheck && flags.typeChecker === 'native') requireNativeTypeChecker();
   const tsconfig = projectTsconfig(ctx.cwd);
-  const agents = loadAgents(ctx.cwd, { criticFile: flags.config });
+  const agents = loadAgents(ctx.cwd, { criticFile: flags.rules });
   const before = agents.critic;
   const early = validatorFor(rulesFor(before, flags), flags, ctx, tsconfig);
   const speculative = specs.length > 0 ? early.validateManyConcurrently(specs) : Promise.resolve([]);
   speculative.catch(() => undefined);
-  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, criticFile: flags.config, agents, playwright });
+  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, criticFile: flags.rules, agents, playwright });
   const config = rulesFor(project.agents.critic, flags);
   const validator = early.withConfig(config);
   const results = project.agents.critic.testIdAttribute === before.testIdAttribute ? speculative : validator.validateManyConcurrently(specs);

@@ -13,10 +13,15 @@ import { formatStylish, validateReport } from '../validate/report.ts';
 import { TYPE_CHECKER_CHOICES, type TypeCheckerChoice } from '../validate/type-checker-choice.ts';
 import { INTERNAL_ERROR_RULE, type FileValidation, type Validator } from '../validate/validator.ts';
 import { INTERNAL_ERROR_EXIT, printWarnings, UsageError, type CliContext } from './context.ts';
+import { playwrightChoice, withPlaywrightOptions, type PlaywrightFlags } from './options.ts';
 import { createProgress } from './progress.ts';
 
-interface ValidateFlags {
-  config?: string;
+interface ValidateFlags extends PlaywrightFlags {
+  /** Scribe's rule file (critic.yaml). */
+  rules?: string;
+  maxWarnings?: string;
+  quiet?: boolean;
+  outputFile?: string;
   fix?: boolean;
   json?: boolean;
   format?: ValidateFormat;
@@ -32,11 +37,11 @@ const VALIDATE_FORMATS = ['stylish', 'json', 'sarif'] as const;
 type ValidateFormat = (typeof VALIDATE_FORMATS)[number];
 
 export function registerValidate(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('validate')
     .description('check Playwright specs against the critic rules (agents/critic.yaml)')
     .argument('<paths...>', 'spec files or folders')
-    .option('--config <file>', 'the critic criteria, merged over the bundled ones (default: ./agents/critic.yaml)')
+    .option('--rules <file>', "Scribe's rules (critic.yaml), merged over the bundled ones (default: ./agents/critic.yaml)")
     .option('--fix', 'apply the safe autofixes and write the files')
     .option('--json', 'print one JSON document (the same as --format json)')
     .addOption(new Option('--format <format>', 'stylish for people, json, or sarif (SARIF 2.1.0 for code scanning)').choices([...VALIDATE_FORMATS]))
@@ -46,10 +51,27 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .option('--cache', `reuse the findings of files unchanged since the last run (kept in .scribe/${CACHE_FILE})`)
     .option('--cache-location <file>', 'where --cache keeps them')
     .option('--preset <name>', 'the rule set for your own specs: generated (every rule) or recommended (critic.yaml presets; default: settings.validate_preset)')
-    .action((paths: string[], flags: ValidateFlags) => runValidate(paths, flags, ctx));
+    .option('--max-warnings <n>', 'exit 1 when there are more warnings than this, as eslint does')
+    .option('--quiet', 'report errors only')
+    .option('-o, --output-file <file>', 'write the report to this file instead of stdout');
+  withPlaywrightOptions(command).action((paths: string[], flags: ValidateFlags) => runValidate(paths, withRulesFlag(flags, ctx), ctx));
+}
+
+/**
+ * `--config` names the Playwright config, as it does for `npx playwright test`. It used to name critic.yaml:
+ * a YAML file there is still taken as --rules, with a notice.
+ */
+function withRulesFlag(flags: ValidateFlags, ctx: CliContext): ValidateFlags {
+  if (!flags.config || !/\.ya?ml$/i.test(flags.config)) return flags;
+  if (flags.rules) throw new UsageError(`--config ${flags.config} and --rules ${flags.rules}: --config names the Playwright config; give Scribe's rules with --rules alone`);
+  printWarnings(ctx, [`--config ${flags.config}: --config now names the Playwright config (as in \`npx playwright test\`); Scribe's rule file is --rules. Taken as --rules ${flags.config} this time.`]);
+  return { ...flags, rules: flags.config, config: undefined };
 }
 
 async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContext): Promise<void> {
+  const maxWarnings = flags.maxWarnings === undefined ? undefined : Number(flags.maxWarnings);
+  if (maxWarnings !== undefined && (!Number.isInteger(maxWarnings) || maxWarnings < 0)) throw new UsageError(`--max-warnings ${flags.maxWarnings}: write a whole number, 0 or more`);
+  const output = outputTo(flags, ctx);
   if (flags.json && flags.format && flags.format !== 'json') throw new UsageError(`--json and --format ${flags.format} ask for two formats; pick one`);
   if (flags.untrusted && flags.preset) throw new UsageError('--untrusted holds the specs to every rule; --preset is for your own specs');
   const format = flags.json ? 'json' : (flags.format ?? 'stylish');
@@ -63,7 +85,7 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   }
   if (files.length === 0) {
     // A configuration that does not load is the more useful message of the two.
-    await (await import('./validate-project.ts')).checkedProject(flags, ctx, (await startPlaywrightRead(ctx)).read);
+    await (await import('./validate-project.ts')).checkedProject(flags, ctx, (await startPlaywrightRead(flags, ctx)).read);
     throw new UsageError(`no spec files (*.spec.ts, *.test.ts) under ${paths.join(', ')}`);
   }
   const specs = files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
@@ -73,12 +95,12 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   // Every file unchanged, and nothing to print that needs the rules: no compiler or project is loaded.
   if (cache && format !== 'sarif' && cached.length === specs.length && cached.every((r) => r !== undefined)) {
     printWarnings(ctx, cache.warnings);
-    print(format, { ...validateReport(cached, ctx.cwd), ...withWarnings(cache.warnings) }, ctx);
+    print(format, shown({ ...validateReport(cached, ctx.cwd), ...withWarnings(cache.warnings) }, flags), ctx, output, maxWarnings);
     return;
   }
 
   // Playwright's config loads in a child process, meanwhile this one loads the compiler and the rules.
-  const playwright = (await startPlaywrightRead(ctx)).read;
+  const playwright = (await startPlaywrightRead(flags, ctx)).read;
   const fresh = specs.filter((_, i) => cached[i] === undefined);
   const progress = createProgress(ctx, quiet);
   progress.start(`Validating ${fresh.length} file${fresh.length === 1 ? '' : 's'}${fresh.length < specs.length ? ` (${specs.length - fresh.length} unchanged)` : ''}`);
@@ -93,24 +115,48 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   }
   const byFile = new Map(checked.map((result) => [result.file, result]));
   const results = specs.map((spec, i) => cached[i] ?? byFile.get(spec.file)!);
-  const report = { ...validateReport(results, ctx.cwd), ...withWarnings(warnings) };
+  const report = shown({ ...validateReport(results, ctx.cwd), ...withWarnings(warnings) }, flags);
   if (format === 'sarif') {
     const { sarifReport } = await import('../validate/sarif.ts');
-    ctx.stdout.write(`${JSON.stringify(sarifReport(report, config, { cwd: ctx.cwd }), null, 2)}\n`);
-    ctx.exitCode = validateExitCode(report);
+    output(`${JSON.stringify(sarifReport(report, config, { cwd: ctx.cwd }), null, 2)}\n`);
+    ctx.exitCode = exitCodeWithin(report, maxWarnings, ctx);
     return;
   }
-  print(format, report, ctx);
+  print(format, report, ctx, output, maxWarnings);
 }
 
-function print(format: 'stylish' | 'json', report: ValidateReport & { warnings?: readonly string[] }, ctx: CliContext): void {
-  ctx.stdout.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStylish(report, ctx.stdout.isTTY === true));
-  ctx.exitCode = validateExitCode(report);
+function print(format: 'stylish' | 'json', report: ValidateReport & { warnings?: readonly string[] }, ctx: CliContext, output: Output, maxWarnings: number | undefined): void {
+  output(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStylish(report, output.color));
+  ctx.exitCode = exitCodeWithin(report, maxWarnings, ctx);
+}
+
+/** Where the report goes: stdout, or with -o a file (written whole: a temporary file, then renamed). */
+type Output = ((text: string) => void) & { color: boolean };
+
+function outputTo(flags: ValidateFlags, ctx: CliContext): Output {
+  if (!flags.outputFile) return Object.assign((text: string) => void ctx.stdout.write(text), { color: ctx.stdout.isTTY === true });
+  const file = path.resolve(ctx.cwd, flags.outputFile);
+  return Object.assign((text: string) => writeFileAtomic(file, text), { color: false });
+}
+
+/** --quiet: errors only, as eslint reports them. */
+function shown<T extends ValidateReport>(report: T, flags: ValidateFlags): T {
+  if (!flags.quiet) return report;
+  const files = report.files.map((file) => ({ ...file, issues: file.issues.filter((issue) => issue.severity === 'error') }));
+  return { ...report, files, summary: { ...report.summary, warnings: 0 } };
+}
+
+/** validateExitCode, and 1 when there are more warnings than --max-warnings allows (said on stderr, as eslint says it). */
+function exitCodeWithin(report: ValidateReport, maxWarnings: number | undefined, ctx: CliContext): number {
+  const code = validateExitCode(report);
+  if (code !== 0 || maxWarnings === undefined || report.summary.warnings <= maxWarnings) return code;
+  ctx.stderr.write(`scribe: too many warnings (${report.summary.warnings}; --max-warnings ${maxWarnings})\n`);
+  return 1;
 }
 
 /** The project's Playwright config read, started (a rejection is reported where it is awaited). */
-async function startPlaywrightRead(ctx: CliContext): Promise<{ read: Promise<PlaywrightProject | undefined> }> {
-  const read = (await import('../project/playwright.ts')).readProjectPlaywright(ctx.cwd, ctx.env);
+async function startPlaywrightRead(flags: PlaywrightFlags, ctx: CliContext): Promise<{ read: Promise<PlaywrightProject | undefined> }> {
+  const read = (await import('../project/playwright.ts')).readProjectPlaywright(ctx.cwd, ctx.env, playwrightChoice(flags));
   read.catch(() => undefined);
   return { read };
 }
@@ -131,12 +177,12 @@ function openCache(flags: ValidateFlags, ctx: CliContext): ValidationCache {
     path.join(PACKAGE_ROOT, 'package.json'),
     ...agentsFiles(BUNDLED_AGENTS_DIR),
     ...agentsFiles(projectAgents),
-    ...(flags.config ? [path.resolve(ctx.cwd, flags.config)] : []),
-    findPlaywrightConfig(ctx.cwd) ?? path.join(ctx.cwd, 'playwright.config.ts'),
+    ...(flags.rules ? [path.resolve(ctx.cwd, flags.rules)] : []),
+    flags.config ? path.resolve(ctx.cwd, flags.config) : (findPlaywrightConfig(ctx.cwd) ?? path.join(ctx.cwd, 'playwright.config.ts')),
     path.join(ctx.cwd, 'tsconfig.json'),
   ];
   const { version } = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
-  const options = { preset: flags.preset, typeCheck: flags.typeCheck, untrusted: flags.untrusted === true, cwd: ctx.cwd };
+  const options = { preset: flags.preset, typeCheck: flags.typeCheck, untrusted: flags.untrusted === true, cwd: ctx.cwd, project: flags.project };
   const location = flags.cacheLocation ? path.resolve(ctx.cwd, flags.cacheLocation) : path.join(statsHome(ctx.env, ctx.cwd), CACHE_FILE);
   return ValidationCache.open(location, cacheKey({ version, configFiles, options }));
 }

@@ -34,7 +34,7 @@ import { InProcessJobs } from './in-process.ts';
 import { isFinished } from './jobs.ts';
 import type { LogSink } from './log.ts';
 import { checkedSpecTarget } from './paths.ts';
-import { parseGenerateBody } from './schema.ts';
+import { generateBodyJsonSchema, parseGenerateBody } from './schema.ts';
 
 export interface AppOptions {
   cwd: string;
@@ -69,12 +69,13 @@ export function createApp(options: AppOptions): ScribeApp {
   const { config, log } = options;
   const backend = options.backend ?? new InProcessJobs({ cwd: options.cwd, env: options.env, config, log });
   const secret = callbackSecret(options.env);
+  const limits = { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars };
   let closing = false;
 
   const generate = async (req: IncomingMessage, notes: RequestNotes): Promise<Answer> => {
     if (closing) throw unavailable(config);
     const body = await readJsonBody(req, config.http.max_body_bytes);
-    const { callback_url: callbackUrl, ...request } = parseGenerateBody(body, { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars });
+    const { callback_url: callbackUrl, ...request } = parseGenerateBody(body, limits);
     // Relative to the project: a worker on another machine has the same project in another folder.
     const outputPath = path.relative(options.project.cwd, checkedSpecTarget(options.project, request));
     const callback = callbackUrl === undefined ? undefined : checkCallbackUrl(callbackUrl, config.callbacks, secret);
@@ -120,6 +121,10 @@ export function createApp(options: AppOptions): ScribeApp {
     if (path === '/v1/generate') {
       allow(req, ['POST']);
       return generate(req, notes);
+    }
+    if (path === '/v1/generate/schema') {
+      allow(req, ['GET', 'HEAD']);
+      return { status: 200, body: generateBodyJsonSchema(limits) };
     }
     if (path === '/v1/stats') {
       allow(req, ['GET', 'HEAD']);

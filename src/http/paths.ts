@@ -29,7 +29,7 @@ export function checkedSpecTarget(project: ProjectContext, request: RequestInput
   const field = request.outputPath !== undefined ? 'outputPath' : request.feature !== undefined ? 'feature' : 'description';
   const outputPath = request.outputPath === undefined ? undefined : path.resolve(root, withoutRootPrefix(request.outputPath, path.relative(project.cwd, root)));
   const settled = resolveRequest({ ...request, outputPath }, project);
-  if (!settled.ok) throw HttpError.invalid([{ field, message: settled.error }]);
+  if (!settled.ok) throw HttpError.invalid([{ field: settled.field ?? field, message: settled.error }]);
   const file = settled.value.file;
   const realRoot = realLocation(root);
   for (const written of [file, provenancePath(file)]) {

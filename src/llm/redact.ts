@@ -1,8 +1,15 @@
 /**
- * The credentials contract's last line: the values of the declared credential variables never reach a
- * model. Every message of every model call passes through here, whatever it quotes (run output, error
- * messages, page snapshots, console lines).
+ * The credentials contract's last line: the values of the declared secret credentials never reach a model.
+ * Every message of every model call passes through here, whatever it quotes (run output, error messages,
+ * page snapshots, console lines).
+ *
+ * Only whole values are redacted: a value inside a word (`secret` in `secret_names`) is not that value.
+ * System messages are Scribe's own words (agents/*.yaml and the rules), holding nothing of the environment
+ * or the page, and are sent as they are. Texts the caller keeps (the user's own request, what the page
+ * itself shows as labels, names and headings) are left whole: the model is told nothing by hiding a word
+ * the page or the user says, and a garbled request or label would mislead it.
  */
+import type { PageInventory } from '../contracts.ts';
 import type { ChatMessage } from './types.ts';
 
 export interface Secret {
@@ -10,24 +17,88 @@ export interface Secret {
   value: string;
 }
 
-/** The values the declared variables hold in this environment (unset and empty ones hold nothing to hide). */
+/** What a model call hides, and what it leaves whole. */
+export interface Redaction {
+  secrets: readonly Secret[];
+  /** Texts sent as they are wherever they occur: the user's own request. */
+  keep: readonly string[];
+  /**
+   * What the page shows (its labels, names, headings), left whole in the first `messages` messages: the
+   * prompt that presents the page. Later messages quote the run (errors, output), where the same word may
+   * be the value typed in.
+   */
+  shown?: { texts: readonly string[]; messages: number };
+}
+
+/** Credential roles that say who signs in, not a secret: their values are not hidden unless a role is declared as secret. */
+const IDENTITY_ROLE = /^(user(_?name)?|login|e?mail|account|user_?id)$/i;
+
+/** The values the declared secret variables hold in this environment (unset and empty ones hold nothing to hide). */
 export function secretsOf(credentials: Readonly<Record<string, string>>, env: Readonly<Record<string, string | undefined>>): Secret[] {
-  return Object.values(credentials).flatMap((variable) => {
+  return Object.entries(credentials).flatMap(([role, variable]) => {
     const value = env[variable];
-    return value ? [{ variable, value }] : [];
+    return value && !IDENTITY_ROLE.test(role) ? [{ variable, value }] : [];
   });
 }
 
-/** The text with every occurrence of a secret (as written, JSON-escaped or URL-encoded) replaced by its variable's name. */
-export function redact(text: string, secrets: readonly Secret[]): string {
-  const forms = secrets
-    .flatMap(({ variable, value }) => [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)].map((form) => ({ form, marker: `[redacted ${variable}]` })))
-    .sort((a, b) => b.form.length - a.form.length);
-  let out = text;
-  for (const { form, marker } of forms) out = out.split(form).join(marker);
-  return out;
+/** Short common words: redacting them safely is impossible (they are everywhere), guessing them easy. */
+const COMMON = new Set(['password', 'passw0rd', 'secret', 'admin', 'test', 'changeme', 'letmein', 'qwerty', 'welcome', 'default', 'guest', 'user', 'demo', 'root', 'pass', 'login']);
+
+/** A warning for each declared secret whose value is a short common word (or digits only). */
+export function weakSecretWarnings(credentials: Readonly<Record<string, string>>, env: Readonly<Record<string, string | undefined>>): string[] {
+  return secretsOf(credentials, env)
+    .filter(({ value }) => COMMON.has(value.toLowerCase()) || (value.length < 8 && /^[a-z]+$|^\d+$/i.test(value)))
+    .map(({ variable }) => `${variable} holds a short common word: it is redacted only as a whole word from what models are sent, and it cannot be hidden where the page or your request says it; use a longer test password`);
 }
 
-export function redactMessages(messages: readonly ChatMessage[], secrets: readonly Secret[]): ChatMessage[] {
-  return secrets.length === 0 ? [...messages] : messages.map((message) => ({ ...message, content: redact(message.content, secrets) }));
+/** What the page itself shows: labels, names, texts, headings, link texts, titles (kept whole in prompts). */
+export function shownTexts(inventory: PageInventory | undefined): string[] {
+  if (!inventory) return [];
+  return [inventory, ...(inventory.pages ?? [])].flatMap((page) => [
+    page.title,
+    ...page.testIds.flatMap((t) => [t.text, t.label]),
+    ...page.roles.map((r) => r.name),
+    ...page.fields.flatMap((f) => [f.label, f.placeholder, f.name]),
+    ...page.headings.map((h) => h.text),
+    ...page.links.map((l) => l.text),
+  ]).filter((text): text is string => typeof text === 'string' && text.trim() !== '');
+}
+
+/** The forms a value may take in text: as written, JSON-escaped, URL-encoded, base64 (standard and URL-safe), reversed. */
+function formsOf(value: string): string[] {
+  const base64 = Buffer.from(value, 'utf8').toString('base64').replace(/=+$/, '');
+  const forms = [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value), base64, base64.replace(/\+/g, '-').replace(/\//g, '_'), [...value].reverse().join('')];
+  return [...new Set(forms)].filter((form) => form.length > 0);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The text with every whole occurrence of a secret, in any of its forms, replaced by its variable's name; kept texts left whole. */
+export function redact(text: string, secrets: readonly Secret[], keep: readonly string[] = []): string {
+  if (secrets.length === 0) return text;
+  const forms = secrets.flatMap(({ variable, value }) => formsOf(value).map((form) => ({ form, marker: `[redacted ${variable}]` }))).sort((a, b) => b.form.length - a.form.length);
+  const markers = new Map(forms.map(({ form, marker }) => [form, marker]));
+  // A form counts only whole: not preceded or followed by a letter, digit or underscore.
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${forms.map(({ form }) => escapeRegExp(form)).join('|')})(?![\\p{L}\\p{N}_])`, 'gu');
+  const kept = keptSpans(text, keep);
+  return text.replace(pattern, (match, offset: number) => (kept.some(([start, end]) => offset >= start && offset < end) ? match : markers.get(match)!));
+}
+
+/** Where the kept texts occur in `text`, as [start, end) offsets. */
+function keptSpans(text: string, keep: readonly string[]): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const kept of new Set(keep)) {
+    for (let at = text.indexOf(kept); at !== -1; at = text.indexOf(kept, at + kept.length)) spans.push([at, at + kept.length]);
+  }
+  return spans;
+}
+
+export function redactMessages(messages: readonly ChatMessage[], redaction: Redaction): ChatMessage[] {
+  if (redaction.secrets.length === 0) return [...messages];
+  const { secrets, keep, shown } = redaction;
+  return messages.map((message, index) => {
+    if (message.role === 'system') return message;
+    const kept = shown && index < shown.messages ? [...keep, ...shown.texts] : keep;
+    return { ...message, content: redact(message.content, secrets, kept) };
+  });
 }

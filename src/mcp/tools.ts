@@ -21,7 +21,6 @@ import type { ServerConfig } from '../config/server.ts';
 import { Complexity, GenerateToolResult, RunnerReport, ValidateReport, type Issue } from '../contracts.ts';
 import { HttpError } from '../http/errors.ts';
 import { checkedProjectPath, checkedSpecTarget } from '../http/paths.ts';
-import { isHttpUrl, parseGenerateBody } from '../http/schema.ts';
 import type { ProviderName } from '../llm/provider.ts';
 import { SamplingProvider } from '../llm/sampling.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
@@ -31,6 +30,8 @@ import { validateReport } from '../validate/report.ts';
 import { passGate, peopleValidator, safetyGate } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { generateSpec } from '../workflow/pipeline.ts';
+import { mcpRequestShape, parseRequest, REQUEST_FIELD_DESCRIPTIONS } from '../workflow/request-contract.ts';
+import { settleUrl } from '../workflow/request.ts';
 import type { PipelineEvent } from '../contracts.ts';
 import { chooseModel } from './model-choice.ts';
 import { JobSlots, SlotsFullError } from './slots.ts';
@@ -74,6 +75,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export function registerTools(server: McpServer, context: McpContext): void {
   const { cwd, env, config } = context;
   const outputDir = path.relative(cwd, context.project.outputDir) || '.';
+  const limits = { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars };
 
   server.registerTool(
     'generate_test',
@@ -82,18 +84,14 @@ export function registerTools(server: McpServer, context: McpContext): void {
       description:
         `Writes a Playwright e2e spec from a plain-language request, checks it (rules, type check, Critic) and, with an app URL, runs it; ` +
         `the accepted spec is written under ${outputDir}/. Reports progress stage by stage; cancellable.`,
-      inputSchema: {
-        description: z.string().describe('what the test should do, in plain language'),
-        feature: z.string().optional().describe(`feature name: the folder under ${outputDir}/ (a name, not a path)`),
-        url: z.string().optional().describe('the app under test (http/https); default BASE_URL'),
-        complexity: Complexity.optional().describe('picks the model tier'),
-        run: z.boolean().optional().describe('run the spec against the app (default true; needs a URL)'),
-      },
+      inputSchema: mcpRequestShape(limits),
       outputSchema: GenerateToolResult.shape,
     },
     (args, extra) =>
       guarded(async () => {
-        const request = parseGenerateBody(args, { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars });
+        const parsed = parseRequest(args, limits);
+        if (!parsed.ok) throw HttpError.invalid(parsed.problems);
+        const request = parsed.value;
         const outputPath = checkedSpecTarget(context.project, request);
         const clientSamples = server.server.getClientCapabilities()?.sampling !== undefined;
         const choice = chooseModel(env, context.provider, clientSamples);
@@ -138,7 +136,7 @@ export function registerTools(server: McpServer, context: McpContext): void {
       description: 'Runs one spec with Playwright against the app and classifies the outcome: pass, test_bug, app_bug, environment, timeout. Cancellable.',
       inputSchema: {
         path: z.string().describe('the spec file, relative to the project'),
-        url: z.string().optional().describe('the app under test (http/https); default BASE_URL'),
+        url: z.string().optional().describe(REQUEST_FIELD_DESCRIPTIONS.url),
       },
       outputSchema: RunnerReport.shape,
     },
@@ -149,8 +147,10 @@ export function registerTools(server: McpServer, context: McpContext): void {
         // generated-spec policy, so a person's safe spec runs too), and no suppression comment is honoured.
         const verdict = passGate(context.gate(), file, readFileSync(file, 'utf8'));
         if (!verdict.passed) return toolError(refusal(args.path, verdict.issues));
-        const baseURL = args.url ?? context.project.baseURL;
-        if (!baseURL || !isHttpUrl(baseURL)) throw HttpError.invalid([{ field: 'url', message: baseURL ? 'must be an http:// or https:// URL' : 'is required when BASE_URL is not set' }]);
+        const settled = settleUrl(args.url, context.project.baseURL);
+        if (!settled.ok) throw HttpError.invalid([{ field: 'url', message: settled.error }]);
+        if (settled.value === undefined) throw HttpError.invalid([{ field: 'url', message: 'is required when BASE_URL is not set' }]);
+        const baseURL = settled.value;
         const release = await context.slots.acquire(extra.signal);
         try {
           const report = await runContained(verdict.spec, { baseURL, cwd, env, ...runTarget(context.project), signal: extra.signal });

@@ -11,8 +11,9 @@ import path from 'node:path';
 import { loadAgents, safetyWarning, withPlaywrightTestIdAttribute, type Agents } from '../config/agents.ts';
 import { formatProblem } from '../config/errors.ts';
 import { chooseProviderName, type ProviderName } from '../llm/provider.ts';
+import { weakSecretWarnings } from '../llm/redact.ts';
 import { GENERATED_FOLDER, SAMPLE_SPEC_IN_FOLDER } from './config-file.ts';
-import { readProjectPlaywright, type PlaywrightProject } from './playwright.ts';
+import { readProjectPlaywright, type PlaywrightChoice, type PlaywrightProject } from './playwright.ts';
 import { startWebServers } from './web-server.ts';
 
 export interface ProjectContext {
@@ -44,16 +45,23 @@ export interface ProjectOptions {
   agents?: Agents;
   /** The Playwright config's read, already started (readProjectPlaywright). */
   playwright?: Promise<PlaywrightProject | undefined>;
+  /** `-c/--config` and `--project`: which Playwright config and project (default: the cwd's, its first non-setup project). */
+  playwrightChoice?: PlaywrightChoice;
 }
 
 export async function loadProject(options: ProjectOptions): Promise<ProjectContext> {
   const cwd = path.resolve(options.cwd);
-  const playwright = await (options.playwright ?? readProjectPlaywright(cwd, options.env));
+  const playwright = await (options.playwright ?? readProjectPlaywright(cwd, options.env, options.playwrightChoice));
   const agents = withPlaywrightTestIdAttribute(options.agents ?? loadAgents(cwd, { criticFile: options.criticFile }), playwright?.project.use.testIdAttribute);
   // agents/scribe.yaml's output_dir when the user names one, else <testDir>/generated, else the bundled default.
   const namedOutput = agents.named('scribe.yaml', ['generation', 'output_dir']);
   const outputDir = namedOutput || !playwright ? path.resolve(cwd, agents.scribe.generation.output_dir) : path.join(playwright.project.testDir, GENERATED_FOLDER);
-  const warnings = [safetyWarning(agents), ...agents.deprecations.map(formatProblem), playwright && placementWarning(outputDir, playwright, namedOutput)].filter((w): w is string => w !== undefined);
+  const warnings = [
+    safetyWarning(agents),
+    ...agents.deprecations.map(formatProblem),
+    playwright && placementWarning(outputDir, playwright, namedOutput),
+    ...weakSecretWarnings(agents.critic.credentials, options.env),
+  ].filter((w): w is string => w !== undefined);
   return {
     cwd,
     env: options.env,

@@ -5,6 +5,7 @@
  * the web server that starts the app.
  */
 import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants as osConstants, setPriority } from 'node:os';
 import path from 'node:path';
@@ -68,13 +69,22 @@ export { findPlaywrightConfig } from './config-file.ts';
  * The project's Playwright config, read by Playwright's loader in a child process (a few tenths of a
  * second): started early, other work can go on meanwhile (loadProject's `playwright`).
  */
-export function readProjectPlaywright(cwd: string, env: NodeJS.ProcessEnv): Promise<PlaywrightProject | undefined> {
-  const configFile = findPlaywrightConfig(path.resolve(cwd));
-  return configFile ? readPlaywrightConfig(configFile, env, SAMPLE_SPEC) : Promise.resolve(undefined);
+export function readProjectPlaywright(cwd: string, env: NodeJS.ProcessEnv, choice: PlaywrightChoice = {}): Promise<PlaywrightProject | undefined> {
+  const configFile = choice.configFile ? path.resolve(cwd, choice.configFile) : findPlaywrightConfig(path.resolve(cwd));
+  if (choice.configFile && !existsSync(configFile!)) return Promise.reject(new ConfigError([{ file: configFile!, key: '', line: 0, message: 'no such Playwright config (-c/--config)' }]));
+  return configFile ? readPlaywrightConfig(configFile, env, SAMPLE_SPEC, choice.project) : Promise.resolve(undefined);
+}
+
+/** `-c/--config` and `--project`, as `npx playwright test` takes them. */
+export interface PlaywrightChoice {
+  /** The Playwright config file (relative to the cwd); default: playwright.config.* of the cwd. */
+  configFile?: string;
+  /** The project generated specs belong to and run in; default: the first that no other project depends on. */
+  project?: string;
 }
 
 /** Loads the config with Playwright's own loader; a config Playwright refuses is a ConfigError naming the file. */
-export async function readPlaywrightConfig(configFile: string, env: NodeJS.ProcessEnv, sample: string): Promise<PlaywrightProject> {
+export async function readPlaywrightConfig(configFile: string, env: NodeJS.ProcessEnv, sample: string, projectName?: string): Promise<PlaywrightProject> {
   const answer = await new Promise<{ config?: unknown; error?: string }>((resolve, reject) => {
     const child = fork(READER, [configFile, sample], { cwd: path.dirname(configFile), env, execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     yieldTheProcessor(child.pid);
@@ -87,8 +97,13 @@ export async function readPlaywrightConfig(configFile: string, env: NodeJS.Proce
   });
   if (answer.error !== undefined) throw new ConfigError([{ file: configFile, key: '', line: 0, message: `Playwright cannot load this config: ${answer.error}` }]);
   const config = ReadConfig.parse(answer.config);
-  const project = config.projects.find((p) => !config.projects.some((other) => other.dependencies.includes(p.name))) ?? config.projects[0]!;
-  return { ...config, project, matches: projectMatcher(project) };
+  const project = projectName === undefined ? defaultProject(config.projects) : config.projects.find((p) => p.name === projectName);
+  if (!project) throw new ConfigError([{ file: configFile, key: 'projects', line: 0, message: `no project named "${projectName}" (--project); it has ${config.projects.map((p) => `"${p.name}"`).join(', ')}` }]);
+  return { ...config, project, matches: projectMatcher(project, configFile) };
+}
+
+function defaultProject(projects: PlaywrightProjectEntry[]): PlaywrightProjectEntry {
+  return projects.find((p) => !projects.some((other) => other.dependencies.includes(p.name))) ?? projects[0]!;
 }
 
 /**
@@ -104,12 +119,12 @@ function yieldTheProcessor(pid: number | undefined): void {
   }
 }
 
-/** The same file matching Playwright applies (its createFileMatcher), from Scribe's own Playwright. */
-function projectMatcher(project: PlaywrightProjectEntry): (file: string) => boolean {
+/** The same file matching Playwright applies (its createFileMatcher), from the Playwright the config loads (else Scribe's). */
+function projectMatcher(project: PlaywrightProjectEntry, configFile: string): (file: string) => boolean {
   // Loaded on first use: Playwright's utilities take a tenth of a second to load, and most commands never match a file.
   let matchers: { included: (file: string) => boolean; ignored: (file: string) => boolean } | undefined;
   const load = () => {
-    const { createFileMatcher } = createRequire(import.meta.url)('playwright/lib/util') as { createFileMatcher: (p: Array<string | RegExp>) => (file: string) => boolean };
+    const { createFileMatcher } = playwrightRequire(configFile)('playwright/lib/util') as { createFileMatcher: (p: Array<string | RegExp>) => (file: string) => boolean };
     const toPattern = (p: z.infer<typeof Pattern>) => ('glob' in p ? p.glob : new RegExp(p.regex, p.flags));
     const ignored = project.testIgnore.length > 0 ? createFileMatcher(project.testIgnore.map(toPattern)) : () => false;
     return { included: createFileMatcher(project.testMatch.map(toPattern)), ignored };
@@ -121,4 +136,16 @@ function projectMatcher(project: PlaywrightProjectEntry): (file: string) => bool
     matchers ??= load();
     return matchers.included(absolute) && !matchers.ignored(absolute);
   };
+}
+
+/** A require from the @playwright/test the config would load (its `playwright` is that version's), else Scribe's. */
+function playwrightRequire(configFile: string): NodeJS.Require {
+  for (const base of [configFile, fileURLToPath(import.meta.url)]) {
+    try {
+      return createRequire(createRequire(base).resolve('@playwright/test/package.json'));
+    } catch {
+      // not installed there: try the next place
+    }
+  }
+  return createRequire(import.meta.url);
 }

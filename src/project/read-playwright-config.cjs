@@ -13,14 +13,40 @@ else require('../util/code-cache.cjs').cacheCompiledFiles((file) => /[\\/]playwr
 
 function playwrightModules(configFile) {
   for (const from of [configFile, __filename]) {
+    let fromPackage;
     try {
-      const fromPackage = createRequire(createRequire(from).resolve('@playwright/test/package.json'));
-      return { common: fromPackage('playwright/lib/common'), util: fromPackage('playwright/lib/util') };
+      fromPackage = createRequire(createRequire(from).resolve('@playwright/test/package.json'));
     } catch {
-      // not installed there: try the next place
+      continue; // not installed there: try the next place
     }
+    return { loadConfig: configLoader(fromPackage), util: fromPackage('playwright/lib/util') };
   }
   throw new Error('cannot find @playwright/test (npm install --save-dev @playwright/test)');
+}
+
+/**
+ * Playwright's config loader, wherever this version keeps it, as its own `test` command calls it: the
+ * configLoader of `playwright/lib/common` (recent versions), `playwright/lib/common/configLoader`'s
+ * loadConfigFromFile (from about 1.54), or its loadConfigFromFileRestartIfNeeded, which registers the ESM
+ * loader first (1.50 to 1.53).
+ */
+function configLoader(fromPackage) {
+  const exported = (name) => {
+    try {
+      return fromPackage(name);
+    } catch (error) {
+      if (error.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED' || error.code === 'MODULE_NOT_FOUND') return undefined;
+      throw error;
+    }
+  };
+  const loader = exported('playwright/lib/common')?.configLoader ?? exported('playwright/lib/common/configLoader');
+  if (!loader) throw new Error('this version of Playwright has no config loader Scribe knows (@playwright/test 1.50 or newer is needed)');
+  if (typeof loader.loadConfigFromFile === 'function') return (file) => loader.loadConfigFromFile(file);
+  return async (file) => {
+    const config = await loader.loadConfigFromFileRestartIfNeeded(file);
+    if (!config) throw new Error(`this Node cannot load ${file} in-process (it needs a restart with Playwright's ESM loader); use Node 20.19 or newer`);
+    return config;
+  };
 }
 
 /** Whether Playwright would run this file in the project (its testDir, testMatch and testIgnore). */
@@ -47,8 +73,8 @@ function storageState(value, configDir) {
 // sample: a path under each project's testDir (where generated specs go by default); each project says
 // whether it would run a spec there, answered here where Playwright's matcher is loaded already.
 async function read(configFile, sample) {
-  const { common, util } = playwrightModules(configFile);
-  const config = await common.configLoader.loadConfigFromFile(configFile);
+  const { loadConfig, util } = playwrightModules(configFile);
+  const config = await loadConfig(configFile);
   const configDir = config.configDir;
   return {
     configFile: config.config.configFile,

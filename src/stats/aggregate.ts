@@ -3,7 +3,9 @@
  *
  * - validation_attempts: model answers validated (validation events; an autofix pass is not an attempt)
  * - validation_failures: validated answers with errors left after autofix
- * - success_rate = (validation_attempts − validation_failures) / validation_attempts
+ * - success_rate = (validation_attempts − validation_failures) / validation_attempts (of validated answers)
+ * - generation_success_rate = generations that succeeded / generations finished (succeeded or gave up):
+ *   the rate a user means by "success", gave-ups included (an extension of DESIGN.md's document)
  * - total_retries_used = attempts beyond the first of each generation (retry events)
  * - avg_retries_per_success = retries of generations that succeeded / generations that succeeded
  * - first_attempt_pass_rate = generations whose first answer passed / generations with a first answer validated
@@ -32,6 +34,7 @@ export const StatsDocument = z.strictObject({
   validation_attempts: count,
   validation_failures: count,
   success_rate: rate,
+  generation_success_rate: rate,
   total_retries_used: count,
   avg_retries_per_success: z.number().nonnegative(),
   first_attempt_pass_rate: rate,
@@ -85,6 +88,7 @@ export function computeStats(events: readonly StatsEvent[]): StatsDocument {
     validation_attempts: validations.length,
     validation_failures: failures,
     success_rate: ratio(validations.length - failures, validations.length),
+    generation_success_rate: ratio(succeeded.size, finished.size),
     total_retries_used: retries.length,
     avg_retries_per_success: ratio(retries.filter((e) => succeeded.has(e.generation)).length, succeeded.size),
     first_attempt_pass_rate: ratio(firstAnswers.filter((e) => e.passed).length, firstAnswers.length),
@@ -102,7 +106,8 @@ export function computeStats(events: readonly StatsEvent[]): StatsDocument {
     autofixes_by_rule: tally(validations.flatMap((e) => e.autofixed)),
     llm_calls: calls.length,
     llm_call_failures: calls.filter((e) => e.error !== null).length,
-    llm_http_attempts: calls.reduce((sum, e) => sum + e.attempts, 0),
+    // The offline generator makes no HTTP request: its calls are calls, not attempts.
+    llm_http_attempts: calls.filter((e) => e.provider !== 'offline').reduce((sum, e) => sum + e.attempts, 0),
     tokens: {
       prompt: calls.reduce((sum, e) => sum + e.tokens.prompt, 0),
       completion: calls.reduce((sum, e) => sum + e.tokens.completion, 0),

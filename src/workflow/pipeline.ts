@@ -186,7 +186,7 @@ type Emit = (stage: string, status: PipelineEvent['status'], message: string) =>
 /** The settled request, or why it cannot be done: it is invalid, or its spec exists and it does not say to overwrite it. */
 function writableRequest(request: GenerateRequest, project: ProjectContext): Settled<ResolvedRequest> {
   const settled = resolveRequest(request, project);
-  if (!settled.ok) return settled;
+  if (!settled.ok) return settled.field ? { ok: false, error: `invalid request: ${settled.field}: ${settled.error}` } : settled;
   try {
     assertWritable(settled.value.file, request.force === true);
   } catch (error) {

@@ -44,7 +44,8 @@ describe('scribe stats --format', () => {
     const md = run.stdout;
     expect(md).toMatch(/^## Scribe statistics\n/);
     expect(md).toContain('| Generations | 2 (1 succeeded, 1 gave up) |');
-    expect(md).toContain('| Success rate | 33.3% (1 of 3 validated answers passed) |');
+    expect(md).toContain('| Success rate | 50.0% of generations finished (1 succeeded, 1 gave up) |');
+    expect(md).toContain('| Answers passing validation | 33.3% (1 of 3 validated answers) |');
     expect(md).toContain('| First-attempt pass rate | 0.0% |');
     expect(md).toContain('| Retries used | 1 (1.00 per success) |');
     expect(md).toContain('| Max retries hit | 50.0% |');

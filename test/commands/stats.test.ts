@@ -35,7 +35,7 @@ describe('scribe stats', () => {
     const run = await cli([], { SCRIBE_HOME: 'home' });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(path.join(dir, 'home', 'events.jsonl'));
-    expect(run.stdout).toMatch(/success rate\s+50\.0%/);
+    expect(run.stdout).toMatch(/answers passing\s+50\.0% of validated answers/);
     expect(run.stdout).toMatch(/retries per success\s+1\.00/);
     expect(run.stdout).toMatch(/no-nth-methods\s+1/);
     expect(run.stdout).toMatch(/no-force-option\s+1/);

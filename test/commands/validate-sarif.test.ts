@@ -123,11 +123,11 @@ describe('scribe validate --format sarif', () => {
       path.join(dir, 'critic.yaml'),
       `version: 1\nsettings:\n  test_id_attribute: data-testid\nrules:\n  no-eval:\n    severity: warning\n    reason: No eval, please.\ncustom_rules:\n  - id: no-xpath\n    severity: error\n    reason: XPath selectors are brittle.\n    match: selector\n    pattern: '^(xpath=|//)'\n`,
     );
-    const clean = await scribe(['validate', 'clean.spec.ts', '--format', 'sarif', '--config', 'critic.yaml'], { cwd: dir });
+    const clean = await scribe(['validate', 'clean.spec.ts', '--format', 'sarif', '--rules', 'critic.yaml'], { cwd: dir });
     expect(clean.code).toBe(0);
     const sarif = Sarif.parse(JSON.parse(clean.stdout));
     expect(sarif.runs[0]!.results).toEqual([]);
-    // --config is an override merged over the bundled rules: the two it names are as it says, the others stay.
+    // --rules is an override merged over the bundled rules: the two it names are as it says, the others stay.
     const described = sarif.runs[0]!.tool.driver.rules;
     expect(described.filter((r) => ['no-eval', 'no-xpath'].includes(r.id)).map((r) => [r.id, r.defaultConfiguration.level, r.help.text])).toEqual([
       ['no-eval', 'warning', 'No eval, please.'],

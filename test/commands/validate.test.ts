@@ -82,15 +82,15 @@ describe('scribe validate', () => {
   it('follows agents/critic.yaml: a rule switched off, a severity, a limit', async () => {
     const config = path.join(dir, 'critic.yaml');
     writeFileSync(config, bundledCritic.replace(/(no-wait-for-timeout:\n    severity: )error/, '$1off'));
-    const off = await json(['validate', 'planted.spec.ts', '--config', config]);
+    const off = await json(['validate', 'planted.spec.ts', '--rules', config]);
     expect(off.report.files[0]!.issues.map((i) => i.rule)).not.toContain('no-wait-for-timeout');
 
     writeFileSync(config, bundledCritic.replace(/(no-wait-for-timeout:\n    severity: )error/, '$1warning'));
-    const warned = await json(['validate', 'planted.spec.ts', '--config', config]);
+    const warned = await json(['validate', 'planted.spec.ts', '--rules', config]);
     expect(warned.report.files[0]!.issues.find((i) => i.rule === 'no-wait-for-timeout')?.severity).toBe('warning');
 
     writeFileSync(config, bundledCritic.replace('      max: 10', '      max: 2'));
-    const limited = await json(['validate', 'clean.spec.ts', '--config', config]);
+    const limited = await json(['validate', 'clean.spec.ts', '--rules', config]);
     expect(limited.code).toBe(1);
     expect(limited.report.files[0]!.issues.map((i) => i.rule)).toEqual(['max-steps']);
   });
@@ -135,7 +135,7 @@ describe('scribe validate', () => {
 
     const config = path.join(dir, 'bad.yaml');
     writeFileSync(config, bundledCritic.replace('  no-eval:', '  no-evil:'));
-    const bad = await scribe(['validate', 'clean.spec.ts', '--config', config], { cwd: dir });
+    const bad = await scribe(['validate', 'clean.spec.ts', '--rules', config], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/bad\.yaml:\d+: rules\.no-evil: unknown rule id \(did you mean "no-eval"\?\)/);
 
@@ -256,5 +256,59 @@ test('only opens the page', async ({ page }) => {
     expect(await unasserted([])).toEqual([9]);
     // Without the type check there is no program to follow the import into: only names count.
     expect(await unasserted(['--no-type-check'])).toEqual([4, 9]);
+  });
+
+  it('takes critic.yaml with --rules; an old --config naming a YAML file still works, with a notice', async () => {
+    const rules = path.join(dir, 'critic.yaml');
+    writeFileSync(rules, bundledCritic.replace('      max: 10', '      max: 2'));
+    const current = await json(['validate', 'clean.spec.ts', '--rules', rules]);
+    expect(current.report.files[0]!.issues.map((i) => i.rule)).toEqual(['max-steps']);
+    expect(current.stderr).not.toMatch(/--config/);
+
+    const old = await json(['validate', 'clean.spec.ts', '--config', rules]);
+    expect(old.report.files[0]!.issues.map((i) => i.rule)).toEqual(['max-steps']);
+    expect(old.stderr).toMatch(/warning: --config .*critic\.yaml: --config now names the Playwright config .*--rules/);
+  });
+
+  it('-c names another Playwright config (its testIdAttribute decides), --project one of its projects', async () => {
+    mkdirSync(path.join(dir, 'configs'));
+    writeFileSync(path.join(dir, 'playwright.config.ts'), "export default { testDir: '..', use: { testIdAttribute: 'data-testid' } };\n");
+    writeFileSync(path.join(dir, 'configs', 'qa.config.ts'), "export default { testDir: '..', projects: [{ name: 'plain' }, { name: 'qa', use: { testIdAttribute: 'data-qa' } }] };\n");
+    writeFileSync(path.join(dir, 'own.spec.ts'), "import { test, expect } from '@playwright/test';\n\ntest('cart', async ({ page }) => {\n  await page.goto('/');\n  await page.locator('[data-qa=\"cart\"]').click();\n  await expect(page.getByTestId('total')).toBeVisible();\n});\n");
+    const findings = async (args: string[]) => (await json(['validate', 'own.spec.ts', ...args])).report.files[0]!.issues.filter((i) => i.rule === 'require-testid-selectors').map((i) => i.severity);
+    expect(await findings([])).toEqual(['error']);
+    expect(await findings(['-c', 'configs/qa.config.ts', '--project', 'qa'])).toEqual(['warning']);
+    expect(await findings(['--config', 'configs/qa.config.ts', '--project', 'plain'])).toEqual(['error']);
+
+    const unknown = await scribe(['validate', 'own.spec.ts', '-c', 'configs/qa.config.ts', '--project', 'nope'], { cwd: dir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no project named "nope" (--project); it has "plain", "qa"');
+    const missing = await scribe(['validate', 'own.spec.ts', '-c', 'configs/none.config.ts'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/none\.config\.ts:0: no such Playwright config/);
+  });
+
+  it('--max-warnings, --quiet and -o as eslint has them', async () => {
+    writeFileSync(path.join(dir, 'critic.yaml'), bundledCritic.replace(/(no-wait-for-timeout:\n    severity: )error/, '$1warning'));
+    writeFileSync(path.join(dir, 'warned.spec.ts'), "import { test, expect } from '@playwright/test';\n\ntest('waits', async ({ page }) => {\n  await page.goto('/');\n  await page.waitForTimeout(100);\n  await expect(page.getByTestId('x')).toBeVisible();\n  await page.screenshot({ path: 'x.png' });\n});\n");
+    const warned = await json(['validate', 'warned.spec.ts', '--rules', 'critic.yaml']);
+    expect(warned.code).toBe(0);
+    expect(warned.report.summary.warnings).toBe(1);
+
+    const strict = await scribe(['validate', 'warned.spec.ts', '--rules', 'critic.yaml', '--max-warnings', '0'], { cwd: dir });
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('too many warnings (1; --max-warnings 0)');
+    expect((await scribe(['validate', 'warned.spec.ts', '--rules', 'critic.yaml', '--max-warnings', '1'], { cwd: dir })).code).toBe(0);
+    expect((await scribe(['validate', 'warned.spec.ts', '--max-warnings', 'many'], { cwd: dir })).code).toBe(2);
+
+    const quiet = await json(['validate', 'warned.spec.ts', 'planted.spec.ts', '--rules', 'critic.yaml', '--quiet']);
+    expect(quiet.report.files.flatMap((f) => f.issues).map((i) => i.severity)).not.toContain('warning');
+    expect(quiet.report.files.flatMap((f) => f.issues).length).toBeGreaterThan(0);
+    expect(quiet.report.summary.warnings).toBe(0);
+
+    const written = await scribe(['validate', 'planted.spec.ts', '--json', '-o', 'out/report.json'], { cwd: dir });
+    expect(written.code).toBe(1);
+    expect(written.stdout).toBe('');
+    expect(ValidateReport.parse(JSON.parse(readFileSync(path.join(dir, 'out', 'report.json'), 'utf8'))).files[0]!.issues.map((i) => i.rule)).toContain('no-wait-for-timeout');
   });
 });

@@ -134,7 +134,7 @@ describe('POST /v1/generate input', () => {
     expect(await fieldsOf({ body: { description: 42 } })).toEqual(['description: must be a string']);
     expect(await fieldsOf({ body: { description: '   ' } })).toEqual(['description: must say what the test should do']);
     expect(await fieldsOf({ body: { description: DESCRIPTION, run: 'no', complexity: 'extreme', url: 'file:///etc/passwd' } })).toEqual([
-      'url: must be an http:// or https:// URL',
+      'url: must be an http:// or https:// URL, or a path starting with / resolved against the base URL',
       expect.stringMatching(/^complexity: /),
       'run: must be true or false',
     ]);

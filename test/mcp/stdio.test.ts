@@ -50,7 +50,7 @@ describe('scribe mcp over stdio (the SDK client, the real CLI)', { timeout: 120_
     const generate = tools.find((t) => t.name === 'generate_test')!;
     expect(generate.inputSchema.required).toEqual(['description']);
     expect(Object.keys(generate.inputSchema.properties ?? {}).sort()).toEqual(['complexity', 'description', 'feature', 'run', 'url']);
-    expect((generate.inputSchema.properties as Record<string, { description?: string }>).feature!.description).toMatch(/feature name/);
+    expect((generate.inputSchema.properties as Record<string, { description?: string }>).feature!.description).toMatch(/the feature it belongs to/);
     expect(generate.outputSchema?.properties).toHaveProperty('provider');
 
     const bad = await session.client.callTool({ name: 'validate_spec', arguments: { code: BAD_SPEC } });
@@ -167,7 +167,8 @@ describe('scribe mcp over stdio (the SDK client, the real CLI)', { timeout: 120_
 
     const long = await session.client.callTool({ name: 'generate_test', arguments: { description: 'x'.repeat(201) } });
     expect(long.isError).toBe(true);
-    expect((long.content as Array<{ text: string }>)[0]!.text).toBe('invalid request: description: must be at most 200 characters');
+    // The limit is in the tool's input schema (the request contract's): the SDK refuses the call before it runs.
+    expect((long.content as Array<{ text: string }>)[0]!.text).toMatch(/must be at most 200 characters at description/);
 
     // The first model call hangs until the client's timeout (4 s here), so the first job holds the one slot.
     fake.reply({ hang: true }, { text: chatty(GOOD_SPEC) });

@@ -131,3 +131,19 @@ describe('StatsLog', () => {
     expect(computeStats(events)).toMatchObject({ validation_attempts: 800, validation_failures: 400, success_rate: 0.5 });
   });
 });
+
+describe('honest figures', () => {
+  it('the generation success rate counts gave-ups; the offline generator makes no HTTP attempts', () => {
+    const events: NewStatsEvent[] = [
+      { type: 'validation', generation: 'ok', attempt: 1, passed: true, errors: [], autofixed: [] },
+      { type: 'success', generation: 'ok', attempts: 1 },
+      ...['a', 'b', 'c', 'd', 'e'].map((generation): NewStatsEvent => ({ type: 'give_up', generation, attempts: 1, reason: 'not_accepted', error: 'the run failed' })),
+      { type: 'model_call', generation: 'ok', provider: 'offline', model: 'offline', attempts: 1, tokens: { prompt: 0, completion: 0, total: 0 }, error: null },
+      { type: 'model_call', generation: 'a', provider: 'openai', model: 'm', attempts: 2, tokens, error: null },
+    ];
+    for (const event of events) log.record(event);
+    const stats = computeStats(log.read());
+    // One validated answer passed: DESIGN.md's success_rate is 1; of six generations finished one succeeded.
+    expect(stats).toMatchObject({ success_rate: 1, generations_succeeded: 1, generations_gave_up: 5, generation_success_rate: 0.1667, llm_calls: 2, llm_http_attempts: 2 });
+  });
+});
