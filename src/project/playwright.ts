@@ -91,6 +91,12 @@ export async function readPlaywrightConfig(configFile: string, env: NodeJS.Proce
   return { ...config, project, matches: projectMatcher(project) };
 }
 
+/** Whether `npx playwright test` would run this file in any project of the config (setup projects too). */
+export function isTestFileOf(config: ReadPlaywrightConfig): (file: string) => boolean {
+  const matchers = config.projects.map(projectMatcher);
+  return (file) => matchers.some((matches) => matches(file));
+}
+
 /**
  * The reader is started early so it runs beside other work (`scribe validate` checks the specs meanwhile):
  * when both want a core, that work should have it, and the reader takes what is left.
