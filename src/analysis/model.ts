@@ -463,7 +463,7 @@ export class SpecModel {
         const imported = (declaration.propertyName ?? declaration.name).text;
         return imported === 'test' || imported === 'expect' ? imported : undefined;
       }
-      if (ts.isVariableDeclaration(declaration) && declaration.initializer) return this.playwrightPath(declaration.initializer, depth + 1);
+      if (ts.isVariableDeclaration(declaration) && declaration.initializer) return this.playwrightPath(declaration.initializer, depth + 1) ?? this.factoryTest(declaration);
       if (ts.isBindingElement(declaration)) return this.destructuredPath(declaration, depth + 1);
       return undefined;
     }
@@ -481,6 +481,17 @@ export class SpecModel {
       if (path === undefined && this.memberName(this.unwrap(e.expression)) === 'extend' && this.importedRoot(e.expression)) return 'test';
     }
     return undefined;
+  }
+
+  /**
+   * `const test = testFactory(import.meta.url, …)`, `const test = await fixtures.create()`: a `test` a
+   * project's helper module makes (typed or not), which the spec then calls as Playwright's.
+   */
+  private factoryTest(declaration: ts.VariableDeclaration): 'test' | undefined {
+    if (!ts.isIdentifier(declaration.name) || declaration.name.text !== 'test' || !declaration.initializer) return undefined;
+    let init = this.unwrap(declaration.initializer);
+    if (ts.isAwaitExpression(init)) init = this.unwrap(init.expression);
+    return ts.isCallExpression(init) && this.importedRoot(init.expression) ? 'test' : undefined;
   }
 
   /** Whether an access chain (`a.b().c`) starts at a name imported or required from a module. */

@@ -4,7 +4,7 @@ import { GENERATED_PRESET, withPreset, type CriticConfig } from '../config/criti
 import { loadProject, projectTsconfig } from '../project/context.ts';
 import type { PlaywrightProject } from '../project/playwright.ts';
 import type { TypeCheckerChoice } from '../validate/type-checker-choice.ts';
-import { NativeTypeChecker } from '../validate/type-checker.ts';
+import { groupByProjectTypes, NativeTypeChecker } from '../validate/type-checker.ts';
 import { peopleValidator, untrustedValidator } from '../validate/gate.ts';
 import type { Validator, FileValidation } from '../validate/validator.ts';
 import { UsageError, type CliContext } from './context.ts';
@@ -39,19 +39,27 @@ export async function checkedProject(
   specs: ReadonlyArray<{ file: string; text: string }> = [],
 ): Promise<CheckedProject> {
   if (flags.typeCheck && flags.typeChecker === 'native') requireNativeTypeChecker();
-  const tsconfig = projectTsconfig(ctx.cwd);
   const agents = loadAgents(ctx.cwd, { criticFile: flags.rules });
   const before = agents.critic;
-  const early = validatorFor(rulesFor(before, flags), flags, ctx, tsconfig);
-  const speculative = specs.length > 0 ? early.validateManyConcurrently(specs) : Promise.resolve([]);
+  const early = validatorFor(rulesFor(before, flags), flags, ctx, projectTsconfig(ctx.cwd));
+  // Each spec is type-checked with its own nearest tsconfig.json/jsconfig.json, as the user's editor does.
+  const groups = flags.typeCheck && specs.length > 0 ? groupByProjectTypes(specs).map((g) => ({ ...g, validator: validatorFor(rulesFor(before, flags), flags, ctx, g.configFile) })) : [{ configFile: undefined, specs: [...specs], validator: early }];
+  const validateAll = (withConfig: (v: Validator) => Validator) => inOrder(specs, groups, (g) => withConfig(g.validator).validateManyConcurrently(g.specs));
+  const speculative = specs.length > 0 ? validateAll((v) => v) : Promise.resolve([]);
   speculative.catch(() => undefined);
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, criticFile: flags.rules, agents, playwright });
   const config = rulesFor(project.agents.critic, flags);
   const validator = early.withConfig(config);
-  const results = project.agents.critic.testIdAttribute === before.testIdAttribute ? speculative : validator.validateManyConcurrently(specs);
+  const results = project.agents.critic.testIdAttribute === before.testIdAttribute ? speculative : validateAll((v) => v.withConfig(config));
   return { validator, config, warnings: project.warnings, results };
 }
 
+/** The groups validated one after another (each has a compiler of its own), their results in the order of the specs. */
+async function inOrder<G>(specs: ReadonlyArray<{ file: string }>, groups: readonly G[], validate: (group: G) => Promise<FileValidation[]>): Promise<FileValidation[]> {
+  const byFile = new Map<string, FileValidation>();
+  for (const group of groups) for (const result of await validate(group)) byFile.set(result.file, result);
+  return specs.map((spec) => byFile.get(spec.file)!);
+}
 /** `--type-checker native` where TypeScript 7 is not installed: a usage error that says what to do. */
 function requireNativeTypeChecker(): void {
   const native = NativeTypeChecker.create({});

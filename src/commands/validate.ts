@@ -5,10 +5,11 @@ import type { ValidateReport } from '../contracts.ts';
 import { BUNDLED_AGENTS_DIR, PACKAGE_ROOT, statsHome } from '../config/paths.ts';
 import { findPlaywrightConfig } from '../project/config-file.ts';
 import type { PlaywrightProject } from '../project/playwright.ts';
+import { ConfigError, formatProblem } from '../config/errors.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { printable } from '../util/terminal.ts';
 import { CACHE_FILE, cacheKey, ValidationCache } from '../validate/cache.ts';
-import { collectSpecFiles, MissingPathError } from '../validate/files.ts';
+import { collectSpecFiles, MissingPathError, namesAFolder } from '../validate/files.ts';
 import { formatStylish, validateReport } from '../validate/report.ts';
 import { TYPE_CHECKER_CHOICES, type TypeCheckerChoice } from '../validate/type-checker-choice.ts';
 import { INTERNAL_ERROR_RULE, type FileValidation, type Validator } from '../validate/validator.ts';
@@ -76,17 +77,21 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   if (flags.untrusted && flags.preset) throw new UsageError('--untrusted holds the specs to every rule; --preset is for your own specs');
   const format = flags.json ? 'json' : (flags.format ?? 'stylish');
   const quiet = format !== 'stylish';
+  // Playwright's config loads in a child process, meanwhile this one reads the specs, loads the compiler and the rules.
+  const playwrightRead = await startPlaywrightRead(flags, ctx);
   let files: string[];
   try {
-    files = collectSpecFiles(paths, ctx.cwd);
+    // In a folder, the config decides which files are specs, as `npx playwright test` does.
+    const config = namesAFolder(paths, ctx.cwd) ? await playwrightRead.read : undefined;
+    files = collectSpecFiles(paths, ctx.cwd, config && (await import('../project/playwright.ts')).isTestFileOf(config));
   } catch (error) {
     if (error instanceof MissingPathError) throw new UsageError(error.message);
     throw error;
   }
   if (files.length === 0) {
     // A configuration that does not load is the more useful message of the two.
-    await (await import('./validate-project.ts')).checkedProject(flags, ctx, (await startPlaywrightRead(flags, ctx)).read);
-    throw new UsageError(`no spec files (*.spec.ts, *.test.ts) under ${paths.join(', ')}`);
+    await (await import('./validate-project.ts')).checkedProject(flags, ctx, playwrightRead.read);
+    throw new UsageError(`no spec files under ${paths.join(', ')} (the Playwright config's testMatch, or *.spec.ts, *.test.ts without one)`);
   }
   const specs = files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
   const cache = flags.cache ? openCache(flags, ctx) : undefined;
@@ -100,7 +105,7 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   }
 
   // Playwright's config loads in a child process, meanwhile this one loads the compiler and the rules.
-  const playwright = (await startPlaywrightRead(flags, ctx)).read;
+  const playwright = playwrightRead.read;
   const fresh = specs.filter((_, i) => cached[i] === undefined);
   const progress = createProgress(ctx, quiet);
   progress.start(`Validating ${fresh.length} file${fresh.length === 1 ? '' : 's'}${fresh.length < specs.length ? ` (${specs.length - fresh.length} unchanged)` : ''}`);
@@ -108,6 +113,7 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   const { validator, config, warnings, results: checking } = await checkedProject(flags, ctx, playwright, flags.fix ? [] : fresh);
   const checked = flags.fix ? fresh.map((spec) => fixFile(validator, spec, ctx, quiet)) : await checking;
   progress.stop();
+  warnings.unshift(...playwrightRead.problems);
   printWarnings(ctx, warnings);
   if (cache) {
     for (const result of checked) cache.store(result, validator.projectImports(result.file, result.text));
@@ -154,11 +160,21 @@ function exitCodeWithin(report: ValidateReport, maxWarnings: number | undefined,
   return 1;
 }
 
-/** The project's Playwright config read, started (a rejection is reported where it is awaited). */
-async function startPlaywrightRead(flags: PlaywrightFlags, ctx: CliContext): Promise<{ read: Promise<PlaywrightProject | undefined> }> {
-  const read = (await import('../project/playwright.ts')).readProjectPlaywright(ctx.cwd, ctx.env, playwrightChoice(flags));
+/**
+ * The project's Playwright config read, started. A config Playwright cannot load (often a package of the
+ * project not installed where the specs are checked) does not stop validation: the specs are checked with
+ * Playwright's defaults, and `problems` says so. A config or project the flags name must load (exit 2).
+ */
+async function startPlaywrightRead(flags: PlaywrightFlags, ctx: CliContext): Promise<{ read: Promise<PlaywrightProject | undefined>; problems: string[] }> {
+  const problems: string[] = [];
+  const named = flags.config !== undefined || flags.project !== undefined;
+  const read = (await import('../project/playwright.ts')).readProjectPlaywright(ctx.cwd, ctx.env, playwrightChoice(flags)).catch((error: unknown) => {
+    if (named || !(error instanceof ConfigError)) throw error;
+    problems.push(`${formatProblem(error.problems[0]!)}; the specs are checked with Playwright's defaults (*.spec.*, *.test.*; test id attribute data-testid)`);
+    return undefined;
+  });
   read.catch(() => undefined);
-  return { read };
+  return { read, problems };
 }
 
 function withWarnings(warnings: readonly string[]): { warnings?: string[] } {

@@ -29,17 +29,19 @@ export const DEFAULT_CREDENTIALS = { username: 'E2E_USERNAME', password: 'E2E_PA
 
 /** Every rule, as Scribe's own output is held to. */
 export const GENERATED_PRESET = 'generated';
+/** The rule set `scribe validate` applies to people's specs unless told otherwise (critic.yaml presets). */
+export const RECOMMENDED_PRESET = 'recommended';
 
 const CriticSettings = z.strictObject({
   test_id_attribute: z.string().min(1),
   /** The environment variables that hold credentials; specs read only these, and their values never reach a model. */
   credentials: z.record(z.string().min(1), EnvName).default({ ...DEFAULT_CREDENTIALS }),
   /** The rule set `scribe validate` applies to people's specs (model-written code always gets every rule). */
-  validate_preset: z.string().min(1).default(GENERATED_PRESET),
+  validate_preset: z.string().min(1).default(RECOMMENDED_PRESET),
 });
 
-/** A preset: the rules it leaves off. `generated` (every rule) needs no entry. */
-const PresetEntry = z.strictObject({ off: z.array(z.string().min(1)) });
+/** A preset: the rules it leaves off, and options it sets for rules it keeps. `generated` (every rule) needs no entry. */
+const PresetEntry = z.strictObject({ off: z.array(z.string().min(1)), options: z.record(z.string().min(1), z.record(z.string(), z.unknown())).optional() });
 
 const ConfiguredSeverity = z.enum(['error', 'warning', 'off']);
 
@@ -102,6 +104,8 @@ export interface CriticConfig {
   /** The rule set `scribe validate` applies to people's specs, and each preset's rules left off. */
   validatePreset: string;
   presets: Record<string, string[]>;
+  /** Each preset's options for the rules it keeps (checked with the rule's own options), by rule id. */
+  presetOptions: Record<string, Record<string, Record<string, unknown>>>;
   /** Every rule id the file names with its setting, for prompts and docs (disabled ones included). */
   criteria: Array<{ id: string; severity: 'error' | 'warning' | 'off'; reason: string; options: unknown }>;
   review: { enabled: boolean; prompt?: string; temperature?: number };
@@ -150,11 +154,27 @@ export function criticConfigFrom(source: YamlSource): CriticConfig {
   });
 
   const presets: Record<string, string[]> = { [GENERATED_PRESET]: [] };
+  const presetOptions: CriticConfig['presetOptions'] = { [GENERATED_PRESET]: {} };
   for (const [name, preset] of Object.entries(parsed.presets ?? {})) {
     preset.off.forEach((id, index) => {
       if (!criteria.some((c) => c.id === id)) problems.push({ file: source.file, key: `presets.${name}.off[${index}]`, line: source.lineOf(['presets', name, 'off', index]), message: `unknown rule id${suggest(id, criteria.map((c) => c.id))}` });
     });
     presets[name] = preset.off;
+    presetOptions[name] = {};
+    for (const [id, override] of Object.entries(preset.options ?? {})) {
+      const rule = byId.get(id);
+      const checked = rule?.options.safeParse({ ...(parsed.rules[id]?.options ?? {}), ...override });
+      if (!rule || !checked) {
+        problems.push({ file: source.file, key: `presets.${name}.options.${id}`, line: source.lineOf(['presets', name, 'options', id]), message: `unknown rule id${suggest(id, [...byId.keys()])}` });
+      } else if (!checked.success) {
+        for (const issue of checked.error.issues) {
+          const path = ['presets', name, 'options', id, ...issue.path];
+          problems.push({ file: source.file, key: keyPath(path), line: source.lineOf(path), message: issue.message });
+        }
+      } else {
+        presetOptions[name]![id] = checked.data as Record<string, unknown>;
+      }
+    }
   }
   if (!Object.hasOwn(presets, parsed.settings.validate_preset)) {
     problems.push({ file: source.file, key: 'settings.validate_preset', line: source.lineOf(['settings', 'validate_preset']), message: `no preset "${parsed.settings.validate_preset}" (presets: ${Object.keys(presets).join(', ')})` });
@@ -167,6 +187,7 @@ export function criticConfigFrom(source: YamlSource): CriticConfig {
     credentials: parsed.settings.credentials,
     validatePreset: parsed.settings.validate_preset,
     presets,
+    presetOptions,
     rules,
     criteria,
     review: parsed.review ?? { enabled: false },
@@ -183,8 +204,14 @@ function suggest(name: string, known: string[]): string {
   return close.length > 0 ? ` (did you mean ${close.map((c) => `"${c}"`).join(' or ')}?)` : '';
 }
 
-/** The config with a preset's rules left off; undefined for a preset the config does not have. */
+/** The config with a preset's rules left off and its options set; undefined for a preset the config does not have. */
 export function withPreset(config: CriticConfig, preset: string): CriticConfig | undefined {
   const off = Object.hasOwn(config.presets, preset) ? config.presets[preset]! : undefined;
-  return off && { ...config, rules: config.rules.filter((active) => !off.includes(active.rule.id)) };
+  const options = config.presetOptions[preset] ?? {};
+  return (
+    off && {
+      ...config,
+      rules: config.rules.filter((active) => !off.includes(active.rule.id)).map((active) => (options[active.rule.id] ? { ...active, options: options[active.rule.id]! } : active)),
+    }
+  );
 }

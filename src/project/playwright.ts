@@ -106,6 +106,12 @@ function defaultProject(projects: PlaywrightProjectEntry[]): PlaywrightProjectEn
   return projects.find((p) => !projects.some((other) => other.dependencies.includes(p.name))) ?? projects[0]!;
 }
 
+/** Whether `npx playwright test` would run this file in any project of the config (setup projects too). */
+export function isTestFileOf(config: ReadPlaywrightConfig): (file: string) => boolean {
+  const matchers = config.projects.map((project) => projectMatcher(project, config.configFile));
+  return (file) => matchers.some((matches) => matches(file));
+}
+
 /**
  * The reader is started early so it runs beside other work (`scribe validate` checks the specs meanwhile):
  * when both want a core, that work should have it, and the reader takes what is left.

@@ -13,6 +13,7 @@ const RUNS_ELSEWHERE = new Set([
   'exposeFunction', 'exposeBinding', 'route', 'routeWebSocket', 'unroute', 'on', 'once', 'addListener',
   'prependListener', 'waitForEvent', 'waitForResponse', 'waitForRequest', 'waitForURL', 'addLocatorHandler',
 ]);
+const COMPARING = new Set(['sort', 'toSorted']);
 const LOGICAL = new Set([ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken]);
 const ONE_PATH = 'a test follows one path: split it into separate tests (or assert the condition with expect) instead';
 
@@ -42,7 +43,7 @@ function problemOf(model: SpecModel, node: ts.Node): string | undefined {
   // One look at the kind: this runs for every node of every test body.
   switch (node.kind) {
     case ts.SyntaxKind.IfStatement:
-      return isGuard(node as ts.IfStatement) ? undefined : `\`if\` in a test makes what it checks depend on the run; ${ONE_PATH}.`;
+      return isGuard(model, node as ts.IfStatement) ? undefined : `\`if\` in a test makes what it checks depend on the run; ${ONE_PATH}.`;
     case ts.SyntaxKind.ConditionalExpression:
       return `A conditional expression (\`?:\`) in a test makes what it checks depend on the run; ${ONE_PATH}.`;
     case ts.SyntaxKind.SwitchStatement:
@@ -73,11 +74,27 @@ function problemOf(model: SpecModel, node: ts.Node): string | undefined {
   }
 }
 
-/** `if (!token) throw new Error('…')`: the test stops or goes on along its one path; nothing is checked only sometimes. */
-function isGuard(node: ts.IfStatement): boolean {
+/**
+ * `if (!token) throw new Error('…')`, `if (browserName === 'webkit') test.skip()`: the test stops (fails,
+ * or is skipped and says so in the report) or goes on along its one path; nothing is checked only sometimes.
+ */
+function isGuard(model: SpecModel, node: ts.IfStatement): boolean {
   if (node.elseStatement) return false;
   const then = node.thenStatement;
-  return ts.isThrowStatement(then) || (ts.isBlock(then) && then.statements.length === 1 && ts.isThrowStatement(then.statements[0]!));
+  const statements = ts.isBlock(then) ? then.statements : [then];
+  const stops = (statement: ts.Statement) => ts.isThrowStatement(statement) || (ts.isExpressionStatement(statement) && isSkipCall(model, statement.expression));
+  return statements.length > 0 && stops(statements[0]!) && statements.slice(1).every((s) => ts.isReturnStatement(s) && !s.expression);
+}
+
+/** `test.skip()`, `test.fixme(…)`, `testInfo.skip()`: the test stops here and is reported as skipped. */
+export function isSkipCall(model: SpecModel, expr: ts.Expression): boolean {
+  let e = model.unwrap(expr);
+  if (ts.isAwaitExpression(e)) e = model.unwrap(e.expression);
+  if (!ts.isCallExpression(e)) return false;
+  const path = model.playwrightPath(e.expression);
+  if (path === 'test.skip' || path === 'test.fixme') return true;
+  const { name, receiver } = model.callee(e);
+  return (name === 'skip' || name === 'fixme') && receiver !== undefined && /^(testInfo|info)$/.test(model.text(receiver));
 }
 
 /**
@@ -154,8 +171,25 @@ function isHandedToElsewhere(model: SpecModel, node: ts.Node): boolean {
   if (!ts.isCallExpression(call) || !call.arguments.includes(argument as ts.Expression)) return false;
   const { name, receiver } = model.callee(call);
   if (name !== undefined && receiver !== undefined && RUNS_ELSEWHERE.has(name)) return true;
+  // A sort comparator orders data; its branches are how a comparison is written.
+  if (name !== undefined && receiver !== undefined && COMPARING.has(name)) return true;
+  if (passedOnToElsewhere(model, call, call.arguments.indexOf(argument as ts.Expression))) return true;
   // Polled until it holds: expect.poll(() => …) and expect(async () => …).toPass().
   return model.playwrightPath(call.expression) === 'expect.poll' || isToPassSubject(model, call);
+}
+
+/** `runInBrowser(page, () => …)` where the local helper hands that parameter to page.evaluate (or another RUNS_ELSEWHERE call). */
+function passedOnToElsewhere(model: SpecModel, call: ts.CallExpression, index: number): boolean {
+  const helper = model.localFunction(call);
+  const parameter = helper?.parameters[index];
+  if (!parameter || !ts.isIdentifier(parameter.name)) return false;
+  const references = model.referencesTo(parameter);
+  return references.length > 0 && references.some((reference) => {
+    const parent = reference.parent;
+    if (!ts.isCallExpression(parent) || !parent.arguments.includes(reference)) return false;
+    const { name, receiver } = model.callee(parent);
+    return name !== undefined && receiver !== undefined && RUNS_ELSEWHERE.has(name);
+  });
 }
 
 function isToPassSubject(model: SpecModel, call: ts.CallExpression): boolean {

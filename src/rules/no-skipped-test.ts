@@ -49,10 +49,18 @@ export default defineRule({
   },
 });
 
-/** An annotation whose first argument is a condition (a value or a callback), not a bare `test.skip()` or a title. */
+/**
+ * An annotation whose first argument is a condition (a value or a callback), not a bare `test.skip()` or a
+ * title; or one a condition guards: `if (browserName === 'webkit') test.skip()`.
+ */
 function isConditional(call: ts.CallExpression): boolean {
   const first = call.arguments[0];
-  return first !== undefined && !ts.isStringLiteralLike(first);
+  if (first !== undefined && !ts.isStringLiteralLike(first)) return true;
+  let statement: ts.Node = call.parent;
+  while (ts.isAwaitExpression(statement) || ts.isParenthesizedExpression(statement)) statement = statement.parent;
+  if (!ts.isExpressionStatement(statement)) return false;
+  const owner = ts.isBlock(statement.parent) ? statement.parent.parent : statement.parent;
+  return ts.isIfStatement(owner) && owner.elseStatement === undefined;
 }
 
 /** `test.info()` or the TestInfo a test or hook receives as its second parameter. */

@@ -62,6 +62,8 @@ export default defineRule({
     for (const expectation of model.expectations()) {
       if (expectation.flavour === 'expect.poll' || !expectation.subject) continue;
       if (expectation.modifiers.includes('resolves') || expectation.modifiers.includes('rejects')) continue;
+      // Inside expect(async () => …).toPass() or expect.poll(…) the read is retried with the block.
+      if (retriedByEnclosing(model, expectation.expectCall)) continue;
       const read = readBehind(model, expectation.subject, undefined, false, 0);
       if (!read) continue;
       const shown = `${calleeText(model, read.call)}()`;
@@ -95,7 +97,12 @@ function readBehind(model: SpecModel, expr: ts.Expression, variable: string | un
   if (!ts.isCallExpression(e)) return undefined;
   const { name, receiver } = model.callee(e);
   if (!name) return undefined;
-  if (!receiver) return CONVERSIONS.has(name) && e.arguments[0] ? next(e.arguments[0]) : undefined;
+  if (!receiver && CONVERSIONS.has(name)) return e.arguments[0] ? next(e.arguments[0]) : undefined;
+  if (!receiver) {
+    // `await textOf(page)` where the local helper returns `page.textContent(…)`.
+    const returned = returnedExpression(model.localFunction(e));
+    return returned ? next(returned) : undefined;
+  }
   if (NORMALISERS.has(name)) return next(receiver);
   if (!Object.hasOwn(READS, name)) return undefined;
   const spec = READS[name]!;
@@ -146,6 +153,33 @@ function suggestion(model: SpecModel, expectation: Expectation, read: Read): str
   // No web-first matcher compares this way; expect.poll retries the read instead.
   const poll = `await expect.poll(() => ${shorten(model.text(read.call))})${negated ? '.not' : ''}.${matcher}(${expectedText ?? ''})`;
   return `${web(false, spec.matcher, attributeName, '…')} or, for this comparison, ${poll}`;
+}
+
+/** What a local helper returns, when it returns one thing (an arrow's expression, or a block's only return). */
+function returnedExpression(fn: ts.FunctionLikeDeclaration | undefined): ts.Expression | undefined {
+  const body = fn?.body;
+  if (!body) return undefined;
+  if (!ts.isBlock(body)) return body;
+  const returns = body.statements.filter(ts.isReturnStatement);
+  return returns.length === 1 ? returns[0]!.expression : undefined;
+}
+
+/** Whether `node` is inside a function that expect.poll(fn) or expect(fn).toPass() retries. */
+function retriedByEnclosing(model: SpecModel, node: ts.Node): boolean {
+  for (let fn: ts.Node | undefined = node.parent; fn; fn = fn.parent) {
+    if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) continue;
+    let argument: ts.Node = fn;
+    while (ts.isParenthesizedExpression(argument.parent)) argument = argument.parent;
+    const call = argument.parent;
+    if (!ts.isCallExpression(call) || call.arguments[0] !== argument) continue;
+    const path = model.playwrightPath(call.expression);
+    if (path === 'expect.poll') return true;
+    if (path !== 'expect') continue;
+    let outer: ts.Node = call;
+    while (ts.isPropertyAccessExpression(outer.parent) || (ts.isCallExpression(outer.parent) && outer.parent.expression === outer)) outer = outer.parent;
+    if (ts.isCallExpression(outer) && ts.isPropertyAccessExpression(outer.expression) && outer.expression.name.text === 'toPass') return true;
+  }
+  return false;
 }
 
 function isAwaitedDirectly(call: ts.CallExpression): boolean {

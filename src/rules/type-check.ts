@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ruleOptions } from '../util/zod-helpers.ts';
-import { defineRule } from './types.ts';
+import { defineRule, type Finding } from './types.ts';
 import { diagnosticFindings } from './utils/diagnostics.ts';
 
 export default defineRule({
@@ -8,14 +8,51 @@ export default defineRule({
   description: "The spec type-checks against the real @playwright/test types, so an invented API is caught before it runs.",
   fixable: false,
   options: ruleOptions({ strict: z.boolean() }),
-  check: (model) => diagnosticFindings(model.semanticDiagnostics(), hintFor),
+  check: (model) => oncePerModule(diagnosticFindings(model.semanticDiagnostics(), hintFor)),
 });
 
 /** "Cannot find module" (TS2307, and TS2792 under a resolution mode that cannot see it). */
 const MODULE_NOT_FOUND = new Set([2307, 2792]);
+/** "Cannot find name" (TS2304; TS2552 is folded into it). */
+const NAME_NOT_FOUND = new Set([2304, 2582, 2580]);
+/** "Expected N arguments, but got M" and its variants. */
+const ARITY = new Set([2554, 2555, 2556, 2575]);
+/** "Property 'x' does not exist on type 'T'" (TS2551 with a suggestion). */
+const NO_SUCH_PROPERTY = new Set([2339, 2551]);
+/** Playwright's own types: a member missing there is an invented API. */
+const PLAYWRIGHT_TYPE = /on type '(Page|Locator|FrameLocator|Frame|BrowserContext|Browser|APIRequestContext|APIResponse|Response|Request|Keyboard|Mouse|ElementHandle|JSHandle|TestType<[^']*>|Expect<[^']*>|PlaywrightTestArgs[^']*)'/;
 
-function hintFor(code: number): string {
-  return MODULE_NOT_FOUND.has(code)
-    ? "; the import does not resolve from this file: check its path, or declare the alias in the project's tsconfig.json compilerOptions.paths (Scribe reads them)"
-    : '; use only the real @playwright/test API';
+function hintFor(code: number, text: string): string {
+  if (MODULE_NOT_FOUND.has(code)) {
+    const specifier = /module '([^']+)'/.exec(text)?.[1] ?? '';
+    if (specifier.startsWith('.') || specifier.startsWith('/')) return '; no such file: check the import path';
+    return `; "${packageOf(specifier)}" is not installed where the specs are checked (npm install it), or, if it is an alias, declare it in the tsconfig.json compilerOptions.paths that applies to this file (Scribe reads the nearest one)`;
+  }
+  if (NAME_NOT_FOUND.has(code)) return "; declare it: an app's global in a .d.ts file the nearest tsconfig.json includes, a browser global with lib \"dom\"";
+  if (ARITY.has(code)) return '; the call passes a different number of arguments than the function takes';
+  if (NO_SUCH_PROPERTY.has(code) && PLAYWRIGHT_TYPE.test(text)) return '; use only the real @playwright/test API';
+  return '';
+}
+
+/** npm's package name of an import: `@scope/name` or `name`, without the path inside it. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/**
+ * A module that does not resolve is one warning per package in a file (what to install or configure), not an
+ * error at each import: the spec is not wrong, the place it is checked lacks the package.
+ */
+function oncePerModule(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.flatMap((finding) => {
+    const missing = /^Cannot find module '([^']+)'/.exec(finding.message);
+    if (!missing) return [finding];
+    const specifier = missing[1]!;
+    const key = specifier.startsWith('.') ? specifier : packageOf(specifier);
+    if (seen.has(key)) return [];
+    seen.add(key);
+    return [specifier.startsWith('.') || specifier.startsWith('/') ? finding : { ...finding, severity: 'warning' as const }];
+  });
 }

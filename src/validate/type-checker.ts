@@ -15,10 +15,25 @@ import { readTextIfPresent } from '../util/fs.ts';
 const require = createRequire(import.meta.url);
 
 /**
+ * What the type check takes from the project's tsconfig.json or jsconfig.json, as the user's editor does:
+ * import aliases, whether JavaScript is checked (`checkJs`; a file's own `// @ts-check` is honoured by the
+ * compiler either way), the libraries, and the declaration files the config includes (an app's globals).
+ */
+export interface ProjectTypes {
+  configFile: string | undefined;
+  paths: Record<string, string[]>;
+  checkJs: boolean;
+  lib: string[];
+  declarationFiles: string[];
+}
+
+const NO_PROJECT: ProjectTypes = { configFile: undefined, paths: {}, checkJs: false, lib: [], declarationFiles: [] };
+
+/**
  * Compiler options in tsconfig.json form (the native compiler reads only that): specs are checked against
  * the @playwright/test and Node types Scribe ships with, and resolve imports the way the project does.
  */
-export function typeCheckOptions(strict: boolean, tsconfig: string | undefined): Record<string, unknown> {
+export function typeCheckOptions(strict: boolean, project: ProjectTypes = NO_PROJECT): Record<string, unknown> {
   const testTypes = path.join(path.dirname(require.resolve('@playwright/test/package.json')), 'index.d.ts');
   const coreTestTypes = path.join(path.dirname(require.resolve('playwright/package.json')), 'test.d.ts');
   const nodeTypesRoot = path.dirname(path.dirname(require.resolve('@types/node/package.json')));
@@ -26,10 +41,10 @@ export function typeCheckOptions(strict: boolean, tsconfig: string | undefined):
     target: 'es2022',
     module: 'esnext',
     moduleResolution: 'bundler',
-    lib: ['es2023', 'dom'],
+    lib: [...new Set(['es2023', 'dom', 'dom.iterable', ...project.lib])],
     types: ['node'],
     typeRoots: [nodeTypesRoot],
-    paths: { ...projectPaths(tsconfig), '@playwright/test': [testTypes], 'playwright/test': [coreTestTypes] },
+    paths: { ...project.paths, '@playwright/test': [testTypes], 'playwright/test': [coreTestTypes] },
     strict,
     noEmit: true,
     skipLibCheck: true,
@@ -39,26 +54,52 @@ export function typeCheckOptions(strict: boolean, tsconfig: string | undefined):
     noUnusedLocals: false,
     // Every spec is a module, so a script's top-level names never become globals another spec of the batch sees.
     moduleDetection: 'force',
-    // Playwright users write specs in JavaScript too: parsed and checked the way their editor does.
+    // JavaScript specs are parsed (their imports typed), and checked only where the project opts in, as tsc
+    // and editors do: checkJs in its config, or `// @ts-check` in the file.
     allowJs: true,
-    checkJs: true,
+    checkJs: project.checkJs,
   };
 }
 
+const CONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
+
 /**
- * The project's import aliases (tsconfig.json `paths`, and `baseUrl` as the `*` alias TypeScript 7 asks
- * for in its place), with absolute targets so they hold wherever the options are used.
+ * The config the user's editor applies to `file`: the nearest tsconfig.json or jsconfig.json, walking up,
+ * that includes it (a config whose `include` leaves the file out is passed over, as the editor does).
+ * `read` memoises reading one config.
  */
-function projectPaths(tsconfig: string | undefined): Record<string, string[]> {
-  if (!tsconfig) return {};
-  const read = ts.readConfigFile(tsconfig, (file) => ts.sys.readFile(file));
-  if (read.error) return {};
-  const { options } = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(tsconfig), undefined, tsconfig);
+export function nearestProjectConfig(file: string, read: (configFile: string) => ProjectTypes & { includes: (file: string) => boolean }): string | undefined {
+  const absolute = path.resolve(file);
+  for (let dir = path.dirname(absolute); ; dir = path.dirname(dir)) {
+    for (const name of CONFIG_NAMES) {
+      const candidate = path.join(dir, name);
+      // A spec not on disk yet (a generation's) cannot be matched against `include`: the nearest config takes it.
+      if (ts.sys.fileExists(candidate) && (!ts.sys.fileExists(absolute) || read(candidate).includes(absolute))) return candidate;
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** One config read: its aliases (absolute targets), checkJs, lib, included declaration files, and which files it includes. */
+export function readProjectTypes(configFile: string): ProjectTypes & { includes: (file: string) => boolean } {
+  const read = ts.readConfigFile(configFile, ts.sys.readFile);
+  if (read.error) return { ...NO_PROJECT, configFile, includes: () => false };
+  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configFile), undefined, configFile);
   // pathsBasePath is where `paths` are relative to when there is no baseUrl (set by the parser, not public).
-  const { paths, baseUrl, pathsBasePath } = options as ts.CompilerOptions & { pathsBasePath?: string };
-  const base = baseUrl ?? pathsBasePath ?? path.dirname(tsconfig);
+  const { paths, baseUrl, pathsBasePath, checkJs, lib } = parsed.options as ts.CompilerOptions & { pathsBasePath?: string };
+  const base = baseUrl ?? pathsBasePath ?? path.dirname(configFile);
   const aliases = Object.fromEntries(Object.entries(paths ?? {}).map(([alias, targets]) => [alias, targets.map((t) => path.resolve(base, t))]));
-  return baseUrl && !aliases['*'] ? { ...aliases, '*': [path.join(baseUrl, '*')] } : aliases;
+  // TypeScript 7 has no baseUrl: its meaning is the `*` alias.
+  if (baseUrl && !aliases['*']) aliases['*'] = [path.join(baseUrl, '*')];
+  const fileNames = new Set(parsed.fileNames.map((f) => path.resolve(f)));
+  return {
+    configFile,
+    paths: aliases,
+    checkJs: checkJs === true,
+    lib: (lib ?? []).map((name) => name.replace(/^lib\./, '').replace(/\.d\.ts$/, '')),
+    declarationFiles: [...fileNames].filter((f) => f.endsWith('.d.ts') && !f.includes(`${path.sep}node_modules${path.sep}`)),
+    includes: (file) => fileNames.has(file),
+  };
 }
 
 /** The same options for the JavaScript compiler. */
@@ -155,14 +196,15 @@ export class NativeTypeChecker {
     private readonly Api: SyncApi,
     private readonly options: Record<string, unknown>,
     cwd: string,
+    private readonly declarationFiles: readonly string[],
   ) {
     this.configFile = path.join(cwd, `.scribe-type-check-${process.pid}.tsconfig.json`);
   }
 
   /** The native checker, or the error that says why it is not installed. */
-  static create(options: Record<string, unknown>, cwd = process.cwd()): NativeTypeChecker | Error {
+  static create(options: Record<string, unknown>, cwd = process.cwd(), declarationFiles: readonly string[] = []): NativeTypeChecker | Error {
     const Api = nativeSyncApi();
-    return Api instanceof Error ? Api : new NativeTypeChecker(Api, options, cwd);
+    return Api instanceof Error ? Api : new NativeTypeChecker(Api, options, cwd, declarationFiles);
   }
 
   check(specs: readonly Spec[]): Map<string, TypeDiagnostic[]> {
@@ -179,7 +221,7 @@ export class NativeTypeChecker {
     const previous = [...this.texts.keys()];
     this.texts = new Map(specs.map((s) => [path.resolve(s.file), s.text]));
     const files = [...this.texts.keys()];
-    this.configText = JSON.stringify({ compilerOptions: this.options, files });
+    this.configText = JSON.stringify({ compilerOptions: this.options, files: [...files, ...this.declarationFiles] });
     const first = this.api === undefined;
     this.api ??= new this.Api({ cwd: path.dirname(this.configFile), fs: inMemory(this.configFile, () => this.configText, () => this.texts) });
     const changed = [...new Set([this.configFile, ...previous, ...files])];
@@ -224,7 +266,7 @@ export class NativeTypeChecker {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'scribe-type-check-'));
     const configFile = path.join(folder, 'tsconfig.json');
     const texts = new Map(specs.map((s) => [path.resolve(s.file), s.text]));
-    const configText = JSON.stringify({ compilerOptions: this.options, files: [...texts.keys()] });
+    const configText = JSON.stringify({ compilerOptions: this.options, files: [...texts.keys(), ...this.declarationFiles] });
     writeFileSync(configFile, configText);
     const differing = new Map([...texts].filter(([file, text]) => readTextIfPresent(file) !== text));
     const api = new API({ cwd: folder, ...(differing.size > 0 ? { fs: inMemory(configFile, () => configText, () => differing) } : {}) });
@@ -286,7 +328,10 @@ export class JavaScriptPrograms {
   private readonly host: ts.CompilerHost;
   private readonly library = typeScriptLibrary();
 
-  constructor(readonly options: ts.CompilerOptions) {
+  constructor(
+    readonly options: ts.CompilerOptions,
+    private readonly projectDeclarations: readonly string[] = [],
+  ) {
     this.host = ts.createCompilerHost(options, true);
   }
 
@@ -307,7 +352,7 @@ export class JavaScriptPrograms {
       fileExists: (fileName) => text(fileName) !== undefined || this.host.fileExists(fileName),
       readFile: (fileName) => text(fileName) ?? this.host.readFile(fileName),
     };
-    return ts.createProgram({ rootNames: [...batch.keys()], options: this.options, host });
+    return ts.createProgram({ rootNames: [...batch.keys(), ...this.projectDeclarations], options: this.options, host });
   }
 
   private declarationFile(fileName: string, languageVersion: ts.ScriptTarget | ts.CreateSourceFileOptions, onError?: (message: string) => void): ts.SourceFile | undefined {
@@ -325,4 +370,43 @@ function asModule(sourceFile: ts.SourceFile): ts.SourceFile {
   const node = sourceFile as ts.SourceFile & { externalModuleIndicator?: unknown };
   node.externalModuleIndicator ??= true;
   return sourceFile;
+}
+
+/**
+ * Specs grouped by the type information their configs give them (nearest tsconfig.json or jsconfig.json
+ * that includes each): one compiler program per group. Configs that differ only in what no spec of theirs
+ * uses (aliases nobody imports) share a group, so a monorepo of many alike configs costs one program.
+ * `configFile` is a config of the group (undefined: no config includes these specs).
+ */
+export function groupByProjectTypes<S extends Spec>(specs: readonly S[]): Array<{ configFile: string | undefined; specs: S[] }> {
+  const configs = new Map<string, ReturnType<typeof readProjectTypes>>();
+  const read = (configFile: string) => {
+    if (!configs.has(configFile)) configs.set(configFile, readProjectTypes(configFile));
+    return configs.get(configFile)!;
+  };
+  const byConfig = new Map<string | undefined, S[]>();
+  for (const spec of specs) {
+    const configFile = nearestProjectConfig(spec.file, read);
+    const members = byConfig.get(configFile);
+    if (members) members.push(spec);
+    else byConfig.set(configFile, [spec]);
+  }
+  const groups = new Map<string, { configFile: string | undefined; specs: S[] }>();
+  for (const [configFile, members] of byConfig) {
+    const key = configFile === undefined ? '' : typesKey(read(configFile), members);
+    const group = groups.get(key);
+    if (group) group.specs.push(...members);
+    else groups.set(key, { configFile, specs: [...members] });
+  }
+  return [...groups.values()];
+}
+
+/** What of a config decides its specs' types: checkJs, lib, declaration files, and the aliases they import. */
+function typesKey(project: ProjectTypes, specs: readonly Spec[]): string {
+  const imported = specs.flatMap((s) => ts.preProcessFile(s.text, true, true).importedFiles.map((f) => f.fileName));
+  const used = Object.entries(project.paths).filter(([alias]) => {
+    const prefix = alias.endsWith('*') ? alias.slice(0, -1) : undefined;
+    return imported.some((name) => (prefix === undefined ? name === alias : name.startsWith(prefix)));
+  });
+  return JSON.stringify({ checkJs: project.checkJs, lib: [...project.lib].sort(), declarations: project.declarationFiles, paths: used });
 }

@@ -13,7 +13,7 @@ import type { CriticConfig } from '../config/critic.ts';
 import type { Issue, PageInventory } from '../contracts.ts';
 import type { Finding, RuleEnvironment, TextEdit } from '../rules/types.ts';
 import type { TypeCheckerChoice } from './type-checker-choice.ts';
-import { compilerOptionsFor, JavaScriptPrograms, NativeTypeChecker, projectImports, typeCheckOptions } from './type-checker.ts';
+import { compilerOptionsFor, JavaScriptPrograms, NativeTypeChecker, projectImports, readProjectTypes, typeCheckOptions } from './type-checker.ts';
 import { fixBreaks } from './verify-fix.ts';
 
 export interface ValidatorOptions {
@@ -28,8 +28,10 @@ export interface ValidatorOptions {
    */
   untrusted?: { projectRoot: string };
   /**
-   * The project's tsconfig.json: the type check resolves imports the way the project does (its `paths`
-   * aliases and `baseUrl`). Scribe's own choices win for the Playwright and Node types.
+   * The project's tsconfig.json or jsconfig.json for these specs: the type check resolves imports the way the
+   * project does (its `paths`), loads its declaration files and libraries, and checks JavaScript only where it
+   * opts in (`checkJs`). Without one, JavaScript is checked only where a file says `// @ts-check`. Scribe's
+   * own choices win for the Playwright and Node types.
    */
   tsconfig?: string;
   /** Which compiler type-checks (default `auto`: TypeScript 7's native one where it is installed). */
@@ -349,8 +351,10 @@ export class Validator {
   /** The compiler work every validator derived from this one shares: declaration files parsed once, and the native checker if any. */
   private compilerState(): Compiler {
     if (this.compiler) return this.compiler;
-    const options = typeCheckOptions(strictOf(this.config), this.options.tsconfig);
-    this.compiler = { javascript: new JavaScriptPrograms(compilerOptionsFor(options)), native: nativeChecker(this.options.typeChecker ?? 'auto', options) };
+    const project = this.options.tsconfig ? readProjectTypes(this.options.tsconfig) : undefined;
+    const options = typeCheckOptions(strictOf(this.config), project);
+    const declarationFiles = project?.declarationFiles ?? [];
+    this.compiler = { javascript: new JavaScriptPrograms(compilerOptionsFor(options), declarationFiles), native: nativeChecker(this.options.typeChecker ?? 'auto', options, declarationFiles) };
     return this.compiler;
   }
 }
@@ -367,9 +371,9 @@ function strictOf(config: CriticConfig): boolean {
 
 
 /** The native type checker for `auto` and `native` where it is installed; asked for by name and missing, an error that says so. */
-function nativeChecker(choice: TypeCheckerChoice, options: Record<string, unknown>): NativeTypeChecker | undefined {
+function nativeChecker(choice: TypeCheckerChoice, options: Record<string, unknown>, declarationFiles: readonly string[]): NativeTypeChecker | undefined {
   if (choice === 'javascript') return undefined;
-  const native = NativeTypeChecker.create(options);
+  const native = NativeTypeChecker.create(options, process.cwd(), declarationFiles);
   if (!(native instanceof Error)) return native;
   if (choice === 'native') throw new Error(`the native type checker (TypeScript 7, the optional dependency typescript-native) cannot be loaded: ${native.message}`);
   return undefined;

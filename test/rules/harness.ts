@@ -18,6 +18,8 @@ export interface RunOptions {
   options?: unknown;
   inventory?: PageInventory;
   typeCheck?: boolean;
+  /** Check the spec as model-written code (the gate's rules always are). */
+  untrusted?: boolean;
 }
 
 /** Where the spec of a case lives; for the allow-list gate's rules, /virtual is the project. */
@@ -27,7 +29,7 @@ export const SPEC_FILE = '/virtual/example.spec.ts';
 export function lint(ruleId: string, code: string, run: RunOptions = {}): Issue[] {
   const config = configWithOnly(ruleId, run.options);
   const validator = new Validator(config, { typeCheck: run.typeCheck ?? ruleId === 'type-check', inventory: run.inventory });
-  const gated = config.rules[0]!.rule.untrustedOnly ? validator.forUntrustedCode('/virtual') : validator;
+  const gated = config.rules[0]!.rule.untrustedOnly || run.untrusted ? validator.forUntrustedCode('/virtual') : validator;
   return gated.validateText(SPEC_FILE, code).issues;
 }
 

@@ -152,4 +152,27 @@ describe('no-conditional-in-test', () => {
   if (token.length > 3) await page.goto('/');`);
     expect(lint('no-conditional-in-test', code).map((i) => i.line)).toEqual([19, 24]);
   });
+
+  it('accepts skip guards, sort comparators and callbacks a local helper runs in the browser; the rest is still flagged', () => {
+    const code = `${header}
+async function inBrowser(page: Page, fn: () => unknown) {
+  return page.evaluate(fn);
+}
+test('t', async ({ page, browserName }) => {
+  if (browserName === 'webkit') {
+    test.skip();
+  }
+  const rows = ['b', 'a'].sort((a, b) => (a < b ? -1 : 1));
+  await inBrowser(page, () => (document.hidden ? 'hidden' : 'shown'));
+  if (rows.length > 1) {
+    await page.getByRole('button').click();
+  }
+  if (browserName === 'webkit') {
+    test.skip();
+    await page.reload();
+  }
+});
+`;
+    expect(lines(code)).toEqual([11, 14]);
+  });
 });

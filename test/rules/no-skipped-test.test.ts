@@ -91,4 +91,36 @@ test('always skipped', async () => {
     expect(lint(RULE, code).map((i) => i.line)).toEqual([4, 5, 6, 9, 10, 12]);
     expect(lint(RULE, code, { options: { allow_conditional: true } }).map((i) => i.line)).toEqual([10, 12]);
   });
+
+  it('allow_conditional takes a skip an `if` guards as conditional, as the real suites write it', () => {
+    const code = `${header}
+test('tab focus', async ({ page, browserName }) => {
+  // webkit has no tab focus by default
+  if (browserName === 'webkit') {
+    test.skip();
+  }
+  if (browserName === 'firefox') test.fixme();
+  await expect(page.getByRole('button')).toBeFocused();
+});
+test('always skipped', async () => {
+  test.skip();
+});
+`;
+    expect(lint(RULE, code).map((i) => i.line)).toEqual([5, 7, 11]);
+    expect(lint(RULE, code, { options: { allow_conditional: true } }).map((i) => i.line)).toEqual([11]);
+  });
+
+  it('sees a test a helper module makes (const test = testFactory(...)), typed or not', () => {
+    const code = `import { expect } from '@playwright/test';
+import { testFactory } from './test-utils';
+const test = testFactory('./fixtures/basics/');
+test('renders', async ({ page }) => {
+  test.skip();
+  await expect(page.getByRole('main')).toBeVisible();
+});
+`;
+    expect(lint(RULE, code).map((i) => i.line)).toEqual([5]);
+    const helper = code.replace("const test = testFactory('./fixtures/basics/');", "const tests = testFactory('./fixtures/basics/');\nconst notATest = makeThing();");
+    expect(lint(RULE, helper.replaceAll('test.skip', 'tests.skip'))).toEqual([]);
+  });
 });

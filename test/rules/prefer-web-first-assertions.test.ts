@@ -154,4 +154,24 @@ test('t', async ({ page }) => {
 `;
     expect(lint(RULE, code).map((i) => i.line)).toEqual([8]);
   });
+
+  it('leaves reads that toPass() or expect.poll retry, and follows a local helper that returns a read', () => {
+    const code = `import { test, expect, type Page } from '@playwright/test';
+async function headingText(page: Page) {
+  return await page.textContent('h1');
+}
+test('t', async ({ page }) => {
+  await expect(async () => {
+    expect(await page.getByTestId('status').textContent()).toBe('done');
+  }).toPass();
+  await expect.poll(async () => {
+    const visible = await page.getByTestId('toast').isVisible();
+    expect(visible).toBe(true);
+    return visible;
+  }).toBe(true);
+  expect(await headingText(page)).toBe('Welcome');
+});
+`;
+    expect(messages(code).map(([line]) => line)).toEqual([14]);
+  });
 });

@@ -36,4 +36,30 @@ test('real api', async ({ page, context }) => {
     const issues = lint('type-check', "import { test } from '@playwright/test';\ntest('x', async ({ page }) => {\n  await page.goto(42);\n  await expect(page).toHaveTitle('x');\n});\n");
     expect(issues.map((i) => i.line).sort()).toEqual([3, 4]);
   });
+
+  it('says what fits the error: Playwright API, an unknown global, arity; a missing package once, as a warning', () => {
+    const code = `import { test, expect } from '@playwright/test';
+import { seed } from '@acme/e2e-utils/seed';
+import { reset } from '@acme/e2e-utils';
+import { helper } from './no-such-helper';
+
+test('x', async ({ page }) => {
+  await page.clickIt('#x');
+  await page.evaluate(() => window.app.version);
+  const add = (a: number, b: number) => a + b;
+  expect(add(1)).toBe(1);
+  await seed(); await reset(); await helper();
 });
+`;
+    const issues = lint('type-check', code);
+    const at = (line: number) => issues.filter((i) => i.line === line);
+    expect(at(2)).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining('"@acme/e2e-utils" is not installed where the specs are checked') })]);
+    expect(at(3)).toEqual([]);
+    expect(at(4)).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('no such file: check the import path') })]);
+    expect(at(7)[0]!.message).toContain('use only the real @playwright/test API');
+    expect(at(8)[0]!.message).toContain("Property 'app' does not exist on type 'Window");
+    expect(at(8)[0]!.message).not.toContain('@playwright/test API');
+    expect(at(10)[0]!.message).toContain('passes a different number of arguments than the function takes');
+  });
+});
+

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadCriticConfig } from '../../src/config/critic.ts';
 import { collectSpecFiles } from '../../src/validate/files.ts';
 import { Validator, type FileValidation } from '../../src/validate/validator.ts';
-import { NativeTypeChecker, typeCheckOptions } from '../../src/validate/type-checker.ts';
+import { groupByProjectTypes, NativeTypeChecker, typeCheckOptions } from '../../src/validate/type-checker.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const critic = loadCriticConfig();
@@ -64,5 +64,46 @@ describe('the type checkers', () => {
       expect(validator.validateText(specs[1]!.file, specs[1]!.text).passed).toBe(false);
       expect(validator.validateText(specs[1]!.file, specs[0]!.text).issues.filter((i) => i.rule === 'type-check')).toEqual([]);
     });
+  });
+
+  describe('as the editor types each file: its nearest config, JavaScript only where it opts in', () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'scribe-type-configs-'));
+    afterAll(() => rmSync(project, { recursive: true, force: true }));
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+      writeFileSync(path.join(project, file), text);
+    };
+    // A monorepo: the suite's own tsconfig.json sits in e2e/, with an alias and the app's globals in a .d.ts.
+    write('e2e/tsconfig.json', JSON.stringify({ compilerOptions: { paths: { '~/*': ['./support/*'] } }, include: ['**/*.ts'] }));
+    write('e2e/support/app.d.ts', 'declare global {\n  interface Window { app: { version: string } }\n}\nexport {};\n');
+    write('e2e/support/login.ts', "import type { Page } from '@playwright/test';\nexport async function signIn(page: Page, user = 'demo'): Promise<void> {\n  await page.goto(`/login?u=${user}`);\n}\n");
+    // JavaScript opting in through jsconfig.json in one folder, not at all in another.
+    write('js-checked/jsconfig.json', JSON.stringify({ compilerOptions: { checkJs: true }, include: ['**/*.js'] }));
+    const jsSpec = "const { test, expect } = require('@playwright/test');\ntest('t', async ({ page }) => {\n  await page.clickIt('#x');\n  await expect(page).toHaveTitle('x');\n});\n";
+    const specs = [
+      { file: path.join(project, 'e2e/tests/app.spec.ts'), text: "import { test, expect } from '@playwright/test';\nimport { signIn } from '~/login';\ntest('t', async ({ page }) => {\n  await signIn(page);\n  const version = await page.evaluate(() => window.app.version);\n  expect(version).toBe('1');\n});\n" },
+      { file: path.join(project, 'e2e/tests/bad.spec.ts'), text: "import { test } from '@playwright/test';\nimport { signIn } from '~/login';\ntest('t', async ({ page }) => {\n  await signIn(page, 'a', 'b');\n});\n" },
+      { file: path.join(project, 'js-plain/a.spec.js'), text: jsSpec },
+      { file: path.join(project, 'js-plain/b.spec.js'), text: `// @ts-check\n${jsSpec}` },
+      { file: path.join(project, 'js-checked/c.spec.js'), text: jsSpec },
+    ];
+    for (const spec of specs) write(path.relative(project, spec.file), spec.text);
+    const typeErrors = (results: FileValidation[]) => results.flatMap((r) => r.issues.filter((i) => i.rule === 'type-check').map((i) => `${path.relative(project, r.file)}:${i.line}`)).sort();
+
+    it('groups the specs by the type information their configs give', () => {
+      const groups = groupByProjectTypes(specs).map((g) => [g.configFile && path.relative(project, g.configFile), g.specs.map((s) => path.relative(project, s.file))]);
+      expect(groups).toEqual([
+        ['e2e/tsconfig.json', ['e2e/tests/app.spec.ts', 'e2e/tests/bad.spec.ts']],
+        [undefined, ['js-plain/a.spec.js', 'js-plain/b.spec.js']],
+        ['js-checked/jsconfig.json', ['js-checked/c.spec.js']],
+      ]);
+    });
+
+    for (const typeChecker of ['native', 'javascript'] as const) {
+      it(`${typeChecker}: aliases and globals of the nested config, arity errors, JavaScript checked only where it opts in`, () => {
+        const results = groupByProjectTypes(specs).flatMap((g) => new Validator(critic, { typeChecker, tsconfig: g.configFile }).validateMany(g.specs));
+        expect(typeErrors(results)).toEqual(['e2e/tests/bad.spec.ts:4', 'js-checked/c.spec.js:3', 'js-plain/b.spec.js:4']);
+      });
+    }
   });
 });

@@ -3,12 +3,12 @@ import type { TypeDiagnostic } from '../../analysis/type-diagnostic.ts';
 import type { Finding } from '../types.ts';
 
 /** Compiler diagnostics as findings, with the compiler's own message. */
-export function diagnosticFindings(diagnostics: readonly TypeDiagnostic[], hintFor: (code: number) => string): Finding[] {
+export function diagnosticFindings(diagnostics: readonly TypeDiagnostic[], hintFor: (code: number, text: string) => string): Finding[] {
   return diagnostics
     .filter((d) => d.error)
     .map((d) => {
       const { code, text } = withoutNameSuggestion(d.code, d.text);
-      return { node: d.start, message: `${text} (TS${code})${hintFor(code)}` };
+      return { node: d.start, message: `${text} (TS${code})${hintFor(code, text)}` };
     });
 }
 

@@ -1,0 +1,212 @@
+#!/usr/bin/env node
+// `scribe validate --json` (type check on, the default preset) and eslint with eslint-plugin-playwright's
+// recommended config on the same spec files of public suites Scribe was not written against
+// (bench/corpus/sources.json). Fetches nothing: the suites must already be in FOLDER, one subfolder per
+// source name holding that repository's tree at the listed commit.
+//
+// Prints, per part (tuning, held-out): findings per rule for each tool, both wall times, crashes, and on the
+// rules both tools have, the eslint findings Scribe has no finding for at the same line. It draws a sample
+// of findings with a fixed seed for labelling (--sample FILE writes them with their line of code), and with
+// the labels in bench/corpus/labels.json it prints each rule's sampled precision and the precision over all
+// findings (each rule's precision weighted by its count).
+//
+//   node bench/unseen-suites.mjs FOLDER [--part tuning|held-out] [--seed 26] [--sample FILE] [--type-checker auto|native|javascript]
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1] : fallback;
+};
+const folder = args.find((a, i) => !a.startsWith('--') && (i === 0 || !args[i - 1].startsWith('--')));
+if (!folder) {
+  process.stderr.write('usage: node bench/unseen-suites.mjs FOLDER [--part tuning|held-out] [--seed N] [--sample FILE]\n');
+  process.exit(2);
+}
+const onlyPart = option('part');
+const seed = Number(option('seed', '26'));
+const sampleFile = option('sample');
+const typeChecker = option('type-checker', 'auto');
+const { sources } = JSON.parse(readFileSync(path.join(root, 'bench', 'corpus', 'sources.json'), 'utf8'));
+const labelsFile = path.join(root, 'bench', 'corpus', 'labels.json');
+/** finding id → { ok, why } per tool, judged by hand on the sample this script draws; none yet is no precision. */
+const labels = existsSync(labelsFile) ? JSON.parse(readFileSync(labelsFile, 'utf8')) : { scribe: {}, eslint: {} };
+
+/** Rules of both tools: eslint-plugin-playwright's name → Scribe's. */
+/** Map.groupBy, which Node 20 lacks. */
+function groupBy(list, key) {
+  const groups = new Map();
+  for (const item of list) {
+    const k = key(item);
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(item);
+  }
+  return groups;
+}
+
+const SHARED = {
+  'playwright/no-wait-for-timeout': 'no-wait-for-timeout',
+  'playwright/no-skipped-test': 'no-skipped-test',
+  'playwright/no-focused-test': 'no-focused-test',
+  'playwright/no-force-option': 'no-force-option',
+  'playwright/no-networkidle': 'no-networkidle',
+  'playwright/no-element-handle': 'no-element-handle',
+  'playwright/no-eval': 'no-eval',
+  'playwright/no-page-pause': 'no-page-pause',
+  'playwright/no-conditional-in-test': 'no-conditional-in-test',
+  'playwright/missing-playwright-await': 'missing-playwright-await',
+  'playwright/prefer-web-first-assertions': 'prefer-web-first-assertions',
+  'playwright/expect-expect': 'expect-expect',
+  'playwright/no-wait-for-navigation': 'no-wait-for-navigation',
+  'playwright/no-nth-methods': 'no-nth-methods',
+};
+
+function specFiles(source) {
+  const cwd = path.join(folder, source.name, source.cwd);
+  const include = new RegExp(source.include);
+  const found = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      if (name === 'node_modules' || name === '.git') continue;
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (include.test(path.relative(cwd, full).split(path.sep).join('/'))) found.push(path.relative(cwd, full));
+    }
+  };
+  walk(cwd);
+  return { cwd, files: found.sort() };
+}
+
+function run(command, commandArgs, cwd) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, [command, ...commandArgs], { cwd, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  return { ...result, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
+}
+
+/** Every finding of both tools on one source, with stable ids (tool|source|file|line|rule). */
+function measure(source) {
+  const { cwd, files } = specFiles(source);
+  const scribe = run(path.join(root, 'bin', 'scribe.js'), ['validate', '--json', '--type-checker', typeChecker, ...files], cwd);
+  const eslint = run(path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), ['--no-config-lookup', '-c', path.join(root, 'bench', 'corpus', 'eslint.config.mjs'), '--format', 'json', ...files], cwd);
+  const findings = [];
+  let crashes = 0;
+  if (scribe.status !== 0 && scribe.status !== 1) crashes += 1;
+  let scribeWarnings = [];
+  try {
+    const report = JSON.parse(scribe.stdout);
+    scribeWarnings = report.warnings ?? [];
+    for (const file of report.files) {
+      const rel = path.relative(cwd, path.resolve(cwd, file.file)).split(path.sep).join('/');
+      for (const issue of file.issues) {
+        if (issue.rule === 'internal-error') crashes += 1;
+        findings.push({ tool: 'scribe', source: source.name, file: rel, line: issue.line, rule: issue.rule, severity: issue.severity, message: issue.message });
+      }
+    }
+  } catch {
+    crashes += 1;
+    process.stderr.write(`scribe on ${source.name}: exit ${scribe.status}\n${scribe.stderr.slice(0, 2000)}\n`);
+  }
+  try {
+    for (const file of JSON.parse(eslint.stdout)) {
+      const rel = path.relative(cwd, file.filePath).split(path.sep).join('/');
+      for (const message of file.messages) {
+        findings.push({ tool: 'eslint', source: source.name, file: rel, line: message.line, rule: message.ruleId ?? 'parse-error', severity: message.severity === 2 ? 'error' : 'warning', message: message.message });
+      }
+    }
+  } catch {
+    process.stderr.write(`eslint on ${source.name}: exit ${eslint.status}\n${eslint.stderr.slice(0, 2000)}\n`);
+  }
+  for (const f of findings) f.id = `${f.tool}|${f.source}|${f.file}|${f.line}|${f.rule}`;
+  return { source, cwd, files: files.length, findings, crashes, scribeSeconds: scribe.seconds, eslintSeconds: eslint.seconds, scribeWarnings };
+}
+
+/** mulberry32: the same sample for the same seed and findings. */
+function random(state) {
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Per rule: at least 6 (or all), and more for frequent rules, about 120 in all per tool. */
+function sample(findings) {
+  const next = random(seed);
+  const shuffled = [...findings].sort((a, b) => (a.id < b.id ? -1 : 1)).map((f) => ({ f, k: next() })).sort((a, b) => a.k - b.k).map((x) => x.f);
+  const byRule = groupBy(shuffled, (f) => f.rule);
+  return [...byRule.values()].flatMap((list) => list.slice(0, Math.max(6, Math.round((120 * list.length) / findings.length))));
+}
+
+function precisionTable(tool, findings) {
+  const counts = groupBy(findings, (f) => f.rule);
+  const drawn = groupBy(sample(findings), (f) => f.rule);
+  const rows = [];
+  let weighted = 0;
+  let weight = 0;
+  let judged = 0;
+  for (const [rule, list] of [...counts].sort((a, b) => b[1].length - a[1].length)) {
+    const judgedHere = (drawn.get(rule) ?? []).map((f) => labels[tool]?.[f.id]).filter((l) => l !== undefined);
+    const trueOnes = judgedHere.filter((l) => l.ok).length;
+    const precision = judgedHere.length > 0 ? trueOnes / judgedHere.length : undefined;
+    judged += judgedHere.length;
+    if (precision !== undefined) {
+      weighted += precision * list.length;
+      weight += list.length;
+    }
+    rows.push(`  ${rule.padEnd(42)} ${String(list.length).padStart(6)}  ${precision === undefined ? '   -' : `${(precision * 100).toFixed(0).padStart(3)}%`} (${trueOnes}/${judgedHere.length} judged)`);
+  }
+  const overall = weight > 0 ? weighted / weight : undefined;
+  return { rows, overall, judged, unjudgedCount: findings.length - [...counts].filter(([rule]) => (drawn.get(rule) ?? []).some((f) => labels[tool]?.[f.id])).reduce((n, [, l]) => n + l.length, 0) };
+}
+
+function lineOf(cwd, file, line) {
+  try {
+    return readFileSync(path.join(cwd, file), 'utf8').split('\n')[line - 1]?.trim().slice(0, 200) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+const parts = ['tuning', 'held-out'].filter((p) => !onlyPart || p === onlyPart);
+const drawnForLabelling = [];
+for (const part of parts) {
+  const measured = sources.filter((s) => s.part === part).map((source) => {
+    process.stderr.write(`${part}: ${source.name}…\n`);
+    return measure(source);
+  });
+  const all = measured.flatMap((m) => m.findings);
+  const scribe = all.filter((f) => f.tool === 'scribe');
+  const eslint = all.filter((f) => f.tool === 'eslint');
+  const files = measured.reduce((n, m) => n + m.files, 0);
+  const scribeSeconds = measured.reduce((n, m) => n + m.scribeSeconds, 0);
+  const eslintSeconds = measured.reduce((n, m) => n + m.eslintSeconds, 0);
+  const crashes = measured.reduce((n, m) => n + m.crashes, 0);
+  const scribeAt = new Set(scribe.map((f) => `${f.source}|${f.file}|${f.line}|${f.rule}`));
+  const missed = eslint.filter((f) => SHARED[f.rule] && !scribeAt.has(`${f.source}|${f.file}|${f.line}|${SHARED[f.rule]}`));
+  console.log(`\n=== ${part}: ${measured.length} suites, ${files} spec files (${measured.map((m) => `${m.source.name} ${m.files}`).join(', ')})`);
+  console.log(`wall time: scribe validate (type check) ${scribeSeconds.toFixed(1)} s, eslint ${eslintSeconds.toFixed(1)} s (ratio ${(scribeSeconds / eslintSeconds).toFixed(2)})`);
+  console.log(`crashes (scribe exit other than 0/1, unreadable report or internal-error findings): ${crashes}`);
+  for (const m of measured) for (const w of m.scribeWarnings) console.log(`scribe warning (${m.source.name}): ${w}`);
+  for (const [tool, findings] of [['scribe', scribe], ['eslint', eslint]]) {
+    const table = precisionTable(tool, findings);
+    console.log(`\n${tool}: ${findings.length} findings; precision over all findings ${table.overall === undefined ? '-' : `${(table.overall * 100).toFixed(1)}%`} (${table.judged} judged)`);
+    console.log(`  ${'rule'.padEnd(42)} ${'count'.padStart(6)}  precision`);
+    for (const row of table.rows) console.log(row);
+  }
+  console.log(`\nshared rules: eslint findings with no Scribe finding of the same rule at the same line: ${missed.length}`);
+  for (const [rule, list] of groupBy(missed, (f) => f.rule)) console.log(`  ${rule}: ${list.length}`);
+  for (const f of missed.slice(0, 40)) console.log(`    ${f.source}/${f.file}:${f.line} ${lineOf(measured.find((m) => m.source.name === f.source).cwd, f.file, f.line)}`);
+  for (const f of [...sample(scribe), ...sample(eslint)]) {
+    const cwd = measured.find((m) => m.source.name === f.source).cwd;
+    drawnForLabelling.push({ id: f.id, part, message: f.message, code: lineOf(cwd, f.file, f.line), label: labels[f.tool]?.[f.id] });
+  }
+}
+if (sampleFile) {
+  writeFileSync(sampleFile, `${JSON.stringify(drawnForLabelling, null, 2)}\n`);
+  console.log(`\n${drawnForLabelling.length} sampled findings written to ${sampleFile} (${drawnForLabelling.filter((d) => !d.label).length} unlabelled)`);
+}
