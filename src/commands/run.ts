@@ -83,7 +83,7 @@ function formatRefusal(issues: Issue[], spec: string, ctx: CliContext): string {
   return `${lines.join('\n')}\n`;
 }
 
-function appUrl(value: string | undefined): string {
+export function appUrl(value: string | undefined): string {
   const url = value?.trim();
   if (!url) throw new UsageError("no app URL: pass --url URL, set BASE_URL, or set use.baseURL in the Playwright config");
   let parsed: URL;

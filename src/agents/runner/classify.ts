@@ -11,7 +11,8 @@
  * - timeout: the test ran out of time with no locator to blame.
  */
 import type { RunClassification, RunnerReport } from '../../contracts.ts';
-import { errorText, testsOf, type PlaywrightReport, type ReportError } from './playwright-report.ts';
+import path from 'node:path';
+import { errorText, testsOf, type ExecutedTest, type PlaywrightReport, type ReportError } from './playwright-report.ts';
 
 export type FailureClass = Exclude<RunClassification, 'pass'>;
 
@@ -90,6 +91,8 @@ export function judgeReport(report: PlaywrightReport, specFile: string, exitCode
   const failed = tests.find((test) => test.result && test.result.status !== 'passed' && test.result.status !== 'skipped');
   if (failed?.result) {
     if (failed.result.status === 'interrupted') return { status: 'error', classification: 'environment', message: `test "${failed.title}" was interrupted before it finished`, line: null };
+    // A test of another file is a setup project's (or a dependency's): the spec could not test the app.
+    if (failed.file && path.basename(failed.file) !== path.basename(specFile)) return setupFailure(failed, specFile);
     return failure(failed.result.errors.length > 0 ? failed.result.errors : [failed.result.error ?? { message: `test "${failed.title}" ${failed.result.status}` }], specFile);
   }
 
@@ -114,6 +117,12 @@ function failure(errors: ReportError[], specFile: string): Verdict {
   const { classification, cause } = diagnoseFailure(text);
   const message = cause ? `${cause}:\n${text}` : text;
   return { status: statusOf(classification), classification, message, line: lineInSpec(errors, specFile) };
+}
+
+function setupFailure(failed: ExecutedTest, specFile: string): Verdict {
+  const errors = failed.result!.errors.length > 0 ? failed.result!.errors : [failed.result!.error ?? { message: `${failed.result!.status}` }];
+  const text = [...new Set(errors.map((error) => withoutSnippet(errorText(error))))].join('\n\n');
+  return { status: 'error', classification: 'environment', message: `the setup the spec depends on failed (${failed.file} › ${failed.title}), so the spec could not test the app:\n${text}`, line: lineInSpec(errors, specFile) };
 }
 
 function notPass(message: string, line: number | null = null): Verdict {

@@ -51,6 +51,8 @@ export type PlaywrightReport = z.infer<typeof PlaywrightReport>;
 
 export interface ExecutedTest {
   title: string;
+  /** The file the test is in, as Playwright names it (its top suite's title). */
+  file: string;
   line: number;
   /** The last try (there are no retries, so the only one); none when the test never started. */
   result: TestRun | undefined;
@@ -81,7 +83,7 @@ export function testsOf(report: PlaywrightReport): ExecutedTest[] {
     const titles = suite.title ? [...parents, suite.title] : parents;
     for (const spec of suite.specs) {
       for (const test of spec.tests) {
-        tests.push({ title: [...titles.slice(1), spec.title].join(' › '), line: spec.line, result: test.results.at(-1) });
+        tests.push({ title: [...titles.slice(1), spec.title].join(' › '), file: titles[0] ?? '', line: spec.line, result: test.results.at(-1) });
       }
     }
     for (const child of suite.suites ?? []) visit(child, titles);
