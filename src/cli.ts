@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   stats: async () => (await import('./commands/stats.ts')).registerStats,
   run: async () => (await import('./commands/run.ts')).registerRun,
   heal: async () => (await import('./commands/heal.ts')).registerHeal,
+  plan: async () => (await import('./commands/plan.ts')).registerPlan,
   serve: async () => (await import('./commands/serve.ts')).registerServe,
   demo: async () => (await import('./commands/demo.ts')).registerDemo,
   init: async () => (await import('./commands/init.ts')).registerInit,
