@@ -20,13 +20,15 @@ interface GenerateFlags {
   run: boolean;
   force?: boolean;
   json?: boolean;
+  plan?: string;
+  workers?: string;
 }
 
 export function registerGenerate(program: Command, ctx: CliContext): void {
   program
     .command('generate')
     .description('write a Playwright spec from a plain-language request, checked against agents/critic.yaml')
-    .argument('<description>', 'what the test should do, in plain language')
+    .argument('[description]', 'what the test should do, in plain language (or --plan)')
     .option('--feature <name>', 'the feature it belongs to (default: from the description)')
     .option('--out <path>', "where to write the spec (default: <testDir>/generated/<feature>/<request>.spec.ts of the Playwright config, else generated-tests/<feature>/…)")
     .option('--url <url>', "the page to ground the spec in (default: BASE_URL, else the Playwright config's use.baseURL)")
@@ -35,7 +37,9 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
     .option('--no-run', 'stop before running the spec')
     .option('--force', 'overwrite an existing spec')
     .option('--json', 'print one JSON document')
-    .action((description: string, flags: GenerateFlags) => runGenerate(description, flags, ctx));
+    .option('--plan <file>', 'generate every scenario of a plan (scribe plan), resuming where an earlier run stopped')
+    .option('--workers <n>', 'with --plan: generations at once (default: the number of cores)')
+    .action((description: string | undefined, flags: GenerateFlags) => (flags.plan !== undefined ? runPlanBatch(description, flags, ctx) : runGenerate(description ?? '', flags, ctx)));
 }
 
 async function runGenerate(description: string, flags: GenerateFlags, ctx: CliContext): Promise<void> {
@@ -63,6 +67,12 @@ async function runGenerate(description: string, flags: GenerateFlags, ctx: CliCo
   else if (!document.success) ctx.stderr.write(`scribe: ${document.error}\n`);
   else ctx.stdout.write(`${document.testPath}\n`);
   ctx.exitCode = exitCode;
+}
+
+async function runPlanBatch(description: string | undefined, flags: GenerateFlags, ctx: CliContext): Promise<void> {
+  if (description !== undefined) throw new UsageError('give a description or --plan, not both');
+  const { runBatch } = await import('./batch.ts');
+  await runBatch({ plan: flags.plan!, workers: flags.workers, provider: flags.provider, run: flags.run, json: flags.json === true }, ctx);
 }
 
 function show(event: PipelineEvent, progress: Progress): void {

@@ -60,6 +60,8 @@ export interface PipelineOptions {
    * type-check after the first fast. It must have been built from the project's agents/critic.yaml.
    */
   validator?: Validator;
+  /** A browser kept across generations (a batch worker's); the caller closes it. Default: one for this generation. */
+  browser?: SharedBrowser;
 }
 
 export interface PipelineResult {
@@ -84,11 +86,11 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   if (!settled.ok) return setupFailure(settled.error);
 
   // One browser for the generation: explore drives it, and every run's test connects to it.
-  const browser = settled.value.url ? sharedBrowser(options.env) : undefined;
+  const own = settled.value.url && !options.browser ? sharedBrowser(options.env) : undefined;
   try {
-    return await generateWith(request, options, { project, request: settled.value, reporter, generation, emit, browser, clock });
+    return await generateWith(request, options, { project, request: settled.value, reporter, generation, emit, browser: options.browser ?? own, clock });
   } finally {
-    await browser?.close();
+    await own?.close();
   }
 }
 
@@ -182,7 +184,7 @@ function outcomeOf(generation: string, outcome: 'success' | 'failure', state: Ru
 }
 
 /** The generation's browser, or none where there is no Chromium (explore and the Runner then say so). */
-function sharedBrowser(env: NodeJS.ProcessEnv): SharedBrowser | undefined {
+export function sharedBrowser(env: NodeJS.ProcessEnv): SharedBrowser | undefined {
   try {
     return new SharedBrowser(launchOptions(env));
   } catch (error) {
