@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   run: async () => (await import('./commands/run.ts')).registerRun,
   heal: async () => (await import('./commands/heal.ts')).registerHeal,
   plan: async () => (await import('./commands/plan.ts')).registerPlan,
+  report: async () => (await import('./commands/report.ts')).registerReport,
   serve: async () => (await import('./commands/serve.ts')).registerServe,
   demo: async () => (await import('./commands/demo.ts')).registerDemo,
   init: async () => (await import('./commands/init.ts')).registerInit,

@@ -70,3 +70,7 @@ export function summarize(specs: readonly SpecHealOutcome[], dryRun: boolean, du
     duration_ms: durationMs,
   });
 }
+
+/** A suite's heal as `heals.jsonl` keeps it. */
+export const HealRecord = HealSuiteResult.extend({ time: z.string() });
+export type HealRecord = z.infer<typeof HealRecord>;

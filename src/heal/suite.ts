@@ -8,7 +8,7 @@
  * reported, never healed.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { findWeakening } from '../analysis/assertions.ts';
 import { SpecModel } from '../analysis/model.ts';
@@ -22,7 +22,7 @@ import { BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
 import { createProvider } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
-import type { StatsSink } from '../stats/log.ts';
+import { statsHome, type StatsSink } from '../stats/log.ts';
 import { unifiedDiff } from '../util/diff.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { Validator } from '../validate/validator.ts';
@@ -72,7 +72,17 @@ export async function healSuite(options: HealSuiteOptions): Promise<HealSuiteRes
   } finally {
     await browser?.close();
   }
-  return summarize(outcomes, options.dryRun === true, Math.round(performance.now() - started));
+  const result = summarize(outcomes, options.dryRun === true, Math.round(performance.now() - started));
+  // Kept beside the statistics for `scribe report` (its diffs), unless statistics are off.
+  if (options.stats !== false) appendJsonLine(path.join(statsHome(options.project.env, options.project.cwd), HEALS_FILE), { time: new Date().toISOString(), ...result });
+  return result;
+}
+
+export const HEALS_FILE = 'heals.jsonl';
+
+function appendJsonLine(file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  appendFileSync(file, `${JSON.stringify(value)}\n`);
 }
 
 /** What every spec of one suite shares: the project, the Medic (made on first need), the browser. */

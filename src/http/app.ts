@@ -10,6 +10,7 @@
  *                          `event: result` with the finished job, then the stream ends. Last-Event-ID
  *                          resumes after that stage.
  *   GET  /v1/stats         200 the `stats --json` document
+ *   GET  /report           200 the HTML report (`scribe report`)
  *
  * Every route but /healthz needs `Authorization: Bearer $SCRIBE_API_TOKEN` when a token is set.
  */
@@ -26,6 +27,7 @@ import { checkBearer } from './auth.ts';
 import { callbackSecret, checkCallbackUrl, deliverCallback } from './callback.ts';
 import { readJsonBody } from './body.ts';
 import { HttpError } from './errors.ts';
+import { reportHtml } from '../report/report.ts';
 import { JobEvents } from './job-events.ts';
 import { JobStore } from './job-store.ts';
 import { isFinished, JobQueue, type DrainSummary } from './jobs.ts';
@@ -141,6 +143,11 @@ export function createApp(options: AppOptions): ScribeApp {
     if (path === '/v1/stats') {
       allow(req, ['GET', 'HEAD']);
       return { status: 200, body: readStats(options.env, options.cwd) };
+    }
+    if (path === '/report') {
+      allow(req, ['GET', 'HEAD']);
+      const html = reportHtml({ cwd: options.cwd, env: options.env, specRoots: [options.project.outputDir] });
+      return { stream: (res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; img-src data:; style-src 'unsafe-inline'" }).end(req.method === 'HEAD' ? undefined : html) };
     }
     const jobPath = JOB_PATH.exec(path);
     if (jobPath) {

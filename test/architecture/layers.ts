@@ -36,10 +36,12 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   workflow: [...FOUNDATION, 'agents', 'config', 'demo-app', 'explore', 'llm', 'project', 'stats', 'store', 'validate'],
   // `scribe heal`: the user's specs run, and the failing ones healed by the Medic.
   heal: [...FOUNDATION, 'agents', 'analysis', 'config', 'explore', 'llm', 'project', 'stats', 'validate'],
-  http: [...FOUNDATION, 'config', 'llm', 'project', 'stats', 'store', 'validate', 'workflow'],
+  // `scribe report`: the statistics, provenance records, batches and heals as one HTML page.
+  report: [...FOUNDATION, 'heal', 'stats', 'store', 'workflow'],
+  http: [...FOUNDATION, 'config', 'llm', 'project', 'report', 'stats', 'store', 'validate', 'workflow'],
   mcp: [...FOUNDATION, 'agents', 'config', 'heal', 'http', 'llm', 'project', 'stats', 'validate', 'workflow'],
   'server.ts': [...FOUNDATION, 'agents', 'config', 'http', 'project', 'stats'],
-  commands: [...FOUNDATION, 'agents', 'config', 'heal', 'http', 'llm', 'mcp', 'project', 'server.ts', 'stats', 'validate', 'workflow'],
+  commands: [...FOUNDATION, 'agents', 'config', 'heal', 'http', 'report', 'llm', 'mcp', 'project', 'server.ts', 'stats', 'validate', 'workflow'],
   'cli.ts': [...FOUNDATION, 'commands', 'config', 'project'],
   // The library's Scribe: the agent's attempt loop, and execute, which runs the pipeline (an agent cannot import workflow).
   'library.ts': [...FOUNDATION, 'agents', 'project', 'workflow'],
