@@ -4,7 +4,7 @@
  * runs exactly the text the gate checked, whatever the file holds by then.
  */
 import path from 'node:path';
-import type { RunnerReport } from '../contracts.ts';
+import type { Issue, RunnerReport } from '../contracts.ts';
 import { isGatedSpec, type GatedSpec } from '../validate/gate.ts';
 import { runSpec, type RunSpecOptions } from './runner.ts';
 
@@ -15,4 +15,18 @@ export async function runContained(spec: GatedSpec, options: ContainedRunOptions
   // The type says so already; a caller in plain JavaScript is told too.
   if (!isGatedSpec(spec)) throw new TypeError('a contained run takes only a spec the gate passed (passGate in validate/gate.ts)');
   return runSpec({ ...options, specText: spec.text, fileName: path.basename(spec.file), sourceDir: path.dirname(spec.file), untrusted: true });
+}
+
+/** The report of a candidate the gate refused: never run, the test's own fault (the Medic is shown why). */
+export function gateRefusal(issues: Issue[]): RunnerReport {
+  const first = issues[0]!;
+  return {
+    status: 'error',
+    classification: 'test_bug',
+    duration_ms: 0,
+    error_message: `refused by the allow-list gate, not run: [${first.rule}] line ${first.line}: ${first.message}`,
+    error_line: first.line,
+    screenshots: [],
+    console_errors: [],
+  };
 }

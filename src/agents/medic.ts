@@ -13,7 +13,7 @@ import { findWeakening } from '../analysis/assertions.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import { modelFor, renderTemplate, type ScribeConfig } from '../config/scribe.ts';
 import { healableClassifications, loadWorkflow, type WorkflowManifest } from '../config/workflow.ts';
-import type { PageInventory, RunnerReport } from '../contracts.ts';
+import type { Issue, PageInventory, RunnerReport } from '../contracts.ts';
 import { appContent, text } from '../explore/render.ts';
 import { extractCode } from '../llm/extract.ts';
 import { secretsOf } from '../llm/redact.ts';
@@ -63,6 +63,11 @@ export interface HealRequest {
   generation?: string;
   /** Why the previous heal was refused, shown to the model so it does not repeat it. */
   previousRefusal?: string;
+  /**
+   * Errors the spec had before it failed (a user's spec, written to other conventions than critic.yaml's):
+   * a heal that keeps them is not refused for them. Matched by rule and message, each as often as listed.
+   */
+  tolerated?: readonly Issue[];
 }
 
 export type HealResult =
@@ -117,7 +122,7 @@ export class Medic {
     const checked = checkSpec(this.validator, input.file, code);
     // Weakening is named first: a dropped assertion also breaks expect-expect, but the weakening is the reason.
     const weakening = findWeakening(input.code, checked.code);
-    const reasons = [...weakening, ...describeErrors(errorsOf(checked.issues), checked.code)];
+    const reasons = [...weakening, ...describeErrors(untolerated(errorsOf(checked.issues), input.tolerated ?? []), checked.code)];
     if (reasons.length > 0) return this.outcome(generation, weakening.length > 0 ? 'refused' : 'failed', { status: 'refused', reasons, code: checked.code });
     if (sameCode(checked.code, input.code)) {
       return this.outcome(generation, 'failed', { status: 'refused', reasons: [this.config.medic.prompts.unchanged], code: checked.code });
@@ -167,6 +172,19 @@ function notHealable(report: RunnerReport): string {
   if (report.classification === 'app_bug') return `not healed: an assertion on an element that exists failed, a possible regression in the app (app bugs are reported, not healed)${evidence}`;
   if (report.classification === 'environment') return `not healed: the run could not test the app (environment)${evidence}`;
   return `not healed: the run was classified ${report.classification}, not a test bug`;
+}
+
+/** The issues not among `tolerated` (the same rule and message, each tolerated issue used once). */
+function untolerated(issues: readonly Issue[], tolerated: readonly Issue[]): Issue[] {
+  const key = (issue: Issue) => `${issue.rule}\u0000${issue.message}`;
+  const left = new Map<string, number>();
+  for (const issue of tolerated) left.set(key(issue), (left.get(key(issue)) ?? 0) + 1);
+  return issues.filter((issue) => {
+    const count = left.get(key(issue)) ?? 0;
+    if (count === 0) return true;
+    left.set(key(issue), count - 1);
+    return false;
+  });
 }
 
 type MedicPrompts = ScribeConfig['medic']['prompts'];

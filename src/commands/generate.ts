@@ -24,16 +24,20 @@ interface GenerateFlags extends PlaywrightFlags {
   run: boolean;
   force?: boolean;
   json?: boolean;
+  plan?: string;
+  workers?: string;
 }
 
 export function registerGenerate(program: Command, ctx: CliContext): void {
   const command = program
     .command('generate')
     .description('write a Playwright spec from a plain-language request, checked against agents/critic.yaml')
-    .argument('<description>', REQUEST_FIELD_DESCRIPTIONS.description);
+    .argument('[description]', `${REQUEST_FIELD_DESCRIPTIONS.description} (or --plan)`);
   withPlaywrightOptions(withRequestOptions(command))
     .option('--json', 'print one JSON document')
-    .action((description: string, flags: GenerateFlags) => runGenerate(description, flags, ctx));
+    .option('--plan <file>', 'generate every scenario of a plan (scribe plan), resuming where an earlier run stopped')
+    .option('--workers <n>', 'with --plan: generations at once (default: the number of cores)')
+    .action((description: string | undefined, flags: GenerateFlags) => (flags.plan !== undefined ? runPlanBatch(description, flags, ctx) : runGenerate(description ?? '', flags, ctx)));
 }
 
 async function runGenerate(description: string, flags: GenerateFlags, ctx: CliContext): Promise<void> {
@@ -67,6 +71,12 @@ async function runGenerate(description: string, flags: GenerateFlags, ctx: CliCo
   else if (!document.success) ctx.stderr.write(`scribe: ${printable(document.error ?? '')}\n`);
   else ctx.stdout.write(`${document.testPath}\n`);
   ctx.exitCode = exitCode;
+}
+
+async function runPlanBatch(description: string | undefined, flags: GenerateFlags, ctx: CliContext): Promise<void> {
+  if (description !== undefined) throw new UsageError('give a description or --plan, not both');
+  const { runBatch } = await import('./batch.ts');
+  await runBatch({ plan: flags.plan!, workers: flags.workers, provider: flags.provider, run: flags.run, json: flags.json === true }, ctx);
 }
 
 function show(event: PipelineEvent, progress: Progress): void {

@@ -99,7 +99,7 @@ function formatRefusal(issues: Issue[], spec: string, ctx: CliContext): string {
 }
 
 /** The app URL, checked as every surface checks it (workflow/request.ts). */
-function appUrl(url: string | undefined, baseURL: string | undefined): string {
+export function appUrl(url: string | undefined, baseURL: string | undefined): string {
   const settled = settleUrl(url, baseURL);
   if (!settled.ok) throw new UsageError(`--url: ${settled.error}`);
   if (settled.value === undefined) throw new UsageError('no app URL: pass --url URL, set BASE_URL, or set use.baseURL in the Playwright config');

@@ -96,6 +96,13 @@ export const ScribeFile = z.strictObject({
       unchanged: template([], []),
     }),
   }),
+  planner: z.strictObject({
+    max_scenarios: z.number().int().min(1).max(100),
+    prompts: z.strictObject({
+      system: template(['max_scenarios'], []),
+      user: template(['inventory', 'unreachable'], ['inventory']),
+    }),
+  }),
 });
 
 type ScribeSettings = z.infer<typeof ScribeFile>;

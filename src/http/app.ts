@@ -12,6 +12,7 @@
  *   DELETE /v1/jobs/:id    200 the job, failed as cancelled: a queued one never starts, a running one
  *                          is stopped wherever it runs; 404 unknown, 409 already finished
  *   GET  /v1/stats         200 the `stats --json` document
+ *   GET  /report           200 the HTML report (`scribe report`)
  *
  * The jobs live in a JobBackend (backend.ts): this process by default, or a shared queue (src/queue/).
  *
@@ -30,6 +31,7 @@ import { checkBearer, openRequestRefusal } from './auth.ts';
 import { callbackSecret, checkCallbackUrl } from './callback.ts';
 import { readJsonBody } from './body.ts';
 import { HttpError } from './errors.ts';
+import { reportHtml } from '../report/report.ts';
 import { InProcessJobs } from './in-process.ts';
 import { isFinished } from './jobs.ts';
 import type { LogSink } from './log.ts';
@@ -129,6 +131,11 @@ export function createApp(options: AppOptions): ScribeApp {
     if (path === '/v1/stats') {
       allow(req, ['GET', 'HEAD']);
       return { status: 200, body: await backend.stats() };
+    }
+    if (path === '/report') {
+      allow(req, ['GET', 'HEAD']);
+      const html = reportHtml({ cwd: options.cwd, env: options.env, specRoots: [options.project.outputDir] });
+      return { stream: (res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; img-src data:; style-src 'unsafe-inline'" }).end(req.method === 'HEAD' ? undefined : html) };
     }
     const jobPath = JOB_PATH.exec(path);
     if (jobPath) {

@@ -5,6 +5,7 @@
  *   validate_spec      → the `validate --json` document
  *   run_spec           → the Runner report
  *   validation_stats   → the `stats --json` document
+ *   heal_spec          → the `heal --json` document
  *
  * The HTTP API's rules hold: requests are checked with its schema and limits (agents/server.yaml),
  * nothing is written outside the output folder, nothing is read outside the project folder.
@@ -19,6 +20,8 @@ import { runContained } from '../agents/contained-run.ts';
 import { ConfigError } from '../config/load.ts';
 import type { ServerConfig } from '../config/server.ts';
 import { Complexity, GenerateToolResult, RunnerReport, ValidateReport, type Issue } from '../contracts.ts';
+import { HealSuiteResult } from '../heal/result.ts';
+import { healSuite } from '../heal/suite.ts';
 import { HttpError } from '../http/errors.ts';
 import { checkedProjectPath, checkedSpecTarget } from '../http/paths.ts';
 import type { ProviderName } from '../llm/provider.ts';
@@ -156,6 +159,41 @@ export function registerTools(server: McpServer, context: McpContext): void {
           const report = await runContained(verdict.spec, { baseURL, cwd, env, ...runTarget(context.project), signal: extra.signal });
           const { segment: _segment, ...document } = report;
           return structured(document, false);
+        } finally {
+          release();
+        }
+      }),
+  );
+
+  server.registerTool(
+    'heal_spec',
+    {
+      title: 'Heal failing Playwright specs',
+      description:
+        'Runs specs (a file or a folder in the project) against the app and heals each one that failed because the test is wrong (a renamed test id, a strict-mode locator), ' +
+        'keeping every assertion; a heal is written only when its rerun is green. App bugs and environment failures are reported, never healed. Cancellable.',
+      inputSchema: {
+        path: z.string().describe('a spec file or a folder of specs, relative to the project'),
+        url: z.string().optional().describe('the app under test (http/https); default BASE_URL'),
+        dry_run: z.boolean().optional().describe('return each heal as a diff, write nothing'),
+      },
+      outputSchema: HealSuiteResult.shape,
+    },
+    (args, extra) =>
+      guarded(async () => {
+        const files = specsAt(cwd, args.path).map((spec) => spec.file);
+        const settled = settleUrl(args.url, context.project.baseURL);
+        if (!settled.ok) throw HttpError.invalid([{ field: 'url', message: settled.error }]);
+        if (settled.value === undefined) throw HttpError.invalid([{ field: 'url', message: 'is required when BASE_URL is not set' }]);
+        const baseURL = settled.value;
+        const clientSamples = server.server.getClientCapabilities()?.sampling !== undefined;
+        const choice = chooseModel(env, context.provider, clientSamples);
+        const provider = choice.provider === 'mcp' ? new SamplingProvider({ server: server.server, maxTokens: config.mcp.sampling_max_tokens }) : undefined;
+        const release = await context.slots.acquire(extra.signal);
+        try {
+          // The caller is a model, which may have written these specs: they run contained too.
+          const result = await healSuite({ project: context.project, files, baseURL, dryRun: args.dry_run === true, containSpecs: true, provider, signal: extra.signal });
+          return structured(result, false);
         } finally {
           release();
         }

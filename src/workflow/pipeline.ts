@@ -201,7 +201,7 @@ function writableRequest(request: GenerateRequest, project: ProjectContext): Set
  * explore.storage_state, else the Playwright config's use.storageState; only a file that exists
  * (a setup project may not have written it yet).
  */
-function signedInState(project: ProjectContext): string | undefined {
+export function signedInState(project: ProjectContext): string | undefined {
   const configured = project.agents.scribe.explore.storage_state;
   const file = configured ? path.resolve(project.cwd, configured) : (project.playwright?.project.use.storageState ?? undefined);
   return file && existsSync(file) ? file : undefined;

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Critic } from '../agents/critic.ts';
 import type { Medic } from '../agents/medic.ts';
-import { runContained } from '../agents/contained-run.ts';
+import { gateRefusal, runContained } from '../agents/contained-run.ts';
 import type { Candidate, Scribe } from '../agents/scribe.ts';
 import { renderTemplate } from '../config/scribe.ts';
 import type { CriticVerdict, Issue, ProofResult, RunnerReport } from '../contracts.ts';
@@ -248,16 +248,3 @@ function fallbackNote(deps: WorkerDeps, state: RunState): string {
   return `needs human review: still failing after ${heals} heal attempt${heals === 1 ? '' : 's'} (max ${deps.scribe.config.medic.max_debug_attempts}): ${report?.classification ?? ''} ${report?.error_message ?? ''}`.trim();
 }
 
-/** The report of a candidate the gate refused: never run, the test's own fault (the Medic is shown why). */
-function gateRefusal(issues: Issue[]): RunnerReport {
-  const first = issues[0]!;
-  return {
-    status: 'error',
-    classification: 'test_bug',
-    duration_ms: 0,
-    error_message: `refused by the allow-list gate, not run: [${first.rule}] line ${first.line}: ${first.message}`,
-    error_line: first.line,
-    screenshots: [],
-    console_errors: [],
-  };
-}

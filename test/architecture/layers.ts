@@ -34,12 +34,16 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // (which agents never see); the workflow decides what it writes.
   store: [...FOUNDATION, 'agents', 'project', 'stats'],
   workflow: [...FOUNDATION, 'agents', 'config', 'demo-app', 'explore', 'llm', 'project', 'stats', 'store', 'validate'],
-  http: [...FOUNDATION, 'config', 'llm', 'project', 'stats', 'store', 'validate', 'workflow'],
+  // `scribe heal`: the user's specs run, and the failing ones healed by the Medic.
+  heal: [...FOUNDATION, 'agents', 'analysis', 'config', 'explore', 'llm', 'project', 'stats', 'validate'],
+  // `scribe report`: the statistics, provenance records, batches and heals as one HTML page.
+  report: [...FOUNDATION, 'heal', 'stats', 'store', 'workflow'],
+  http: [...FOUNDATION, 'config', 'llm', 'project', 'report', 'stats', 'store', 'validate', 'workflow'],
   // The shared queue (BullMQ on Redis): a JobBackend for the API (http's interface) and the worker that runs its jobs.
   queue: [...FOUNDATION, 'config', 'http', 'project', 'stats', 'workflow'],
-  mcp: [...FOUNDATION, 'agents', 'config', 'http', 'llm', 'project', 'stats', 'validate', 'workflow'],
+  mcp: [...FOUNDATION, 'agents', 'config', 'heal', 'http', 'llm', 'project', 'stats', 'validate', 'workflow'],
   'server.ts': [...FOUNDATION, 'agents', 'config', 'http', 'project', 'queue', 'stats'],
-  commands: [...FOUNDATION, 'agents', 'config', 'http', 'llm', 'mcp', 'project', 'queue', 'server.ts', 'stats', 'validate', 'workflow'],
+  commands: [...FOUNDATION, 'agents', 'config', 'heal', 'http', 'report', 'llm', 'mcp', 'project', 'queue', 'server.ts', 'stats', 'validate', 'workflow'],
   'cli.ts': [...FOUNDATION, 'commands', 'config', 'project'],
   // The library's Scribe: the agent's attempt loop, and execute, which runs the pipeline (an agent cannot import workflow).
   'library.ts': [...FOUNDATION, 'agents', 'project', 'workflow'],

@@ -92,6 +92,8 @@ export function judgeReport(report: PlaywrightReport, specFile: string, exitCode
   if (failed?.result && failed.file !== undefined && path.basename(failed.file) !== path.basename(specFile)) return setupFailure(failed);
   if (failed?.result) {
     if (failed.result.status === 'interrupted') return { status: 'error', classification: 'environment', message: `test "${failed.title}" was interrupted before it finished`, line: null };
+    // A test of another file is a setup project's (or a dependency's): the spec could not test the app.
+    if (failed.file && path.basename(failed.file) !== path.basename(specFile)) return setupFailure(failed);
     return failure(failed.result.errors.length > 0 ? failed.result.errors : [failed.result.error ?? { message: `test "${failed.title}" ${failed.result.status}` }], specFile);
   }
 

@@ -73,6 +73,16 @@ describe('judgeReport names the cause when the class alone would mislead', () =>
     expect(verdict.message).toMatch(/^an environment variable the spec needs is not set/);
   });
 
+  it("a failing test of another file (a setup project's) is the environment: the spec could not test the app", () => {
+    const setup = report(FAILED_EXPECT);
+    setup.suites.unshift({ ...structuredClone(setup.suites[0]!), title: 'auth.setup.ts' });
+    setup.suites[1]!.specs[0]!.tests[0]!.results = [];
+    const verdict = judgeReport(setup, '/run/spec/x.spec.ts', 1, evidence);
+    expect(verdict).toMatchObject({ status: 'error', classification: 'environment' });
+    expect(verdict.message).toMatch(/^the setup the spec depends on failed \(auth\.setup\.ts › logs in\)/);
+    expect(verdict.message).toContain(FAILED_EXPECT);
+  });
+
   it('a failed expect stays an app bug, its message untouched', () => {
     const verdict = judgeReport(report(FAILED_EXPECT), 'x.spec.ts', 1, evidence);
     expect(verdict).toMatchObject({ status: 'fail', classification: 'app_bug', message: FAILED_EXPECT });
