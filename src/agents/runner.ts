@@ -38,7 +38,6 @@ import {
   type PlaywrightPackage,
   type RunWorkspace,
   type SpecSource,
-  type WorkspaceSettings,
 } from './runner/workspace.ts';
 
 export interface RunSpecOptions {

@@ -48,7 +48,8 @@ export class InProcessJobs implements JobBackend {
         // A started job whose pipeline gave no result (aborted at shutdown, its worker died) ends its generation here.
         if (job.started_at !== null && job.result === undefined) this.outcomes.giveUp(job.id, this.closing ? 'interrupted' : 'error', job.error ?? 'the job ended without an outcome');
         this.events.end(job);
-        this.callbacks.finished(job);
+        // Tracked by the delivery list, which close() waits for.
+        void this.callbacks.finished(job);
       },
       new JobStore(path.join(statsHome(options.env, options.cwd), 'jobs')),
     );

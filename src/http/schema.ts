@@ -22,7 +22,7 @@ export function generateBodySchema(limits: RequestLimits) {
 
 /** GET /v1/generate/schema: the body's JSON Schema, descriptions and limits included. */
 export function generateBodyJsonSchema(limits: RequestLimits): Record<string, unknown> {
-  return z.toJSONSchema(generateBodySchema(limits), { io: 'input' }) as Record<string, unknown>;
+  return z.toJSONSchema(generateBodySchema(limits), { io: 'input' });
 }
 
 /** A POST /v1/generate body: the pipeline's request, and where to send the result. */

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { runContained } from '../agents/contained-run.ts';
 import { ConfigError } from '../config/load.ts';
 import type { ServerConfig } from '../config/server.ts';
-import { Complexity, GenerateToolResult, RunnerReport, ValidateReport, type Issue } from '../contracts.ts';
+import { GenerateToolResult, RunnerReport, ValidateReport, type Issue } from '../contracts.ts';
 import { HealSuiteResult } from '../heal/result.ts';
 import { healSuite } from '../heal/suite.ts';
 import { HttpError } from '../http/errors.ts';

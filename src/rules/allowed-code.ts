@@ -182,7 +182,7 @@ class Gate {
         // `for (const user of USERS) test(...)`: one test per row of the spec's data.
         const declared = ts.isVariableDeclarationList(statement.initializer) ? statement.initializer.declarations[0]?.name : undefined;
         const problem = declared && loadTimePatternProblem(this.model, declared, undefined);
-        if (problem) this.report(declared!, `This loop's destructuring runs code ${where}, when the file is loaded: ${problem}; destructure inside the test.`);
+        if (problem) this.report(declared, `This loop's destructuring runs code ${where}, when the file is loaded: ${problem}; destructure inside the test.`);
         this.structure(ts.isBlock(statement.statement) ? statement.statement.statements : ts.factory.createNodeArray([statement.statement]), where);
         continue;
       }

@@ -82,7 +82,7 @@ export function nearestProjectConfig(file: string, read: (configFile: string) =>
 
 /** One config read: its aliases (absolute targets), checkJs, lib, included declaration files, and which files it includes. */
 export function readProjectTypes(configFile: string): ProjectTypes & { includes: (file: string) => boolean } {
-  const read = ts.readConfigFile(configFile, ts.sys.readFile);
+  const read = ts.readConfigFile(configFile, (file) => ts.sys.readFile(file));
   if (read.error) return { ...NO_PROJECT, configFile, includes: () => false };
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configFile), undefined, configFile);
   // pathsBasePath is where `paths` are relative to when there is no baseUrl (set by the parser, not public).
