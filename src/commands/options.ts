@@ -89,7 +89,7 @@ export function playwrightArgs(flags: Record<string, unknown>): string[] {
   return PASS_THROUGH.flatMap((flag) => {
     const value = flags[flag.key];
     if (value === undefined || value === false) return [];
-    return value === true ? [flag.arg] : [flag.arg, String(value as string | number)];
+    return value === true ? [flag.arg] : [flag.arg, value as string];
   });
 }
 

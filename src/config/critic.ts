@@ -172,7 +172,7 @@ export function criticConfigFrom(source: YamlSource): CriticConfig {
           problems.push({ file: source.file, key: keyPath(path), line: source.lineOf(path), message: issue.message });
         }
       } else {
-        presetOptions[name]![id] = checked.data;
+        presetOptions[name][id] = checked.data as Record<string, unknown>;
       }
     }
   }

@@ -88,7 +88,7 @@ export async function generateBatch(options: BatchOptions): Promise<BatchResult>
   const accepted = acceptedBefore(home, project.cwd);
   const batch = randomUUID();
   const workers = Math.max(1, Math.min(options.workers ?? defaultWorkers(), plan.scenarios.length));
-  const outcomes: ScenarioOutcome[] = new Array(plan.scenarios.length);
+  const outcomes = new Array<ScenarioOutcome>(plan.scenarios.length);
   let next = 0;
   let done = 0;
   const finish = (outcome: ScenarioOutcome) => {

@@ -8,7 +8,7 @@ import type { Medic } from '../agents/medic.ts';
 import { gateRefusal, runContained } from '../agents/contained-run.ts';
 import type { Candidate, Scribe } from '../agents/scribe.ts';
 import { renderTemplate } from '../config/scribe.ts';
-import type { CriticVerdict, Issue, ProofResult, RunnerReport } from '../contracts.ts';
+import type { CriticVerdict, Issue, ProofResult } from '../contracts.ts';
 import { namedActions } from '../agents/request-actions.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
 import type { GenerationReporter } from '../agents/reporter.ts';
