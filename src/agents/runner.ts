@@ -310,14 +310,15 @@ export function secretValues(env: NodeJS.ProcessEnv, allowed: readonly string[])
 
 /** The report with each secret value replaced, so error messages, console lines, snapshots and output sent to the Medic hold none. */
 export function redactReport(report: RunnerReport, secrets: readonly Secret[]): RunnerReport {
-  const hide = (text: string) => redact(text, secrets);
-  return {
-    ...report,
-    error_message: report.error_message === null ? null : hide(report.error_message),
-    console_errors: report.console_errors.map(hide),
-    ...(typeof report.error_context === 'string' ? { error_context: hide(report.error_context) } : {}),
-    ...(report.segment ? { segment: { ...report.segment, content: hide(report.segment.content) } } : {}),
-  };
+  // Every text of the report, not a list of fields: a secret may reach any of them (the final page's URL, a test's title).
+  return redactTexts(report, (text) => redact(text, secrets));
+}
+
+function redactTexts<T>(value: T, hide: (text: string) => string): T {
+  if (typeof value === 'string') return hide(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => redactTexts(item, hide)) as T;
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactTexts(item, hide)])) as T;
+  return value;
 }
 
 /** How the spec is named in messages: its path as given, or where a candidate is meant to go. */
