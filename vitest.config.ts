@@ -8,7 +8,10 @@ import { defineConfig } from 'vitest/config';
 export const E2E = [
   'test/agents/critic.test.ts',
   'test/agents/medic.test.ts',
+  'test/agents/runner-hostile.test.ts',
   'test/agents/runner-user-config.test.ts',
+  'test/agents/runner/proof.test.ts',
+  'test/agents/runner/redact-report.test.ts',
   'test/agents/runner.test.ts',
   'test/agents/scribe.test.ts',
   'test/commands/**',
@@ -19,12 +22,14 @@ export const E2E = [
   'test/http/**',
   'test/library.test.ts',
   'test/llm/offline.test.ts',
+  'test/mcp/heal.test.ts',
   'test/mcp/http.test.ts',
   'test/mcp/run-spec-gate.test.ts',
   'test/mcp/stdio.test.ts',
   'test/package/**',
   'test/project/context.test.ts',
   'test/project/playwright.test.ts',
+  'test/queue/**',
   'test/rules/type-check.test.ts',
   'test/stats/stats.test.ts',
   'test/util/typescript.test.ts',
@@ -34,8 +39,10 @@ export const E2E = [
   'test/validate/untrusted-gate.test.ts',
   'test/validate/validator.test.ts',
   'test/workflow/hostile-pipeline.test.ts',
+  'test/workflow/hostile-run-pipeline.test.ts',
   'test/workflow/pipeline.test.ts',
   'test/workflow/real-apps.test.ts',
+  'test/workflow/request-contract.test.ts',
 ];
 
 const ALL = ['test/**/*.test.ts'];

@@ -5,7 +5,7 @@ import { parseYaml } from '../../src/config/load.ts';
 import { inTest } from './harness.ts';
 
 function configWith(custom: string) {
-  return criticConfigFrom(parseYaml('custom.yaml', `version: 1\nsettings:\n  test_id_attribute: data-testid\nrules: {}\ncustom_rules:\n${custom}`));
+  return criticConfigFrom(parseYaml('custom.yaml', `version: 1\nsettings:\n  test_id_attribute: data-testid\n  validate_preset: generated\nrules: {}\ncustom_rules:\n${custom}`));
 }
 
 function lintCustom(custom: string, code: string) {

@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { BUNDLED_AGENTS_DIR } from '../../src/config/paths.ts';
 import { ConfigError, parseYaml } from '../../src/config/load.ts';
 import { loadWorkflow, workflowFrom } from '../../src/config/workflow.ts';
+import { WORKER_NAMES } from '../../src/config/worker-contracts.ts';
 import { runWorkflow, WorkflowError, type Worker } from '../../src/workflow/orchestrator.ts';
 
 const manifestFile = path.join(BUNDLED_AGENTS_DIR, 'workflow.yaml');
-const WORKERS = ['scribe', 'critic', 'stage', 'runner', 'medic', 'accept', 'keep_unrun', 'fallback', 'keep_app_bug'];
+const WORKERS: readonly string[] = WORKER_NAMES;
 const manifest = loadWorkflow(manifestFile, WORKERS);
 
 type Seg = { type: string; value?: string };

@@ -75,12 +75,17 @@ describe('judgeReport names the cause when the class alone would mislead', () =>
 
   it("a failing test of another file (a setup project's) is the environment: the spec could not test the app", () => {
     const setup = report(FAILED_EXPECT);
-    setup.suites.unshift({ ...structuredClone(setup.suites[0]!), title: 'auth.setup.ts' });
+    // As Playwright reports it: the setup file's own suite and spec, run in the 'setup' project.
+    const setupSuite = structuredClone(setup.suites[0]!) as unknown as { title: string; file: string; specs: Array<{ file: string; tests: Array<{ projectName?: string }> }> };
+    Object.assign(setupSuite, { title: 'auth.setup.ts', file: 'auth.setup.ts' });
+    setupSuite.specs[0]!.file = 'auth.setup.ts';
+    setupSuite.specs[0]!.tests[0]!.projectName = 'setup';
+    setup.suites.unshift(setupSuite as unknown as PlaywrightReport['suites'][number]);
     setup.suites[1]!.specs[0]!.tests[0]!.results = [];
     const verdict = judgeReport(setup, '/run/spec/x.spec.ts', 1, evidence);
     expect(verdict).toMatchObject({ status: 'error', classification: 'environment' });
-    expect(verdict.message).toMatch(/^the setup the spec depends on failed \(auth\.setup\.ts › logs in\)/);
-    expect(verdict.message).toContain(FAILED_EXPECT);
+    expect(verdict.message).toMatch(/^setup project 'setup' failed at auth\.setup\.ts:3: /);
+    expect(verdict.message).toContain('the spec did not run');
   });
 
   it('a failed expect stays an app bug, its message untouched', () => {
