@@ -5,7 +5,6 @@ import type { ValidateReport } from '../contracts.ts';
 import { BUNDLED_AGENTS_DIR, PACKAGE_ROOT, statsHome } from '../config/paths.ts';
 import { findPlaywrightConfig } from '../project/config-file.ts';
 import type { PlaywrightProject } from '../project/playwright.ts';
-import { ConfigError, formatProblem } from '../config/errors.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { printable } from '../util/terminal.ts';
 import { CACHE_FILE, cacheKey, ValidationCache } from '../validate/cache.ts';
@@ -113,7 +112,6 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   const { validator, config, warnings, results: checking } = await checkedProject(flags, ctx, playwright, flags.fix ? [] : fresh);
   const checked = flags.fix ? fresh.map((spec) => fixFile(validator, spec, ctx, quiet)) : await checking;
   progress.stop();
-  warnings.unshift(...playwrightRead.problems);
   printWarnings(ctx, warnings);
   if (cache) {
     for (const result of checked) cache.store(result, validator.projectImports(result.file, result.text));
@@ -160,21 +158,11 @@ function exitCodeWithin(report: ValidateReport, maxWarnings: number | undefined,
   return 1;
 }
 
-/**
- * The project's Playwright config read, started. A config Playwright cannot load (often a package of the
- * project not installed where the specs are checked) does not stop validation: the specs are checked with
- * Playwright's defaults, and `problems` says so. A config or project the flags name must load (exit 2).
- */
-async function startPlaywrightRead(flags: PlaywrightFlags, ctx: CliContext): Promise<{ read: Promise<PlaywrightProject | undefined>; problems: string[] }> {
-  const problems: string[] = [];
-  const named = flags.config !== undefined || flags.project !== undefined;
-  const read = (await import('../project/playwright.ts')).readProjectPlaywright(ctx.cwd, ctx.env, playwrightChoice(flags)).catch((error: unknown) => {
-    if (named || !(error instanceof ConfigError)) throw error;
-    problems.push(`${formatProblem(error.problems[0]!)}; the specs are checked with Playwright's defaults (*.spec.*, *.test.*; test id attribute data-testid)`);
-    return undefined;
-  });
+/** The project's Playwright config read, started (a rejection is reported where it is awaited). */
+async function startPlaywrightRead(flags: PlaywrightFlags, ctx: CliContext): Promise<{ read: Promise<PlaywrightProject | undefined> }> {
+  const read = (await import('../project/playwright.ts')).readProjectPlaywright(ctx.cwd, ctx.env, playwrightChoice(flags));
   read.catch(() => undefined);
-  return { read, problems };
+  return { read };
 }
 
 function withWarnings(warnings: readonly string[]): { warnings?: string[] } {

@@ -212,7 +212,7 @@ export class LoginPage {
 
     const unresolved = await typeErrors();
     expect(unresolved.map((i) => i.message)).toEqual([expect.stringContaining("Cannot find module '@pages/login'")]);
-    expect(unresolved[0]!.message).toContain('"@pages" is not installed where the specs are checked (npm install it), or, if it is an alias, declare it in the tsconfig.json compilerOptions.paths');
+    expect(unresolved[0]!.message).toContain('"@pages/login" is not installed where the specs are checked (npm install it), or, if it is an alias, declare it in the tsconfig.json compilerOptions.paths that applies to this file');
     expect(unresolved[0]!.severity).toBe('warning');
     expect(unresolved[0]!.message).not.toContain('use only the real @playwright/test API');
 

@@ -127,13 +127,13 @@ describe.each(VERSIONS)('Scribe beside @playwright/test %s', (version) => {
     const version_ = await run('npx', ['--offline', 'scribe', '--version'], { cwd: dir, env });
     expect(version_.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version);
 
-    const generated = await run('npx', ['--offline', 'scribe', 'generate', 'add a todo and see it in the list', '--feature', 'todos', '--provider', 'offline', '--json'], { cwd: dir, env });
+    const generated = await run('npx', ['--offline', 'scribe', 'generate', 'add "Water the plants" and see it in the list', '--feature', 'todos', '--provider', 'offline', '--json'], { cwd: dir, env });
     expect(`${generated.stdout}\n${generated.stderr}`).not.toMatch(/second time/);
     const document = JSON.parse(generated.stdout) as { success: boolean; testPath: string; runner: { classification: string } | null; error: string | null };
     expect(document.error, generated.stderr).toBeNull();
     expect(document.runner?.classification).toBe('pass');
     expect(document.success).toBe(true);
-    expect(document.testPath).toBe('e2e/generated/todos/add-a-todo-and-see-it-in-the-list.spec.ts');
+    expect(document.testPath).toBe('e2e/generated/todos/add-water-the-plants-and-see-it-in-the-list.spec.ts');
     expect(generated.code).toBe(0);
     expect(readFileSync(path.join(dir, document.testPath), 'utf8')).toContain("getByTestId('todo-list')");
 

@@ -75,12 +75,19 @@ describe('never lose a report', () => {
 describe('JavaScript specs', () => {
   const commonJs = "const { test, expect } = require('@playwright/test');\n\ntest('js', async ({ page }) => {\n  await page.goto('/');\n  await page.getByTestId('save').clikc();\n  await expect(page.getByTestId('x')).toBeVisible();\n});\n";
 
-  it.each(['a.spec.js', 'a.spec.cjs', 'a.spec.mjs', 'a.test.js'])('type-checks %s as JavaScript: an invented API is found, nothing crashes', (name) => {
-    const result = new Validator(critic, { typeCheck: true }).validateText(`/virtual/${name}`, commonJs);
+  // As tsc and editors do: JavaScript is type-checked only where it opts in (// @ts-check, or checkJs).
+  it.each(['a.spec.js', 'a.spec.cjs', 'a.spec.mjs', 'a.test.js'])('type-checks %s as JavaScript where it opts in: an invented API is found, nothing crashes', (name) => {
+    const result = new Validator(critic, { typeCheck: true }).validateText(`/virtual/${name}`, `// @ts-check\n${commonJs}`);
     const typeErrors = result.issues.filter((i) => i.rule === 'type-check');
     expect(result.issues.map((i) => i.rule)).not.toContain(INTERNAL_ERROR_RULE);
-    expect(typeErrors.map((i) => i.line)).toEqual([5]);
+    expect(typeErrors.map((i) => i.line)).toEqual([6]);
     expect(typeErrors[0]!.message).toMatch(/clikc/);
+  });
+
+  it('leaves a JavaScript spec that does not opt in to the other rules, as tsc does', () => {
+    const result = new Validator(critic, { typeCheck: true }).validateText('/virtual/a.spec.js', commonJs);
+    expect(result.issues.filter((i) => i.rule === 'type-check')).toEqual([]);
+    expect(result.issues.map((i) => i.rule)).not.toContain(INTERNAL_ERROR_RULE);
   });
 });
 

@@ -89,9 +89,15 @@ export async function openAppNetwork(dir: string, routes: AppRoute[]): Promise<A
     for (const route of routes) {
       const server = createServer((inbound) => {
         const outbound = connect(route.target.port, route.target.host);
+        // Either side failing closes both: an app that refuses the connection is then refused inside the
+        // sandbox too (an environment failure at once), not a connection left hanging until a timeout.
+        const closeBoth = () => {
+          inbound.destroy();
+          outbound.destroy();
+        };
         for (const side of [inbound, outbound]) {
           sockets.add(side);
-          side.on('close', () => sockets.delete(side)).on('error', () => side.destroy());
+          side.on('close', () => sockets.delete(side)).on('error', closeBoth);
         }
         inbound.pipe(outbound).pipe(inbound);
       });
