@@ -30,7 +30,7 @@ const env = { PATH: process.env.PATH, HOME: process.env.HOME, SCRIBE_HOME: proje
 
 let round = 0;
 const request = (n: number) => {
-  const kind = n % 2 === 0 ? { description: 'search for playwright and see results', url: `${demo.url}/search` } : { description: 'add a todo and see it in the list', url: `${demo.url}/todos` };
+  const kind = n % 2 === 0 ? { description: 'search for playwright and see results', url: `${demo.url}/search` } : { description: 'add "Water the plants" and see it in the list', url: `${demo.url}/todos` };
   return { ...kind, feature: `bench ${round} ${n}`, run: RUN };
 };
 

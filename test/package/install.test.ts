@@ -182,7 +182,7 @@ describe('the packed package', () => {
     const help = await run(path.join(project, 'node_modules/.bin/scribe'), ['--help'], { cwd: project, env: userEnv, asUser: true });
     expect(help.stderr).toBe('');
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/generate \[options\] <description>/);
+    expect(help.stdout).toMatch(/generate \[options\] \[description\]/);
     expect(help.stdout).toMatch(/init \[options\]/);
 
     writeFileSync(path.join(project, 'e2e', 'bad.spec.ts'), "import { test } from '@playwright/test';\n\ntest('waits', async ({ page }) => {\n  await page.goto('/');\n  await page.waitForTimeout(500);\n});\n");

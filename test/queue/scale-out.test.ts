@@ -72,7 +72,7 @@ it('six jobs through two API nodes and two workers: one worker killed mid-job, a
   const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/done`;
   const requests = [
     ...[1, 2, 3].map((n) => ({ description: 'search for playwright and see results', feature: `queue search ${n}`, url: `${demo.url}/search` })),
-    ...[1, 2, 3].map((n) => ({ description: 'add a todo and see it in the list', feature: `queue todos ${n}`, url: `${demo.url}/todos` })),
+    ...[1, 2, 3].map((n) => ({ description: 'add "Water the plants" and see it in the list', feature: `queue todos ${n}`, url: `${demo.url}/todos` })),
   ];
   const ids: string[] = [];
   for (const request of requests) {

@@ -67,7 +67,7 @@ describe('the Test-Fix cycle', () => {
 
     expect(exitCode).toBe(0);
     expect(document.runner).toMatchObject({ classification: 'pass' });
-    expect(stages()).toEqual(['explore:done', 'scribe:done', 'critic:done', 'run:failed', 'medic:done', 'critic:done', 'run:failed', 'medic:done', 'critic:done', 'run:done', 'write:done']);
+    expect(stages()).toEqual(['explore:done', 'scribe:done', 'critic:done', 'run:failed', 'medic:done', 'critic:done', 'run:failed', 'medic:done', 'critic:done', 'run:done', 'proof:done', 'write:done']);
     const fixRequest = (n: number) => fake.requests[n]!.body.messages!.map((m) => m.content).join('\n');
     expect(fixRequest(1)).toContain('strict mode violation');
     expect(fixRequest(1)).not.toContain('Dashbord');
@@ -86,7 +86,7 @@ describe('the Test-Fix cycle', () => {
     expect(document).toMatchObject({ success: true, testPath: TARGET, attempts: 1, error: null });
     expect(document.runner).toMatchObject({ status: 'pass', classification: 'pass' });
     expect(document.critic).toMatchObject({ status: 'approved' });
-    expect(stages()).toEqual(['explore:done', 'scribe:done', 'critic:done', 'run:failed', 'medic:done', 'critic:done', 'run:done', 'write:done']);
+    expect(stages()).toEqual(['explore:done', 'scribe:done', 'critic:done', 'run:failed', 'medic:done', 'critic:done', 'run:done', 'proof:done', 'write:done']);
     // The fix request carries the Runner's evidence.
     const fixRequest = fake.requests[1]!.body.messages!.map((m) => m.content).join('\n');
     expect(fixRequest).toContain('strict mode violation');

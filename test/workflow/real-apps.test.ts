@@ -116,7 +116,7 @@ describe('a shop behind a login', { timeout: 240_000 }, () => {
     expect(document.runner).toMatchObject({ classification: 'pass' });
     expect(stages()).toContain('medic:done');
     const fix = requestText(1);
-    expect(fix).toMatch(/The page where it failed \(http:\/\/127\.0\.0\.1:\d+\/products\) carries exactly these test ids: .*"products-heading"/);
+    expect(fix).toMatch(/The page where it failed \(http:\/\/127\.0\.0\.1:\d+\/products\) carries exactly these test ids and named elements:\s*<app-content>\s*Test ids: .*"products-heading"/);
     expect(fix).toContain('Nearest to "product-heading": "products-heading"');
   });
 
