@@ -55,7 +55,8 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: ALL, exclude: E2E, setupFiles: ['test/lanes/no-child-process.ts'] } },
-      { extends: true, test: { name: 'e2e', include: E2E } },
+      // A folder's pattern takes its test files only, not the harnesses beside them.
+      { extends: true, test: { name: 'e2e', include: E2E.map((pattern) => (pattern.endsWith('/**') ? `${pattern}/*.test.ts` : pattern)) } },
     ],
   },
 });

@@ -32,7 +32,7 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
   const command = program
     .command('generate')
     .description('write a Playwright spec from a plain-language request, checked against agents/critic.yaml')
-    .argument('[description]', `${REQUEST_FIELD_DESCRIPTIONS.description} (or --plan)`);
+    .argument('[description]', REQUEST_FIELD_DESCRIPTIONS.description);
   withPlaywrightOptions(withRequestOptions(command))
     .option('--json', 'print one JSON document')
     .option('--plan <file>', 'generate every scenario of a plan (scribe plan), resuming where an earlier run stopped')
