@@ -13,7 +13,7 @@ import type { CriticConfig } from '../config/critic.ts';
 import type { Issue, PageInventory } from '../contracts.ts';
 import type { Finding, RuleEnvironment, TextEdit } from '../rules/types.ts';
 import type { TypeCheckerChoice } from './type-checker-choice.ts';
-import { compilerOptionsFor, JavaScriptPrograms, NativeTypeChecker, projectImports, readProjectTypes, typeCheckOptions } from './type-checker.ts';
+import { compilerOptionsFor, JavaScriptPrograms, NativeTypeChecker, projectImports, readProjectTypes, typeCheckOptions, type ProjectTypes } from './type-checker.ts';
 import { fixBreaks } from './verify-fix.ts';
 
 export interface ValidatorOptions {
@@ -34,6 +34,8 @@ export interface ValidatorOptions {
    * own choices win for the Playwright and Node types.
    */
   tsconfig?: string;
+  /** The type information itself, in place of `tsconfig`'s: what groupByProjectTypes merged for a group of specs. */
+  projectTypes?: ProjectTypes;
   /** Which compiler type-checks (default `auto`: TypeScript 7's native one where it is installed). */
   typeChecker?: TypeCheckerChoice;
 }
@@ -351,7 +353,7 @@ export class Validator {
   /** The compiler work every validator derived from this one shares: declaration files parsed once, and the native checker if any. */
   private compilerState(): Compiler {
     if (this.compiler) return this.compiler;
-    const project = this.options.tsconfig ? readProjectTypes(this.options.tsconfig) : undefined;
+    const project = this.options.projectTypes ?? (this.options.tsconfig ? readProjectTypes(this.options.tsconfig) : undefined);
     const options = typeCheckOptions(strictOf(this.config), project);
     const declarationFiles = project?.declarationFiles ?? [];
     this.compiler = { javascript: new JavaScriptPrograms(compilerOptionsFor(options), declarationFiles), native: nativeChecker(this.options.typeChecker ?? 'auto', options, declarationFiles) };
