@@ -302,7 +302,10 @@ export class Validator {
     const diagnosticsOf = native
       ? (sf: ts.SourceFile) => native().get(path.resolve(sf.fileName)) ?? []
       : (sf: ts.SourceFile) => program().getSemanticDiagnostics(sf).map(fromCompilerDiagnostic);
-    return trees.map((tree) => (tree instanceof Error ? tree : new SpecModel(tree, () => diagnosticsOf(tree), () => program().getTypeChecker())));
+    // With the native checker, a rule following a call into another file gets a program of that spec alone:
+    // the batch's would parse and bind every spec and its imports for the few that need it.
+    const checkerOf = (tree: ts.SourceFile) => (native ? once(() => javascript.program([tree]).getTypeChecker()) : () => program().getTypeChecker());
+    return trees.map((tree) => (tree instanceof Error ? tree : new SpecModel(tree, () => diagnosticsOf(tree), checkerOf(tree))));
   }
 
   /** The findings of the enabled rules (of those `which` admits) on one file. */
