@@ -31,6 +31,8 @@ const onlyPart = option('part');
 const seed = Number(option('seed', '26'));
 const sampleFile = option('sample');
 const typeChecker = option('type-checker', 'auto');
+/** About how many findings per tool and part are drawn for labelling. */
+const SAMPLE_SIZE = 100;
 const { sources } = JSON.parse(readFileSync(path.join(root, 'bench', 'corpus', 'sources.json'), 'utf8'));
 const labelsFile = path.join(root, 'bench', 'corpus', 'labels.json');
 /** finding id → { ok, why } per tool, judged by hand on the sample this script draws; none yet is no precision. */
@@ -134,12 +136,12 @@ function random(state) {
   };
 }
 
-/** Per rule: at least 6 (or all), and more for frequent rules, about 120 in all per tool. */
+/** Per rule: at least 6 (or all), and more for frequent rules, about SAMPLE_SIZE in all per tool. */
 function sample(findings) {
   const next = random(seed);
   const shuffled = [...findings].sort((a, b) => (a.id < b.id ? -1 : 1)).map((f) => ({ f, k: next() })).sort((a, b) => a.k - b.k).map((x) => x.f);
   const byRule = groupBy(shuffled, (f) => f.rule);
-  return [...byRule.values()].flatMap((list) => list.slice(0, Math.max(6, Math.round((120 * list.length) / findings.length))));
+  return [...byRule.values()].flatMap((list) => list.slice(0, Math.max(6, Math.round((SAMPLE_SIZE * list.length) / findings.length))));
 }
 
 function precisionTable(tool, findings) {
