@@ -89,6 +89,23 @@ describe('the shared queue', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('two API nodes racing for the last places: exactly max_queued jobs accepted in all, each with its own queue_position', async () => {
+    const url = await startApi({ 'jobs.max_queued': 5 });
+    const other = await startServer({ host: '127.0.0.1', port: 0, cwd: project.dir, env: env(), config: configWith({ ...SETTINGS, 'jobs.max_queued': 5 }), log: () => {}, queue: redis.url });
+    try {
+      const answers = await Promise.all(Array.from({ length: 16 }, (_, n) => call(n % 2 === 0 ? url : other.url, TOKEN, 'POST', '/v1/generate', { ...REQUEST, feature: `race ${n}` })));
+      const accepted = answers.filter((answer) => answer.status === 202);
+      expect(accepted).toHaveLength(5);
+      expect(answers.filter((answer) => answer.status === 429)).toHaveLength(11);
+      // The queue holds those five and nothing else; the two nodes agree on where each one is.
+      expect(await (await fetch(`${other.url}/healthz`)).json()).toMatchObject({ queued: 5 });
+      const positions = await Promise.all(accepted.map(async (answer, n) => (await call(n % 2 === 0 ? url : other.url, TOKEN, 'GET', `/v1/jobs/${answer.json.id}`)).json.queue_position));
+      expect([...positions].sort()).toEqual([0, 1, 2, 3, 4]);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('a Redis that goes away: 503 with a clear body and a healthz that says so, not a hang; back to 200 once it returns', async () => {
     const url = await startApi();
     const posted = await call(url, TOKEN, 'POST', '/v1/generate', { ...REQUEST, feature: 'before' });
