@@ -100,7 +100,7 @@ async function criticWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
   const task = state.task();
   const { candidate } = state.candidate();
   deps.emit('critic', 'started', 'the Critic reviews the spec');
-  const verdict = await deps.critic.review({ file: candidate.file, code: candidate.code!, request: task, generation: deps.generation });
+  const verdict = await deps.critic.review({ file: candidate.file, code: candidate.code!, request: task, generation: deps.generation, standIn: candidate.substitute !== undefined });
   const approved = verdict.status === 'approved';
   deps.emit('critic', approved ? 'done' : 'failed', approved ? `approved (about ${(verdict.estimated_duration_ms / 1000).toFixed(1)} s a run)` : `rejected: ${verdict.reason}`);
   return { signal: approved ? 'APPROVED' : 'REJECTED', segments: [{ type: 'VERDICT', verdict } as const] };
