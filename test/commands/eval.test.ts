@@ -3,7 +3,7 @@
  * app is started (and stopped after) as generate starts it, the specs go under Scribe's home and never
  * into the testDir, and an eval in which nothing was accepted exits 1.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -66,6 +66,7 @@ function writeRequests(...descriptions: string[]): void {
 }
 
 describe('scribe eval in a Playwright project', () => {
+  // Each is a whole generation with its run through a real browser: slow on a shared machine.
   it("starts the config's webServer, writes its specs under .scribe/eval/ and none in the testDir", async () => {
     writeRequests('see the welcome title');
     expect(await answers(url)).toBe(false);
@@ -75,11 +76,18 @@ describe('scribe eval in a Playwright project', () => {
     expect(run.code).toBe(0);
     expect(path.relative(path.join(dir, '.scribe', 'eval'), report.specs_dir)).toMatch(/^\d{8}T\d{6}$/);
     expect(readdirSync(report.specs_dir)).toEqual(['01-see-the-welcome-title.provenance.json', '01-see-the-welcome-title.spec.ts']);
+    // Its provenance record names no absolute machine path: its critic.yaml and screenshots are the project's.
+    const record = readFileSync(path.join(report.specs_dir, '01-see-the-welcome-title.provenance.json'), 'utf8');
+    const provenance = JSON.parse(record) as { rules: { critic_config: string }; runner: { screenshots: string[] } };
+    expect(provenance.runner.screenshots.length).toBeGreaterThan(0);
+    for (const file of [provenance.rules.critic_config, ...provenance.runner.screenshots]) expect(path.isAbsolute(file)).toBe(false);
+    expect(provenance.runner.screenshots.every((file) => existsSync(path.join(dir, file)))).toBe(true);
+    expect(record).not.toContain(dir);
     expect(readdirSync(path.join(dir, 'e2e'))).toEqual([]);
     expect(existsSync(path.join(dir, 'generated-tests'))).toBe(false);
     // Stopped after, as Playwright stops it.
     expect(await answers(url)).toBe(false);
-  });
+  }, 240_000);
 
   it('exits 1 when no spec was accepted', async () => {
     writeRequests('order a large pizza with extra cheese and pay by invoice');
@@ -87,5 +95,5 @@ describe('scribe eval in a Playwright project', () => {
     expect(run.stdout).toContain('accepted and green 0%');
     expect(run.code).toBe(1);
     expect(readdirSync(path.join(dir, 'e2e'))).toEqual([]);
-  });
+  }, 240_000);
 });
