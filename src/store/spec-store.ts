@@ -100,6 +100,7 @@ function evidenceRecord({ verdict, report, timings }: SpecEvidence, roots: PathR
             duration_ms: report.duration_ms,
             error_message: report.error_message === null ? null : portableText(report.error_message, roots),
             screenshots: report.screenshots.map((file) => portablePath(file, roots)),
+            ...(report.traces ? { traces: report.traces.map((file) => portablePath(file, roots)) } : {}),
           },
         }
       : {}),
