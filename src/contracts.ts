@@ -92,6 +92,8 @@ export const RunnerReport = z.object({
   error_message: z.string().nullable(),
   error_line: z.number().int().nullable(),
   screenshots: z.array(z.string()),
+  /** The run's Playwright trace(s) of the spec's own tests, kept beside its screenshots (`npx playwright show-trace`). */
+  traces: z.array(z.string()).optional(),
   console_errors: z.array(z.string()),
   /** Playwright's error context (the page snapshot at failure), kept for the Medic. */
   error_context: z.string().nullable().optional(),

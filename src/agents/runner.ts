@@ -24,7 +24,7 @@ import { variablesRead } from '../analysis/environment.ts';
 import { neutraliseActions, type NeutraliseOptions, type NeutralisedSpec } from '../analysis/neutralise.ts';
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
 import { judgeProof, splitReport } from './runner/proof.ts';
-import { gatherEvidence, keepScreenshots } from './runner/evidence.ts';
+import { gatherEvidence, keepRunFiles } from './runner/evidence.ts';
 import { readPlaywrightReport, testsOf } from './runner/playwright-report.ts';
 import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
 import { newRunId, removeAbandonedRuns, removeWorkspace, workspaceDir } from './runner/run-folders.ts';
@@ -340,7 +340,7 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
   const playwrightReport = parts?.spec ?? fullReport;
   // A proof run that fails, as it should, makes Playwright exit with 1.
   const exitCode = parts && outcome.exitCode === 1 ? 0 : outcome.exitCode;
-  const evidence = gatherEvidence(playwrightReport, workspace.dir, workspace.evidenceAttachment, config.report.max_error_context_chars);
+  const evidence = gatherEvidence(playwrightReport, workspace.dir, workspace.evidenceAttachment, config.report.max_error_context_chars, parts?.proof);
 
   let verdict: Verdict;
   if (outcome.timedOut) {
@@ -360,13 +360,15 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
     verdict = judgeWithoutReport('problem' in parsed ? parsed.problem : 'no report', output, outcome.exitCode);
   }
 
+  const kept = keepRunFiles([...evidence.screenshots, ...evidence.traces], workspace.dir, artifactsRoot, workspace.id, config.artifacts.keep_runs);
   return RunnerReport.parse({
     status: verdict.status,
     classification: verdict.classification,
     duration_ms: elapsed(),
     error_message: verdict.message === null ? null : rename(verdict.message),
     error_line: verdict.line,
-    screenshots: keepScreenshots(evidence.screenshots, workspace.dir, artifactsRoot, workspace.id, config.artifacts.keep_runs),
+    screenshots: kept.slice(0, evidence.screenshots.length),
+    ...(evidence.traces.length > 0 ? { traces: kept.slice(evidence.screenshots.length) } : {}),
     console_errors: evidence.consoleErrors,
     error_context: evidence.errorContext,
     final_page: evidence.pages.at(-1) ?? null,

@@ -30,6 +30,7 @@ export const RunnerFile = z
     }),
     artifacts: z.strictObject({
       failure_screenshot: z.boolean(),
+      trace: z.boolean().default(true),
       keep_runs: z.number().int().positive(),
     }),
     report: z.strictObject({

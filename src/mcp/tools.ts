@@ -16,7 +16,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
-import { runContained } from '../agents/contained-run.ts';
+import { runGated } from '../agents/contained-run.ts';
 import { ConfigError } from '../config/load.ts';
 import type { ServerConfig } from '../config/server.ts';
 import { GenerateToolResult, RunnerReport, ValidateReport, type Issue } from '../contracts.ts';
@@ -30,7 +30,7 @@ import { runTarget, type ProjectContext } from '../project/context.ts';
 import { readStats, StatsDocument } from '../stats/index.ts';
 import { collectSpecFiles } from '../validate/files.ts';
 import { validateReport } from '../validate/report.ts';
-import { passGate, peopleValidator, safetyGate } from '../validate/gate.ts';
+import { peopleValidator, safetyGate } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { generateSpec } from '../workflow/pipeline.ts';
 import { mcpRequestShape, parseRequest, REQUEST_FIELD_DESCRIPTIONS } from '../workflow/request-contract.ts';
@@ -148,16 +148,15 @@ export function registerTools(server: McpServer, context: McpContext): void {
         const file = checkedSpecFile(cwd, args.path);
         // The caller is a model, which may have written the file: it runs only past the safety gate (not the
         // generated-spec policy, so a person's safe spec runs too), and no suppression comment is honoured.
-        const verdict = passGate(context.gate(), file, readFileSync(file, 'utf8'));
-        if (!verdict.passed) return toolError(refusal(args.path, verdict.issues));
         const settled = settleUrl(args.url, context.project.baseURL);
         if (!settled.ok) throw HttpError.invalid([{ field: 'url', message: settled.error }]);
         if (settled.value === undefined) throw HttpError.invalid([{ field: 'url', message: 'is required when BASE_URL is not set' }]);
         const baseURL = settled.value;
         const release = await context.slots.acquire(extra.signal);
         try {
-          const report = await runContained(verdict.spec, { baseURL, cwd, env, ...runTarget(context.project), signal: extra.signal });
-          const { segment: _segment, ...document } = report;
+          const gated = await runGated(context.gate(), file, readFileSync(file, 'utf8'), { baseURL, cwd, env, ...runTarget(context.project), signal: extra.signal });
+          if (!gated.ran) return toolError(refusal(args.path, gated.issues));
+          const { segment: _segment, ...document } = gated.report;
           return structured(document, false);
         } finally {
           release();

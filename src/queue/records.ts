@@ -21,10 +21,16 @@ export type QueuedJob = Job<QueuedData, PipelineResult>;
 /** What BullMQ says when a job's workers died more often than max_stalled allows. */
 const STALLED = /stalled more than allowable limit/;
 
+/**
+ * The state is read first: a job only moves on (waiting, active, then finished in one step with its
+ * result), so the job read after it is at least as far along. Read the other way round, a job that
+ * finished between the reads looked finished with no result, that is failed.
+ */
 export async function readJob(queue: Queue<QueuedData, PipelineResult>, id: string): Promise<JobView | undefined> {
-  const job = await queue.getJob(id);
+  const state = await queue.getJobState(id);
+  if (state === 'unknown') return undefined;
+  const [job, logs] = await Promise.all([queue.getJob(id), queue.getJobLogs(id, 0, -1, true)]);
   if (!job) return undefined;
-  const [state, logs] = await Promise.all([job.getState(), queue.getJobLogs(id, 0, -1, true)]);
   return viewOf(job, state, logs.logs);
 }
 

@@ -72,14 +72,8 @@ function generationView(id: string, events: StatsEvent[], record: { file: string
     tokens: calls.reduce((sum, e) => sum + e.tokens.total, 0),
     modelCalls: calls.length,
     durationMs: Math.max(0, Math.max(...times) - Math.min(...times)),
-    spec: record && code !== null ? { path: record.file, code, screenshots, traces: tracesBeside(screenshots) } : null,
+    spec: record && code !== null ? { path: record.file, code, screenshots, traces: record.provenance.runner?.traces?.filter((file) => existsSync(file)) ?? [] } : null,
   };
-}
-
-/** Traces Playwright wrote in the run folders the screenshots were kept in. */
-function tracesBeside(screenshots: readonly string[]): string[] {
-  const dirs = new Set(screenshots.map((file) => path.dirname(file)));
-  return [...dirs].flatMap((dir) => filesUnder(dir).filter((file) => file.endsWith('trace.zip')));
 }
 
 function provenanceByGeneration(roots: readonly string[]): Map<string, { file: string; provenance: Provenance }> {

@@ -90,7 +90,7 @@ function evidenceRecord({ verdict, report, timings }: SpecEvidence): Pick<Proven
   return {
     ...(verdict ? { critic: { status: verdict.status, estimated_duration_ms: verdict.estimated_duration_ms, estimated_cost: verdict.estimated_cost } } : {}),
     ...(report
-      ? { runner: { status: report.status, classification: report.classification, duration_ms: report.duration_ms, error_message: report.error_message, screenshots: report.screenshots } }
+      ? { runner: { status: report.status, classification: report.classification, duration_ms: report.duration_ms, error_message: report.error_message, screenshots: report.screenshots, ...(report.traces ? { traces: report.traces } : {}) } }
       : {}),
     ...(timings ? { timings_ms: timings } : {}),
   };

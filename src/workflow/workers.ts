@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Critic } from '../agents/critic.ts';
 import type { Medic } from '../agents/medic.ts';
-import { gateRefusal, runContained } from '../agents/contained-run.ts';
+import { runGated } from '../agents/contained-run.ts';
 import type { Candidate, Scribe } from '../agents/scribe.ts';
 import { renderTemplate } from '../config/scribe.ts';
 import type { CriticVerdict, Issue, ProofResult } from '../contracts.ts';
@@ -18,7 +18,6 @@ import type { Worker, WorkerOutput } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
 import type { PipelineSegment } from './segments.ts';
 import { RUNNER_SIGNAL, type SignalOf, type WorkerName } from '../config/worker-contracts.ts';
-import { passGate } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 
 export interface WorkerDeps {
@@ -119,18 +118,15 @@ async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
   const { candidate } = state.candidate();
   deps.emit('run', 'started', `running the spec against ${task.url}`);
   // Every candidate is model-written: it passed this validator already (the answer is remembered), and runs contained.
-  const verdict = passGate(deps.gate, candidate.file, candidate.code!);
-  const report = verdict.passed
-    ? await runContained(verdict.spec, {
-        baseURL: task.url!,
-        cwd: deps.cwd,
-        env: deps.env,
-        ...runTarget(deps.project),
-        signal: deps.signal,
-        proof: { signInUnderTest: namedActions(task.description).includes('log in') },
-        credentials: Object.values(deps.project.agents.critic.credentials),
-      })
-    : gateRefusal(verdict.issues);
+  const { report } = await runGated(deps.gate, candidate.file, candidate.code!, {
+    baseURL: task.url!,
+    cwd: deps.cwd,
+    env: deps.env,
+    ...runTarget(deps.project),
+    signal: deps.signal,
+    proof: { signInUnderTest: namedActions(task.description).includes('log in') },
+    credentials: Object.values(deps.project.agents.critic.credentials),
+  });
   deps.reporter.report({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification, ...(report.proof ? { proof: report.proof.verdict } : {}) });
   const passed = report.classification === 'pass';
   // A stand-in (the offline generator's smoke test) is kept for review as what it is, proved or not.
