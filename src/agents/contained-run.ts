@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import type { Issue, RunnerReport } from '../contracts.ts';
-import { isGatedSpec, type GatedSpec } from '../validate/gate.ts';
+import { isGatedSpec, passGate, type GatedSpec } from '../validate/gate.ts';
+import type { Validator } from '../validate/validator.ts';
 import { runSpec, type RunSpecOptions } from './runner.ts';
 
 /** The Runner's options but the spec's source: that is the gated spec. */
@@ -17,8 +18,21 @@ export async function runContained(spec: GatedSpec, options: ContainedRunOptions
   return runSpec({ ...options, specText: spec.text, fileName: path.basename(spec.file), sourceDir: path.dirname(spec.file), untrusted: true });
 }
 
+/** A gated run: the contained run's report, or the gate's refusal (never run) with the issues that refused it. */
+export type GatedRun = { ran: true; report: RunnerReport } | { ran: false; issues: Issue[]; report: RunnerReport };
+
+/**
+ * The one way model code runs: the text through the gate (a validator for untrusted code), then, only if it
+ * passed, the contained run of exactly that text; a refusal is reported as a test fault that never ran.
+ */
+export async function runGated(gate: Validator, file: string, text: string, options: ContainedRunOptions): Promise<GatedRun> {
+  const verdict = passGate(gate, file, text);
+  if (!verdict.passed) return { ran: false, issues: verdict.issues, report: gateRefusal(verdict.issues) };
+  return { ran: true, report: await runContained(verdict.spec, options) };
+}
+
 /** The report of a candidate the gate refused: never run, the test's own fault (the Medic is shown why). */
-export function gateRefusal(issues: Issue[]): RunnerReport {
+function gateRefusal(issues: Issue[]): RunnerReport {
   const first = issues[0]!;
   return {
     status: 'error',

@@ -4,10 +4,10 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { printable } from '../util/terminal.ts';
 import type { Issue, RunnerReport } from '../contracts.ts';
-import { runContained } from '../agents/contained-run.ts';
+import { runGated, type GatedRun } from '../agents/contained-run.ts';
 import { runSpec } from '../agents/runner.ts';
-import { loadProject, runTarget, withWebServer, type ProjectContext } from '../project/context.ts';
-import { passGate, safetyGate, type GatedSpec, type GateVerdict } from '../validate/gate.ts';
+import { loadProject, runTarget, withWebServer } from '../project/context.ts';
+import { safetyGate } from '../validate/gate.ts';
 import { settleUrl } from '../workflow/request.ts';
 import { printWarnings, UsageError, type CliContext } from './context.ts';
 import { playwrightArgs, playwrightChoice, reporterNames, withPlaywrightOptions, withPlaywrightTestFlags, type PlaywrightFlags } from './options.ts';
@@ -32,33 +32,35 @@ export function registerRun(program: Command, ctx: CliContext): void {
 }
 
 async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promise<void> {
-  if (!isFile(path.resolve(ctx.cwd, spec))) throw new UsageError(`no such spec file: ${spec}`);
+  const file = path.resolve(ctx.cwd, spec);
+  if (!isFile(file)) throw new UsageError(`no such spec file: ${spec}`);
   const passThrough = playwrightArgs(flags as unknown as Record<string, unknown>);
   const reporters = reporterNames(flags);
   if (flags.untrusted && (passThrough.length > 0 || reporters.length > 0)) throw new UsageError('--untrusted runs contained, as the pipeline runs a candidate: Playwright flags and --reporter pass through to trusted runs only');
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, playwrightChoice: playwrightChoice(flags) });
   const url = appUrl(flags.url, project.baseURL);
   printWarnings(ctx, project.warnings);
-  let gated: GatedSpec | undefined;
-  if (flags.untrusted) {
-    const verdict = gateVerdict(spec, project, ctx.cwd);
-    if (!verdict.passed) {
-      ctx.stdout.write(flags.json ? `${JSON.stringify(refusal(verdict.issues), null, 2)}\n` : formatRefusal(verdict.issues, spec, ctx));
-      ctx.exitCode = 1;
-      return;
-    }
-    gated = verdict.spec;
-  }
-
   const progress = createProgress(ctx, flags.json === true);
   progress.start(`Running ${spec} against ${url}`);
-  // Untrusted, the run is contained (scrubbed environment, permission model, sandbox) and takes only the gated text;
-  // Playwright's flags and reporters pass through to a trusted run only.
-  const run = () =>
-    gated
-      ? runContained(gated, { baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project) })
-      : runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project), playwrightArgs: passThrough, reporters });
-  const report = await withWebServer(project, (note) => progress.info(note), run);
+  // Untrusted, the spec runs only past the safety gate, contained (scrubbed environment, permission model, sandbox),
+  // and only the gated text; Playwright's flags and reporters pass through to a trusted run only.
+  const run = (): Promise<GatedRun> =>
+    flags.untrusted
+      ? runGated(safetyGate(project.agents.critic, { projectRoot: project.cwd, typeCheck: true, tsconfig: project.tsconfig }), file, readFileSync(file, 'utf8'), {
+          baseURL: url,
+          cwd: ctx.cwd,
+          env: ctx.env,
+          ...runTarget(project),
+        })
+      : runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project), playwrightArgs: passThrough, reporters }).then((report) => ({ ran: true, report }));
+  const gated = await withWebServer(project, (note) => progress.info(note), run);
+  if (!gated.ran) {
+    progress.stop();
+    ctx.stdout.write(flags.json ? `${JSON.stringify(refusal(gated.issues), null, 2)}\n` : formatRefusal(gated.issues, spec, ctx));
+    ctx.exitCode = 1;
+    return;
+  }
+  const { report } = gated;
   const summary = `${spec}: ${report.status === 'pass' ? 'passed' : `${report.status} (${report.classification})`} in ${seconds(report.duration_ms)}`;
   if (report.status === 'pass') progress.succeed(summary);
   else progress.fail(summary);
@@ -67,13 +69,6 @@ async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promi
   if (reporters.length > 0 && !flags.json && report.segment) ctx.stdout.write(`${report.segment.content.trimEnd()}\n\n`);
   ctx.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatRunReport(report, spec, ctx));
   ctx.exitCode = report.status === 'pass' ? 0 : 1;
-}
-
-/** The spec through the safety gate (the allow-list gate and the other safety rules: style rules do not stop a run). */
-function gateVerdict(spec: string, project: ProjectContext, cwd: string): GateVerdict {
-  const gate = safetyGate(project.agents.critic, { projectRoot: project.cwd, typeCheck: true, tsconfig: project.tsconfig });
-  const file = path.resolve(cwd, spec);
-  return passGate(gate, file, readFileSync(file, 'utf8'));
 }
 
 /** The `run --json` document of a spec the gate refused: never run, the test's own fault. */

@@ -15,7 +15,7 @@ import { SpecModel } from '../analysis/model.ts';
 import { Medic } from '../agents/medic.ts';
 import { multiplex, stageReporter, type GenerationReporter } from '../agents/reporter.ts';
 import { runSpec } from '../agents/runner.ts';
-import { gateRefusal, runContained } from '../agents/contained-run.ts';
+import { runGated } from '../agents/contained-run.ts';
 import { healableClassifications } from '../config/workflow.ts';
 import type { Issue, RunClassification, RunnerReport } from '../contracts.ts';
 import { createProvider } from '../llm/provider.ts';
@@ -24,7 +24,7 @@ import { runTarget, type ProjectContext } from '../project/context.ts';
 import { statsHome, type StatsSink } from '../stats/log.ts';
 import { unifiedDiff } from '../util/diff.ts';
 import { writeFileAtomic } from '../util/fs.ts';
-import { passGate, peopleValidator, safetyGate } from '../validate/gate.ts';
+import { peopleValidator, safetyGate } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { summarize, type HealSuiteResult, type SpecHealOutcome } from './result.ts';
 
@@ -207,9 +207,8 @@ function run(context: SuiteContext, spec: { specPath: string } | { specText: str
   const { project, baseURL, signal } = context.options;
   if (contained) {
     const file = 'specPath' in spec ? path.resolve(project.cwd, spec.specPath) : path.join(spec.sourceDir, spec.fileName);
-    const verdict = passGate(context.gate(), file, 'specPath' in spec ? readFileSync(file, 'utf8') : spec.specText);
-    if (!verdict.passed) return Promise.resolve(gateRefusal(verdict.issues));
-    return runContained(verdict.spec, { baseURL, cwd: project.cwd, env: project.env, ...runTarget(project), signal });
+    const text = 'specPath' in spec ? readFileSync(file, 'utf8') : spec.specText;
+    return runGated(context.gate(), file, text, { baseURL, cwd: project.cwd, env: project.env, ...runTarget(project), signal }).then((gated) => gated.report);
   }
   if (!('specPath' in spec)) throw new TypeError('a heal runs only contained');
   return runSpec({ specPath: spec.specPath, baseURL, cwd: project.cwd, env: project.env, ...runTarget(project), signal });

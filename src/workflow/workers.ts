@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Critic } from '../agents/critic.ts';
 import type { Medic } from '../agents/medic.ts';
-import { gateRefusal, runContained } from '../agents/contained-run.ts';
+import { runGated } from '../agents/contained-run.ts';
 import type { Candidate, Scribe } from '../agents/scribe.ts';
 import { renderTemplate } from '../config/scribe.ts';
 import type { CriticVerdict, Issue, ProofResult } from '../contracts.ts';
@@ -16,9 +16,9 @@ import { SpecExistsError } from '../store/spec-files.ts';
 import type { ReviewStatus, SpecEvidence, SpecStore } from '../store/spec-store.ts';
 import type { Worker, WorkerOutput } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
+import { withoutRunError } from './progress-reporter.ts';
 import type { PipelineSegment } from './segments.ts';
 import { RUNNER_SIGNAL, type SignalOf, type WorkerName } from '../config/worker-contracts.ts';
-import { passGate } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 
 export interface WorkerDeps {
@@ -81,7 +81,8 @@ async function scribeWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
     const error = `the Critic rejected ${rejections} candidates; last: ${reason ?? ''}`;
     return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate: { ...last, success: false, failure: 'max_retries', error } } as const] };
   }
-  if (sentBack) deps.emit('scribe', 'info', sentBack.type === 'VERDICT' ? `the Critic sent the spec back: ${reason}` : `the proof run sent the spec back: ${reason}`);
+  // Why was shown on the Critic's or the proof run's own line.
+  if (sentBack) deps.emit('scribe', 'info', sentBack.type === 'VERDICT' ? 'the Critic sent the spec back with its findings' : 'the proof run sent the spec back with what it showed');
   const candidate = await deps.scribe.generate(task, prior, deps.generation);
   if (!candidate.success) return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate } as const] };
   return { signal: 'CANDIDATE', segments: [{ type: 'CANDIDATE', candidate, origin: 'scribe' } as const] };
@@ -101,7 +102,7 @@ async function criticWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
   const task = state.task();
   const { candidate } = state.candidate();
   deps.emit('critic', 'started', 'the Critic reviews the spec');
-  const verdict = await deps.critic.review({ file: candidate.file, code: candidate.code!, request: task, generation: deps.generation });
+  const verdict = await deps.critic.review({ file: candidate.file, code: candidate.code!, request: task, generation: deps.generation, standIn: candidate.substitute !== undefined });
   const approved = verdict.status === 'approved';
   deps.emit('critic', approved ? 'done' : 'failed', approved ? `approved (about ${(verdict.estimated_duration_ms / 1000).toFixed(1)} s a run)` : `rejected: ${verdict.reason}`);
   return { signal: approved ? 'APPROVED' : 'REJECTED', segments: [{ type: 'VERDICT', verdict } as const] };
@@ -119,18 +120,15 @@ async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
   const { candidate } = state.candidate();
   deps.emit('run', 'started', `running the spec against ${task.url}`);
   // Every candidate is model-written: it passed this validator already (the answer is remembered), and runs contained.
-  const verdict = passGate(deps.gate, candidate.file, candidate.code!);
-  const report = verdict.passed
-    ? await runContained(verdict.spec, {
-        baseURL: task.url!,
-        cwd: deps.cwd,
-        env: deps.env,
-        ...runTarget(deps.project),
-        signal: deps.signal,
-        proof: { signInUnderTest: namedActions(task.description).includes('log in') },
-        credentials: Object.values(deps.project.agents.critic.credentials),
-      })
-    : gateRefusal(verdict.issues);
+  const { report } = await runGated(deps.gate, candidate.file, candidate.code!, {
+    baseURL: task.url!,
+    cwd: deps.cwd,
+    env: deps.env,
+    ...runTarget(deps.project),
+    signal: deps.signal,
+    proof: { signInUnderTest: namedActions(task.description).includes('log in') },
+    credentials: Object.values(deps.project.agents.critic.credentials),
+  });
   deps.reporter.report({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification, ...(report.proof ? { proof: report.proof.verdict } : {}) });
   const passed = report.classification === 'pass';
   // A stand-in (the offline generator's smoke test) is kept for review as what it is, proved or not.
@@ -182,7 +180,8 @@ async function medicWorker(deps: WorkerDeps, state: RunState): Promise<Output<'m
     return { signal: 'EXHAUSTED', segments: [{ type: 'HEAL', outcome: 'failed', reasons } as const] };
   }
   const attempt = healsUsed + 1;
-  deps.emit('medic', 'started', `heal ${attempt}/${maxAttempts}: ${result.report.classification} — ${result.report.error_message ?? ''}`);
+  // The run's line has just shown its error: this one names it only.
+  deps.emit('medic', 'started', `heal ${attempt}/${maxAttempts} of the ${result.report.classification} run`);
   const medic = await deps.medic();
   const healed = await medic.heal({
     file: current.candidate.file,
@@ -222,7 +221,7 @@ function acceptWorker(deps: WorkerDeps, state: RunState): Output<'accept'> {
 /** Keeps the best validated spec, not accepted (not run, or failing), for review; the store says where. */
 function keepWorker(deps: WorkerDeps, state: RunState, status: ReviewStatus, note: string): WorkerOutput<PipelineSegment, 'KEPT'> {
   const testPath = deps.store.keep(state.bestCandidate(), state.task(), status, note, evidenceOf(deps, state));
-  deps.emit('keep', 'info', `kept for review: ${path.relative(deps.cwd, testPath) || testPath} (${note})`);
+  deps.emit('keep', 'info', `kept for review: ${path.relative(deps.cwd, testPath) || testPath} (${withoutRunError(note, state.lastRun()?.report.error_message)})`);
   return { signal: 'KEPT', segments: [{ type: 'OUTCOME', status, testPath, message: note } as const] };
 }
 
