@@ -38,7 +38,7 @@ const REQUESTS = [
   {
     description: 'complete the "Buy milk" todo and see "1 item left"',
     start: '/todos',
-    answer: spec('complete a todo', "  await page.goto('/todos');\n  await page.getByLabel('Complete Buy milk').check();\n  await expect(page.getByTestId('todo-count')).toHaveText('1 item left');"),
+    answer: spec('complete a todo', "  await page.goto('/todos');\n  await page.getByTestId('todo-item').filter({ hasText: 'Buy milk' }).getByTestId('todo-toggle').check();\n  await expect(page.getByTestId('todo-count')).toHaveText('1 item left');"),
   },
 ];
 
