@@ -96,4 +96,13 @@ describe('scribe eval in a Playwright project', () => {
     expect(run.code).toBe(1);
     expect(readdirSync(path.join(dir, 'e2e'))).toEqual([]);
   }, 240_000);
+
+  it("refuses a description over the request contract's limit, naming the file, key and line, before starting anything", async () => {
+    writeFileSync(path.join(dir, 'requests.yaml'), `requests:\n  - description: see the title\n  - description: ${'x'.repeat(100_000)}\n`);
+    const run = await scribe(['eval', 'requests.yaml'], { cwd: dir, env: env() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${path.join(dir, 'requests.yaml')}:3: requests[1].description: must be at most 4000 characters`);
+    expect(await answers(url)).toBe(false);
+    expect(existsSync(path.join(dir, '.scribe'))).toBe(false);
+  });
 });
