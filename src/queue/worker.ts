@@ -251,7 +251,7 @@ export class QueueWorker {
 
   /** A finished job's log line and signed callback, from its record as any API node shows it. */
   private async report(id: string, callback: string | undefined): Promise<void> {
-    const view = await readJob(this.queue, id);
+    const view = await readJob(this.queue, this.redis, id);
     if (view?.status !== 'done' && view?.status !== 'failed') return;
     logJob(view, this.options.log);
     if (callback) await this.callbacks.finished(view, new URL(callback));

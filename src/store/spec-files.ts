@@ -53,6 +53,7 @@ export const Provenance = z.object({
   model: z.string(),
   attempts: z.number().int().positive(),
   rules: z.object({
+    /** Paths in a record are relative to the project's root, or `~/…` (store/portable-path.ts). */
     critic_config: z.string(),
     passed: z.boolean(),
     issues: z.array(Issue),

@@ -373,12 +373,15 @@ function asModule(sourceFile: ts.SourceFile): ts.SourceFile {
 }
 
 /**
- * Specs grouped by the type information their configs give them (nearest tsconfig.json or jsconfig.json
- * that includes each): one compiler program per group. Configs that differ only in what no spec of theirs
- * uses (aliases nobody imports) share a group, so a monorepo of many alike configs costs one program.
- * `configFile` is a config of the group (undefined: no config includes these specs).
+ * Specs grouped so that each group is one compiler program, the type information of each spec's config
+ * (nearest tsconfig.json or jsconfig.json that includes it) merged into its group's. A monorepo of a
+ * hundred alike configs is then one program, not a hundred (each program loads the libraries and
+ * Playwright's types anew). Configs go together unless they disagree on what a spec of theirs sees
+ * differently: checkJs, or an alias their specs import that points elsewhere. Declaration files are taken
+ * once per content (a hundred copies of one vite-env.d.ts are one), so their globals are visible to every
+ * spec of the group: a spec may miss an error about a global only a neighbour project declares.
  */
-export function groupByProjectTypes<S extends Spec>(specs: readonly S[]): Array<{ configFile: string | undefined; specs: S[] }> {
+export function groupByProjectTypes<S extends Spec>(specs: readonly S[]): Array<{ project: ProjectTypes; specs: S[] }> {
   const configs = new Map<string, ReturnType<typeof readProjectTypes>>();
   const read = (configFile: string) => {
     if (!configs.has(configFile)) configs.set(configFile, readProjectTypes(configFile));
@@ -391,22 +394,41 @@ export function groupByProjectTypes<S extends Spec>(specs: readonly S[]): Array<
     if (members) members.push(spec);
     else byConfig.set(configFile, [spec]);
   }
-  const groups = new Map<string, { configFile: string | undefined; specs: S[] }>();
+  const groups: Array<{ project: ProjectTypes; specs: S[]; used: Record<string, string[]>; declarations: Set<string> }> = [];
   for (const [configFile, members] of byConfig) {
-    const key = configFile === undefined ? '' : typesKey(read(configFile), members);
-    const group = groups.get(key);
-    if (group) group.specs.push(...members);
-    else groups.set(key, { configFile, specs: [...members] });
+    const project = configFile === undefined ? NO_PROJECT : read(configFile);
+    const used = usedAliases(project, members);
+    const fits = (g: (typeof groups)[number]) => g.project.checkJs === project.checkJs && Object.entries(used).every(([alias, targets]) => g.used[alias] === undefined || sameList(g.used[alias], targets));
+    let into = groups.find(fits);
+    if (!into) {
+      into = { project: { ...project, declarationFiles: [] }, specs: [], used: {}, declarations: new Set() };
+      groups.push(into);
+    }
+    into.specs.push(...members);
+    into.used = { ...into.used, ...used };
+    // The first config's target wins for an alias no spec of the group imports.
+    into.project = { ...into.project, paths: { ...project.paths, ...into.project.paths, ...used }, lib: [...new Set([...into.project.lib, ...project.lib])] };
+    for (const file of project.declarationFiles) {
+      const content = readTextIfPresent(file) ?? file;
+      if (into.declarations.has(content)) continue;
+      into.declarations.add(content);
+      into.project.declarationFiles = [...into.project.declarationFiles, file];
+    }
   }
-  return [...groups.values()];
+  return groups.map(({ project, specs: members }) => ({ project, specs: members }));
 }
 
-/** What of a config decides its specs' types: checkJs, lib, declaration files, and the aliases they import. */
-function typesKey(project: ProjectTypes, specs: readonly Spec[]): string {
+/** The aliases of a config its specs import. */
+function usedAliases(project: ProjectTypes, specs: readonly Spec[]): Record<string, string[]> {
   const imported = specs.flatMap((s) => ts.preProcessFile(s.text, true, true).importedFiles.map((f) => f.fileName));
-  const used = Object.entries(project.paths).filter(([alias]) => {
-    const prefix = alias.endsWith('*') ? alias.slice(0, -1) : undefined;
-    return imported.some((name) => (prefix === undefined ? name === alias : name.startsWith(prefix)));
-  });
-  return JSON.stringify({ checkJs: project.checkJs, lib: [...project.lib].sort(), declarations: project.declarationFiles, paths: used });
+  return Object.fromEntries(
+    Object.entries(project.paths).filter(([alias]) => {
+      const prefix = alias.endsWith('*') ? alias.slice(0, -1) : undefined;
+      return imported.some((name) => (prefix === undefined ? name === alias : name.startsWith(prefix)));
+    }),
+  );
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

@@ -16,6 +16,7 @@ import { SpecExistsError } from '../store/spec-files.ts';
 import type { ReviewStatus, SpecEvidence, SpecStore } from '../store/spec-store.ts';
 import type { Worker, WorkerOutput } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
+import { withoutRunError } from './progress-reporter.ts';
 import type { PipelineSegment } from './segments.ts';
 import { RUNNER_SIGNAL, type SignalOf, type WorkerName } from '../config/worker-contracts.ts';
 import type { Validator } from '../validate/validator.ts';
@@ -80,7 +81,8 @@ async function scribeWorker(deps: WorkerDeps, state: RunState): Promise<Output<'
     const error = `the Critic rejected ${rejections} candidates; last: ${reason ?? ''}`;
     return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate: { ...last, success: false, failure: 'max_retries', error } } as const] };
   }
-  if (sentBack) deps.emit('scribe', 'info', sentBack.type === 'VERDICT' ? `the Critic sent the spec back: ${reason}` : `the proof run sent the spec back: ${reason}`);
+  // Why was shown on the Critic's or the proof run's own line.
+  if (sentBack) deps.emit('scribe', 'info', sentBack.type === 'VERDICT' ? 'the Critic sent the spec back with its findings' : 'the proof run sent the spec back with what it showed');
   const candidate = await deps.scribe.generate(task, prior, deps.generation);
   if (!candidate.success) return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate } as const] };
   return { signal: 'CANDIDATE', segments: [{ type: 'CANDIDATE', candidate, origin: 'scribe' } as const] };
@@ -178,7 +180,8 @@ async function medicWorker(deps: WorkerDeps, state: RunState): Promise<Output<'m
     return { signal: 'EXHAUSTED', segments: [{ type: 'HEAL', outcome: 'failed', reasons } as const] };
   }
   const attempt = healsUsed + 1;
-  deps.emit('medic', 'started', `heal ${attempt}/${maxAttempts}: ${result.report.classification} — ${result.report.error_message ?? ''}`);
+  // The run's line has just shown its error: this one names it only.
+  deps.emit('medic', 'started', `heal ${attempt}/${maxAttempts} of the ${result.report.classification} run`);
   const medic = await deps.medic();
   const healed = await medic.heal({
     file: current.candidate.file,
@@ -218,7 +221,7 @@ function acceptWorker(deps: WorkerDeps, state: RunState): Output<'accept'> {
 /** Keeps the best validated spec, not accepted (not run, or failing), for review; the store says where. */
 function keepWorker(deps: WorkerDeps, state: RunState, status: ReviewStatus, note: string): WorkerOutput<PipelineSegment, 'KEPT'> {
   const testPath = deps.store.keep(state.bestCandidate(), state.task(), status, note, evidenceOf(deps, state));
-  deps.emit('keep', 'info', `kept for review: ${path.relative(deps.cwd, testPath) || testPath} (${note})`);
+  deps.emit('keep', 'info', `kept for review: ${path.relative(deps.cwd, testPath) || testPath} (${withoutRunError(note, state.lastRun()?.report.error_message)})`);
   return { signal: 'KEPT', segments: [{ type: 'OUTCOME', status, testPath, message: note } as const] };
 }
 

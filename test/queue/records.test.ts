@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readJob, type QueuedData } from '../../src/queue/records.ts';
 import type { PipelineResult } from '../../src/workflow/pipeline.ts';
@@ -47,7 +48,8 @@ function completingAfterFirstRead(queue: Queue<QueuedData, PipelineResult>, comp
 
 it('shows a job that completes during the read as running or done, never failed', { timeout: 60_000 }, async () => {
   const name = 'records-race';
-  const queue = new Queue<QueuedData, PipelineResult>(name, { connection: { url: redis.url } });
+  const connection = new Redis(redis.url);
+  const queue = new Queue<QueuedData, PipelineResult>(name, { connection });
   let finish!: () => void;
   let started!: (id: string) => void;
   const taken = new Promise<string>((resolve) => (started = resolve));
@@ -69,11 +71,44 @@ it('shows a job that completes during the read as running or done, never failed'
       finish();
       await completed;
     }),
+    connection,
     id,
   );
   expect(['running', 'done']).toContain(seen!.status);
   // Once completed, the record is done with its result.
-  expect(await readJob(queue, id)).toMatchObject({ status: 'done', exit_code: 0, result: { success: true } });
+  expect(await readJob(queue, connection, id)).toMatchObject({ status: 'done', exit_code: 0, result: { success: true } });
   await worker.close();
   await queue.close();
+  connection.disconnect();
+});
+
+it('gives a queued job its queue_position: the jobs a worker takes before it', { timeout: 60_000 }, async () => {
+  const name = 'records-position';
+  const connection = new Redis(redis.url);
+  const queue = new Queue<QueuedData, PipelineResult>(name, { connection });
+  const ids = [randomUUID(), randomUUID(), randomUUID()];
+  for (const id of ids) await queue.add('generate', { request: { description: 'd', outputPath: `${id}.spec.ts` } as QueuedData['request'], owner: 'o' }, { jobId: id });
+  const positions = async () => Promise.all(ids.map(async (id) => (await readJob(queue, connection, id))!.queue_position));
+  expect(await positions()).toEqual([0, 1, 2]);
+
+  // A worker takes the first; the others move up, and the running one has no position.
+  let release!: () => void;
+  let taken!: (id: string) => void;
+  const first = new Promise<string>((resolve) => (taken = resolve));
+  const worker = new Worker<QueuedData, PipelineResult>(
+    name,
+    async (job: Job<QueuedData, PipelineResult>) => {
+      taken(job.id!);
+      await new Promise<void>((resolve) => (release = resolve));
+      return RESULT;
+    },
+    { connection: { url: redis.url, maxRetriesPerRequest: null }, concurrency: 1 },
+  );
+  expect(await first).toBe(ids[0]);
+  expect(await positions()).toEqual([undefined, 0, 1]);
+  expect((await readJob(queue, connection, ids[0]!))!.status).toBe('running');
+  release();
+  await worker.close();
+  await queue.close();
+  connection.disconnect();
 });
