@@ -5,13 +5,16 @@
  *    2 workers, each in a fresh project (nothing to resume): wall time, accepted, and the machine's load.
  * 2. `scribe heal` of 10 broken specs (written against version 1, run against version 2, where test ids
  *    were renamed), the Medic answered by the scripted model: 8 right heals, 2 that loosen the assertion
- *    (refused at every attempt). Healed, refused, model calls, time.
+ *    (refused at every attempt). The fake model answers by which spec the Medic's prompt holds (its test's
+ *    title), not by call order, so a retry or an extra call cannot shift the answers. Healed, refused, model
+ *    calls, time.
  *
- *   node --import tsx bench/suite.ts
+ *   node --import tsx bench/suite.ts [--part plan|heal]    (default: both)
  */
 import { cpus, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { HealSuiteResult } from '../src/heal/result.ts';
 import { BatchResult } from '../src/workflow/batch.ts';
 import { parsePlan } from '../src/workflow/plan-file.ts';
@@ -23,68 +26,80 @@ import { makeSignedInSuiteProject, makeSuiteProject } from '../test/fixtures/sui
 
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 console.log(`machine: ${cpus().length} cores; load average at start ${load()}`);
+const { values: flags } = parseArgs({ options: { part: { type: 'string' } } });
+if (flags.part !== undefined && flags.part !== 'plan' && flags.part !== 'heal') throw new Error(`--part ${flags.part}: plan or heal`);
 
 // --- 1. the plan, with 1 and 2 workers ----------------------------------------------------------------
-const app = await startSuiteApp();
-const planner = makeSignedInSuiteProject(app.url, { 'planner.max_scenarios': 10 });
-const offline = (home: string) => ({ PATH: process.env.PATH, HOME: process.env.HOME, SCRIBE_HOME: home });
-const planned = await runCli(['plan', '--out', 'plan.yaml'], { env: offline(planner.home), cwd: planner.dir });
-if (planned.code !== 0) throw new Error(`plan failed: ${planned.stderr}`);
-const planText = readFileSync(path.join(planner.dir, 'plan.yaml'), 'utf8');
-console.log(`plan: ${parsePlan(planText, 'plan.yaml').scenarios.length} scenarios`);
-planner.remove();
+if (flags.part !== 'heal') await planBench();
 
-for (const workers of [1, 2]) {
-  const project = makeSignedInSuiteProject(app.url, { 'planner.max_scenarios': 10 }, { 'plan.yaml': planText });
-  const before = load();
-  const started = performance.now();
-  const run = await runCli(['generate', '--plan', 'plan.yaml', '--workers', String(workers), '--json'], { env: offline(project.home), cwd: project.dir });
-  const seconds = (performance.now() - started) / 1000;
-  const result = BatchResult.parse(JSON.parse(run.stdout));
-  console.log(`generate --plan, ${workers} worker${workers === 1 ? '' : 's'}: ${seconds.toFixed(1)} s wall; ${result.summary.accepted}/${result.summary.scenarios} accepted; load average before ${before}, after ${load()}`);
-  project.remove();
+async function planBench(): Promise<void> {
+  const app = await startSuiteApp();
+  const planner = makeSignedInSuiteProject(app.url, { 'planner.max_scenarios': 10 });
+  const offline = (home: string) => ({ PATH: process.env.PATH, HOME: process.env.HOME, SCRIBE_HOME: home });
+  const planned = await runCli(['plan', '--out', 'plan.yaml'], { env: offline(planner.home), cwd: planner.dir });
+  if (planned.code !== 0) throw new Error(`plan failed: ${planned.stderr}`);
+  const planText = readFileSync(path.join(planner.dir, 'plan.yaml'), 'utf8');
+  console.log(`plan: ${parsePlan(planText, 'plan.yaml').scenarios.length} scenarios`);
+  planner.remove();
+
+  for (const workers of [1, 2]) {
+    const project = makeSignedInSuiteProject(app.url, { 'planner.max_scenarios': 10 }, { 'plan.yaml': planText });
+    const before = load();
+    const started = performance.now();
+    const run = await runCli(['generate', '--plan', 'plan.yaml', '--workers', String(workers), '--json'], { env: offline(project.home), cwd: project.dir });
+    const seconds = (performance.now() - started) / 1000;
+    const result = BatchResult.parse(JSON.parse(run.stdout));
+    console.log(`generate --plan, ${workers} worker${workers === 1 ? '' : 's'}: ${seconds.toFixed(1)} s wall; ${result.summary.accepted}/${result.summary.scenarios} accepted; load average before ${before}, after ${load()}`);
+    project.remove();
 }
 await app.close();
+}
 
 // --- 2. heal 10 broken specs ---------------------------------------------------------------------------
-const v2 = await startSuiteApp({ version: 2 });
-const fake = await startFakeOpenAI();
-const spec = (title: string, body: string) => `import { test, expect } from '@playwright/test';\n\ntest('${title}', async ({ page }) => {\n${body}});\n`;
-const SIGN_IN = "  await page.goto('/login');\n  await page.getByTestId('login-username').fill('ada');\n  await page.getByTestId('login-password').fill('secret');\n  await page.getByTestId('login-submit').click();\n";
-const specs: Record<string, string> = {
-  'e2e/01-sign-in.spec.ts': spec('signs in', `${SIGN_IN}  await expect(page.getByTestId('welcome')).toHaveText('Welcome, ada');\n`),
-  'e2e/02-sign-in-bob.spec.ts': spec('signs in as bob', SIGN_IN.replace("'ada'", "'bob'") + "  await expect(page.getByTestId('welcome')).toHaveText('Welcome, bob');\n"),
-  'e2e/03-search-milk.spec.ts': spec('finds milk', "  await page.goto('/search');\n  await page.getByTestId('search-input').fill('milk');\n  await page.getByTestId('search-button').click();\n  await expect(page.getByTestId('search-results')).toContainText('Milk');\n"),
-  'e2e/04-search-bread.spec.ts': spec('finds bread', "  await page.goto('/search');\n  await page.getByTestId('search-input').fill('bread');\n  await page.getByTestId('search-button').click();\n  await expect(page.getByTestId('result-bread')).toHaveText('Bread — $3.00');\n"),
-  'e2e/05-search-none.spec.ts': spec('says when nothing matches', "  await page.goto('/search');\n  await page.getByTestId('search-input').fill('caviar');\n  await page.getByTestId('search-button').click();\n  await expect(page.getByTestId('no-results')).toHaveText('No products match');\n"),
-  'e2e/06-add-milk.spec.ts': spec('adds milk to the cart', `${SIGN_IN}  await page.goto('/products/milk');\n  await page.getByTestId('add-to-cart').click();\n  await expect(page.getByTestId('cart-note')).toHaveText('Added Milk to the cart');\n`),
-  'e2e/07-add-eggs.spec.ts': spec('adds eggs to the cart', `${SIGN_IN}  await page.goto('/products/eggs');\n  await page.getByTestId('add-to-cart').click();\n  await expect(page.getByTestId('cart-note')).toHaveText('Added Eggs to the cart');\n`),
-  'e2e/08-cart-count.spec.ts': spec('counts what was added', `${SIGN_IN}  await page.goto('/products/bread');\n  await page.getByTestId('add-to-cart').click();\n  await page.goto('/cart');\n  await expect(page.getByTestId('cart-count')).toHaveText('1 items');\n`),
-  'e2e/09-search-eggs.spec.ts': spec('finds eggs', "  await page.goto('/search');\n  await page.getByTestId('search-input').fill('eggs');\n  await page.getByTestId('search-button').click();\n  await expect(page.getByTestId('result-eggs')).toHaveText('Eggs — $4.20');\n"),
-  'e2e/10-profile.spec.ts': spec('saves the display name', `${SIGN_IN}  await page.goto('/profile');\n  await page.getByTestId('profile-name').fill('Ada L');\n  await page.getByTestId('profile-save').click();\n  await expect(page.getByTestId('profile-saved')).toHaveText('Saved, Ada L');\n`),
-};
-const heal = (text: string) => Object.entries(RENAMED).reduce((code, [old, renamed]) => code.replaceAll(`'${old}'`, `'${renamed}'`), text);
-/** Two specs get "heals" that pass by checking less: refused at each of the 3 attempts. */
-const LOOSENED = new Set(['e2e/04-search-bread.spec.ts', 'e2e/09-search-eggs.spec.ts']);
-for (const [file, text] of Object.entries(specs).sort(([a], [b]) => a.localeCompare(b))) {
-  if (LOOSENED.has(file)) {
-    const loosened = heal(text).replace(/\.toHaveText\('[^']+'\)/, '.toBeVisible()');
-    fake.reply({ text: fenced(loosened) }, { text: fenced(loosened) }, { text: fenced(loosened) });
-  } else {
-    fake.reply({ text: fenced(heal(text)) });
-  }
+if (flags.part !== 'plan') await healBench();
+
+async function healBench(): Promise<void> {
+  const v2 = await startSuiteApp({ version: 2 });
+  const fake = await startFakeOpenAI();
+  const spec = (title: string, body: string) => `import { test, expect } from '@playwright/test';\n\ntest('${title}', async ({ page }) => {\n${body}});\n`;
+  const SIGN_IN = "  await page.goto('/login');\n  await page.getByTestId('login-username').fill('ada');\n  await page.getByTestId('login-password').fill('secret');\n  await page.getByTestId('login-submit').click();\n";
+  const specs: Record<string, string> = {
+    'e2e/01-sign-in.spec.ts': spec('signs in', `${SIGN_IN}  await expect(page.getByTestId('welcome')).toHaveText('Welcome, ada');\n`),
+    'e2e/02-sign-in-bob.spec.ts': spec('signs in as bob', SIGN_IN.replace("'ada'", "'bob'") + "  await expect(page.getByTestId('welcome')).toHaveText('Welcome, bob');\n"),
+    'e2e/03-search-milk.spec.ts': spec('finds milk', "  await page.goto('/search');\n  await page.getByTestId('search-input').fill('milk');\n  await page.getByTestId('search-button').click();\n  await expect(page.getByTestId('search-results')).toContainText('Milk');\n"),
+    'e2e/04-search-bread.spec.ts': spec('finds bread', "  await page.goto('/search');\n  await page.getByTestId('search-input').fill('bread');\n  await page.getByTestId('search-button').click();\n  await expect(page.getByTestId('result-bread')).toHaveText('Bread — $3.00');\n"),
+    'e2e/05-search-none.spec.ts': spec('says when nothing matches', "  await page.goto('/search');\n  await page.getByTestId('search-input').fill('caviar');\n  await page.getByTestId('search-button').click();\n  await expect(page.getByTestId('no-results')).toHaveText('No products match');\n"),
+    'e2e/06-add-milk.spec.ts': spec('adds milk to the cart', `${SIGN_IN}  await page.goto('/products/milk');\n  await page.getByTestId('add-to-cart').click();\n  await expect(page.getByTestId('cart-note')).toHaveText('Added Milk to the cart');\n`),
+    'e2e/07-add-eggs.spec.ts': spec('adds eggs to the cart', `${SIGN_IN}  await page.goto('/products/eggs');\n  await page.getByTestId('add-to-cart').click();\n  await expect(page.getByTestId('cart-note')).toHaveText('Added Eggs to the cart');\n`),
+    'e2e/08-cart-count.spec.ts': spec('counts what was added', `${SIGN_IN}  await page.goto('/products/bread');\n  await page.getByTestId('add-to-cart').click();\n  await page.goto('/cart');\n  await expect(page.getByTestId('cart-count')).toHaveText('1 items');\n`),
+    'e2e/09-search-eggs.spec.ts': spec('finds eggs', "  await page.goto('/search');\n  await page.getByTestId('search-input').fill('eggs');\n  await page.getByTestId('search-button').click();\n  await expect(page.getByTestId('result-eggs')).toHaveText('Eggs — $4.20');\n"),
+    'e2e/10-profile.spec.ts': spec('saves the display name', `${SIGN_IN}  await page.goto('/profile');\n  await page.getByTestId('profile-name').fill('Ada L');\n  await page.getByTestId('profile-save').click();\n  await expect(page.getByTestId('profile-saved')).toHaveText('Saved, Ada L');\n`),
+  };
+  const heal = (text: string) => Object.entries(RENAMED).reduce((code, [old, renamed]) => code.replaceAll(`'${old}'`, `'${renamed}'`), text);
+  /** Two specs get "heals" that pass by checking less: refused at each of the 3 attempts. */
+  const LOOSENED = new Set(['e2e/04-search-bread.spec.ts', 'e2e/09-search-eggs.spec.ts']);
+  const answers = Object.entries(specs).map(([file, text]) => ({
+    title: /test\('([^']+)'/.exec(text)![1]!,
+    answer: fenced(LOOSENED.has(file) ? heal(text).replace(/\.toHaveText\('[^']+'\)/, '.toBeVisible()') : heal(text)),
+  }));
+  // The spec being healed is the one whose test's title the Medic's prompt quotes (every title is unique).
+  fake.answerBy((request) => {
+    const prompt = (request.messages ?? []).map((m) => m.content).join('\n');
+    const found = answers.find((a) => prompt.includes(`test('${a.title}'`));
+    return found ? { text: found.answer } : undefined;
+  });
+  const project = makeSuiteProject(v2.url, specs);
+  const before = load();
+  const started = performance.now();
+  const run = await runCli(['heal', 'e2e', '--json'], { env: project.env(fake.url), cwd: project.dir });
+  const seconds = (performance.now() - started) / 1000;
+  const result = HealSuiteResult.parse(JSON.parse(run.stdout));
+  const s = result.summary;
+  console.log(
+    `heal of 10 broken specs: ${s.healed} healed, ${s.not_healed} refused or not healed, ${s.passed} passed, ${s.regression} regressions; ${s.model_calls} model calls; ${seconds.toFixed(1)} s wall (exit ${run.code}); load average before ${before}, after ${load()}`,
+  );
+  for (const outcome of result.specs) console.log(`  ${outcome.file}: ${outcome.status} (${outcome.heal_attempts} attempts, ${(outcome.duration_ms / 1000).toFixed(1)} s)`);
+  project.remove();
+  await fake.close();
+  await v2.close();
 }
-const project = makeSuiteProject(v2.url, specs);
-const before = load();
-const started = performance.now();
-const run = await runCli(['heal', 'e2e', '--json'], { env: project.env(fake.url), cwd: project.dir });
-const seconds = (performance.now() - started) / 1000;
-const result = HealSuiteResult.parse(JSON.parse(run.stdout));
-const s = result.summary;
-console.log(
-  `heal of 10 broken specs: ${s.healed} healed, ${s.not_healed} refused or not healed, ${s.passed} passed, ${s.regression} regressions; ${s.model_calls} model calls; ${seconds.toFixed(1)} s wall (exit ${run.code}); load average before ${before}, after ${load()}`,
-);
-for (const outcome of result.specs) console.log(`  ${outcome.file}: ${outcome.status} (${outcome.heal_attempts} attempts, ${(outcome.duration_ms / 1000).toFixed(1)} s)`);
-project.remove();
-await fake.close();
-await v2.close();

@@ -218,3 +218,15 @@ export const PageInventory = OnePageInventory.extend({
   promptPages: z.number().int().nonnegative().optional(),
 });
 export type PageInventory = z.infer<typeof PageInventory>;
+
+/**
+ * The project's own test code a generated spec may use: its fixtures modules (a `test.extend` exported) and
+ * page objects (an exported class built from a `Page`), each with its exported members; and the seed spec
+ * the user points to (agents/scribe.yaml generation.seed_spec), whose setup a spec follows.
+ */
+export interface ProjectStyle {
+  /** `file` is absolute: the prompt names it by its import path from the spec's folder. */
+  modules: Array<{ file: string; kind: 'fixtures' | 'page object'; members: string[] }>;
+  /** The seed spec: its path as agents/scribe.yaml names it (relative to the project), and its text. */
+  seed: { file: string; text: string } | null;
+}

@@ -4,10 +4,11 @@
  * feedback that sends an attempt back.
  */
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { ASYNC_MATCHERS, LOCATOR_FACTORIES, NAVIGATIONS, USER_ACTIONS } from '../analysis/playwright-api.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import { renderTemplate, type ScribeConfig } from '../config/scribe.ts';
-import type { Issue, PageInventory } from '../contracts.ts';
+import type { Issue, PageInventory, ProjectStyle } from '../contracts.ts';
 import { renderSite } from '../explore/render.ts';
 import type { ChatMessage } from '../llm/types.ts';
 import type { ResolvedRequest } from './request.ts';
@@ -16,14 +17,32 @@ import type { ResolvedRequest } from './request.ts';
 export const INITIAL_MESSAGES = 2;
 
 /** The first two messages of every attempt: what to write (grounded in the explored site, if any) and the criteria it must meet. */
-export function initialMessages(config: ScribeConfig, critic: CriticConfig, request: ResolvedRequest, site: PageInventory | undefined): ChatMessage[] {
+export function initialMessages(config: ScribeConfig, critic: CriticConfig, request: ResolvedRequest, site: PageInventory | undefined, style?: ProjectStyle): ChatMessage[] {
   const system = renderTemplate(config.prompts.system, { criteria: renderCriteria(critic), test_id_attribute: critic.testIdAttribute, credentials: renderCredentials(critic, config.prompts.no_credentials) });
   const inventory = site ? renderTemplate(config.prompts.inventory, { url: site.url, title: site.title, elements: renderSite(site) }) : '';
-  const user = renderTemplate(config.prompts.user, { request: request.description, feature: request.feature, complexity: request.complexity, inventory });
+  const project = style ? renderProjectStyle(config, style, path.dirname(request.file)) : '';
+  const user = renderTemplate(config.prompts.user, { request: request.description, feature: request.feature, complexity: request.complexity, inventory, project });
   return [
     { role: 'system', content: system.trim() },
     { role: 'user', content: collapseBlankLines(user).trim() },
   ];
+}
+
+/**
+ * The project's fixtures modules and page objects, each by the import path a spec in `specDir` uses, with its
+ * exported members; and the seed spec to follow. Empty when the project has none (or the prompts no template).
+ */
+export function renderProjectStyle(config: ScribeConfig, style: ProjectStyle, specDir: string): string {
+  if (!config.prompts.project || (style.modules.length === 0 && !style.seed)) return '';
+  const modules = style.modules.map((m) => `- import { … } from '${importPath(specDir, m.file)}'  (${m.kind}): ${m.members.join(', ')}`).join('\n');
+  const seed = style.seed && config.prompts.project_seed ? renderTemplate(config.prompts.project_seed, { file: style.seed.file, seed: style.seed.text.trimEnd() }) : '';
+  return renderTemplate(config.prompts.project, { modules, seed });
+}
+
+/** A relative import from `fromDir`, without a TypeScript extension (Playwright resolves it). */
+export function importPath(fromDir: string, file: string): string {
+  const relative = path.relative(fromDir, file).split(path.sep).join('/').replace(/\.(ts|mts|cts)$/, '');
+  return relative.startsWith('.') ? relative : `./${relative}`;
 }
 
 export interface Rejection {

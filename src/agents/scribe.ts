@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { loadCriticConfig, type CriticConfig } from '../config/critic.ts';
 import type { OfflineVocabulary } from '../config/offline.ts';
 import { loadScribeConfig, modelFor, type ScribeConfig } from '../config/scribe.ts';
-import type { Issue, PageInventory } from '../contracts.ts';
+import type { Issue, PageInventory, ProjectStyle } from '../contracts.ts';
 import { extractSpec } from '../llm/extract.ts';
 import { createProvider, type ProviderName } from '../llm/provider.ts';
 import type { ChatMessage, Completion, ModelProvider } from '../llm/types.ts';
@@ -51,6 +51,8 @@ export interface ScribeOptions {
   validator?: Validator;
   /** The explored page, carried into every prompt and the grounding rule. */
   inventory?: PageInventory;
+  /** The project's fixtures, page objects and seed spec, named in the prompt (project/style.ts). */
+  style?: ProjectStyle;
   /** Where events go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
   stats?: StatsSink | false;
   /**
@@ -119,7 +121,7 @@ export class Scribe {
     const provider = await this.modelProvider();
     const model = modelFor(this.config, request.complexity, this.env);
     const validator = this.validator();
-    const initial = initialMessages(this.config, this.critic, request, this.options.inventory);
+    const initial = initialMessages(this.config, this.critic, request, this.options.inventory, this.options.style);
     const base = { generation, file: request.file, provider: provider.name, model, promptHash: promptHash(initial) };
     let messages = prior
       ? feedbackMessages(this.config, initial, { previous: prior.code, code: prior.code, issues: prior.issues, autofixedRules: [], nextAttempt: 1, maxAttempts })

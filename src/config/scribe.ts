@@ -64,11 +64,16 @@ export const ScribeFile = z.strictObject({
     max_critic_rejections: z.number().int().min(0).max(10),
     output_dir: z.string().min(1),
     quoted_answer_chars: z.number().int().positive(),
+    /** A spec of the project's whose setup generated specs follow (like Playwright's seed.spec.ts), relative to the project. */
+    seed_spec: z.string().min(1).optional(),
   }),
   explore: ExploreSettings,
   prompts: z.strictObject({
     system: template(['criteria', 'test_id_attribute', 'credentials'], ['criteria']),
-    user: template(['request', 'feature', 'complexity', 'inventory'], ['request', 'inventory']),
+    user: template(['request', 'feature', 'complexity', 'inventory', 'project'], ['request', 'inventory']),
+    /** The project's fixtures, page objects and seed spec ({{project}} of the user prompt); optional in older files. */
+    project: template(['modules', 'seed'], []).optional(),
+    project_seed: template(['file', 'seed'], ['seed']).optional(),
     inventory: template(['url', 'title', 'elements'], ['elements']),
     feedback: template(['attempt', 'max_attempts', 'issues', 'autofixed'], ['issues']),
     no_code: template([], []),

@@ -437,6 +437,7 @@ class Gate {
     }
     if (this.ownMember(receiver, name)) return undefined;
     if (this.members.has(name)) return undefined;
+    if (!INHERITED.has(name) && this.projectObject(receiver)) return undefined;
     if (!INHERITED.has(name) && (isPlainData(model, receiver) || this.matcherNames.has(name))) return undefined;
     if (INHERITED.has(name)) return `\`.${name}\` reaches an object's prototype or constructor (and from there Function); generated code may not use it.`;
     return `\`.${name}\` is not a member generated code may use here: it is neither Playwright's API on the allow-list, a method of strings, arrays, numbers or promises, nor a member of the spec's own objects or data.`;
@@ -447,6 +448,40 @@ class Gate {
     if (!ts.isPropertyAccessExpression(e) || e.name.text !== 'env') return false;
     const root = this.model.unwrap(e.expression);
     return ts.isIdentifier(root) && root.text === 'process' && !this.model.declarationOf(root);
+  }
+
+  /**
+   * An object of the project's own test code (the user's, not the model's): a binding imported from one of its
+   * modules, a constant instance of a class imported so, or a fixture of its fixtures module as a test or hook
+   * of that module's `test` receives it. Its members are the project's API; what they return is checked again.
+   */
+  private projectObject(receiver: ts.Expression, depth = 0): boolean {
+    if (!this.options.relative_imports || depth > MAX_DEPTH) return false;
+    let e = this.model.unwrap(receiver);
+    if (ts.isAwaitExpression(e)) e = this.model.unwrap(e.expression);
+    if (ts.isNewExpression(e)) return this.projectObject(e.expression, depth + 1);
+    if (!ts.isIdentifier(e)) return false;
+    const module = this.model.moduleBinding(e)?.module;
+    if (module !== undefined) return isRelative(module);
+    const declaration = this.model.declarationOf(e);
+    if (declaration && ts.isBindingElement(declaration)) return this.projectFixture(declaration);
+    const value = declaration && constValue(declaration);
+    return value !== undefined && this.projectObject(value, depth + 1);
+  }
+
+  /** `{ searchPage }` in `test('…', async ({ searchPage }) => …)` (or a hook), `test` imported from the project's module, the fixture not Playwright's. */
+  private projectFixture(binding: ts.BindingElement): boolean {
+    const name = binding.propertyName ?? binding.name;
+    if (!ts.isIdentifier(name) || this.options.fixtures.includes(name.text) || PLAYWRIGHT_BUILTIN_FIXTURES.has(name.text) || name.text.startsWith('_')) return false;
+    const parameter = binding.parent.parent;
+    if (!ts.isParameter(parameter) || !ts.isFunctionLike(parameter.parent) || parameter.parent.parameters[0] !== parameter) return false;
+    const call = parameter.parent.parent;
+    if (!ts.isCallExpression(call) || !call.arguments.some((argument) => argument === parameter.parent)) return false;
+    let callee = this.model.unwrap(call.expression);
+    // test(…) and its hooks and modifiers pass fixtures; test.step passes its step, whatever is destructured.
+    if (ts.isPropertyAccessExpression(callee) && FIXTURE_CALLS.has(callee.name.text)) callee = this.model.unwrap(callee.expression);
+    const imported = ts.isIdentifier(callee) ? this.model.moduleBinding(callee) : undefined;
+    return imported !== undefined && imported.imported === 'test' && isRelative(imported.module);
   }
 
   /** A member the spec declares itself: of `this` in its class, a constant instance of its class, or its constant object literal. */
@@ -638,6 +673,9 @@ function isAmbient(declaration: ts.Node): boolean {
 function hasDeclare(node: ts.Node): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.DeclareKeyword);
 }
+
+/** The members of `test` whose callback receives the fixtures. */
+const FIXTURE_CALLS = new Set(['beforeEach', 'afterEach', 'beforeAll', 'afterAll', 'only', 'fixme', 'fail', 'slow']);
 
 function isRelative(module: string): boolean {
   return module === '.' || module === '..' || module.startsWith('./') || module.startsWith('../');

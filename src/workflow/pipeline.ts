@@ -16,6 +16,7 @@ import { launchOptions } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
+import { readProjectStyle } from '../project/style.ts';
 import type { StatsSink } from '../stats/log.ts';
 import type { OutcomeEvent } from '../stats/outcome.ts';
 import { assertWritable, SpecExistsError } from '../store/spec-files.ts';
@@ -129,6 +130,7 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
     providerName,
     provider: options.provider,
     selfValidation: asked.selfValidation !== false,
+    style: readProjectStyle(project),
   });
   const workers = pipelineWorkers({
     scribe,

@@ -32,7 +32,7 @@ afterEach(async () => {
 
 const REQUESTS = [
   { description: 'search for milk and see it in the results', feature: 'search', run: false },
-  { description: 'search for bread and see it in the results', feature: 'search', run: false },
+  { description: 'search for milk and see milk listed among the results', feature: 'search', run: false },
 ];
 
 /** Polls the batch until every job has finished (bounded: a batch that never settles fails the test). */

@@ -8,6 +8,25 @@ const issues = (code: string) => lint(RULE, code);
 const lines = (code: string) => [...new Set(issues(code).map((i) => i.line))];
 const header = "import { test, expect } from '@playwright/test';";
 
+describe("allowed-code: the project's own objects do not open a way around the list", () => {
+  const project = "import { test, expect } from './fixtures';\nimport { SearchPage } from './pages/search-page';";
+  it.each([
+    ['a prototype or constructor of a project object', "test('t', async ({ searchPage }) => { searchPage.constructor('return process')(); });"],
+    ['a private internal of a project object', "test('t', async ({ searchPage }) => { await searchPage._connection.send(); });"],
+    ['an unlisted member of what a project method returns', "test('t', async ({ searchPage }) => { await searchPage.browser().browserType().launch(); });"],
+    ["a fixture destructured from test.step's argument", "test('t', async ({ page }) => { await test.step('s', async ({ anything }: any) => anything.launch()); });"],
+    ['a parameter of a helper called with anything', "const f = async ({ searchPage }: any) => searchPage.launch();\ntest('t', async ({ page }) => { await f({ searchPage: page.context().browser() }); });"],
+    ['a variable that may be reassigned', "test('t', async ({ page }) => { let sp: any = new SearchPage(page); sp = page.context().browser(); await sp.newBrowserCDPSession(); });"],
+    ["Playwright's own fixture under a project test", "test('t', async ({ browser }) => { await browser.newBrowserCDPSession(); });"],
+  ])('refuses %s', (_, body) => {
+    expect(issues(`${project}\n${body}`).length).toBeGreaterThan(0);
+  });
+
+  it("refuses a fixture of @playwright/test's own test (no project module defines it)", () => {
+    expect(issues(`${header}\ntest('t', async ({ searchPage }: any) => { await searchPage.launch(); });`).length).toBeGreaterThan(0);
+  });
+});
+
 describe('allowed-code: what a good generated spec writes passes', () => {
   it('accepts test, expect, fixtures and their methods, steps, web-first assertions and declared env variables', () => {
     const code = [
@@ -92,6 +111,26 @@ describe('allowed-code: what a good generated spec writes passes', () => {
       '});',
       "authed('uses a project fixture', async ({ adminPage }) => {",
       "  await expect(adminPage.getByTestId('dashboard')).toBeVisible();",
+      '});',
+    ].join('\n');
+    expect(issues(code)).toEqual([]);
+  });
+
+  it("accepts the members of the project's own code: its fixtures as its test passes them, its page objects and helpers imported", () => {
+    const code = [
+      "import { test, expect } from './fixtures';",
+      "import { SearchPage } from './pages/search-page';",
+      "import * as helpers from './helpers';",
+      'test.beforeEach(async ({ searchPage }) => {',
+      '  await searchPage.open();',
+      '});',
+      "test('searches', async ({ searchPage, page }) => {",
+      "  await searchPage.searchFor('milk');",
+      "  await expect(searchPage.results).toContainText('Milk');",
+      '  const other = new SearchPage(page);',
+      '  await other.open();',
+      '  await helpers.signIn(page);',
+      "  await expect(page.getByTestId('total')).toHaveText(helpers.money(250));",
       '});',
     ].join('\n');
     expect(issues(code)).toEqual([]);
