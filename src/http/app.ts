@@ -27,15 +27,15 @@ import type { ServerConfig } from '../config/server.ts';
 import type { JobView } from '../contracts.ts';
 import type { ProjectContext } from '../project/context.ts';
 import { BackendUnavailable, type DrainSummary, type JobBackend } from './backend.ts';
-import { checkBearer, openRequestRefusal } from './auth.ts';
+import { checkBearer, openRequestRefusal } from '../endpoint/auth.ts';
 import { callbackSecret, checkCallbackUrl } from './callback.ts';
-import { readJsonBody } from './body.ts';
-import { HttpError } from './errors.ts';
+import { readJsonBody } from '../endpoint/body.ts';
+import { HttpError } from '../endpoint/errors.ts';
 import { reportHtml } from '../report/report.ts';
 import { InProcessJobs } from './in-process.ts';
 import { isFinished } from './jobs.ts';
-import type { LogSink } from './log.ts';
-import { checkedSpecTarget } from './paths.ts';
+import type { LogSink } from '../endpoint/log.ts';
+import { checkedSpecTarget } from '../endpoint/paths.ts';
 import { generateBodyJsonSchema, parseGenerateBody } from './schema.ts';
 
 export interface AppOptions {
