@@ -22,6 +22,7 @@ export const E2E = [
   'test/http/**',
   'test/library.test.ts',
   'test/llm/offline.test.ts',
+  'test/mcp/batch.test.ts',
   'test/mcp/heal.test.ts',
   'test/mcp/http.test.ts',
   'test/mcp/run-spec-gate.test.ts',

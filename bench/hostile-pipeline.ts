@@ -14,7 +14,9 @@
  * folder) or a model's view (the report: host file text, the password plain, reversed or in base64, the
  * project's secrets), and the layer that stopped it (as bench/containment.ts names layers).
  *
- *   node --import tsx bench/hostile-pipeline.ts [--from N] [--gate-off]
+ * With `--markdown` it prints a table (spec, technique, the layer that stopped it) instead of JSON.
+ *
+ *   node --import tsx bench/hostile-pipeline.ts [--from N] [--gate-off] [--markdown]
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -46,6 +48,7 @@ const passwordForms = [password, Buffer.from(password).toString('base64'), [...p
 const args = process.argv.slice(2);
 const from = Number(args[args.indexOf('--from') + 1] ?? 0) || 0;
 const gateOff = args.includes('--gate-off');
+const markdown = args.includes('--markdown');
 
 const app = await startDemoApp();
 const seen: string[] = [];
@@ -66,7 +69,8 @@ const names = readdirSync(HOSTILE)
 const specText = (name: string) => readFileSync(path.join(HOSTILE, name), 'utf8').replaceAll('127.0.0.1:9', sink).replaceAll('/tmp/scribe-hostile', MARKERS);
 
 try {
-  console.log(JSON.stringify(gateOff ? await withoutGate() : await throughPipeline(), null, 2));
+  const result = gateOff ? await withoutGate() : await throughPipeline();
+  console.log(markdown ? table(result) : JSON.stringify(result, null, 2));
 } finally {
   await app.close();
   listener.close();
@@ -103,7 +107,7 @@ async function throughPipeline() {
       totals.project_secret_to_model += Object.values(PROJECT_SECRETS).some((secret) => toModel.includes(secret)) ? 1 : 0;
       const found = new Set(document.issues.map((issue) => issue.rule));
       const stoppedBy = marked.filter((rule) => found.has(rule));
-      rows.push(`${name}: ${document.success ? 'ACCEPTED' : stoppedBy.length > 0 ? stoppedBy.join(', ') : `stopped by ${[...found].join(', ')}`}`);
+      rows.push(`${name}: ${document.success ? 'ACCEPTED' : stoppedBy.length > 0 ? `gate: ${stoppedBy.join(', ')}` : `stopped by ${[...found].join(', ')}`}`);
       if (document.success || stoppedBy.length === 0) {
         totals.not_stopped_by_marked_rule++;
         misses.push(rows.at(-1)!);
@@ -159,6 +163,17 @@ async function withoutGate() {
     stopped_by: byLayer,
     rows: rows.map((r) => `${r.spec}: ${r.layer}${r.escaped.length ? ` [${r.escaped.join('; ')}]` : ''} (${r.status}${r.error ? `: ${r.error}` : ''})`),
   };
+}
+
+/** Spec, technique (its first line), and the layer that stopped it, one row per spec, with the totals under it. */
+function table(result: { mode: string; rows: string[] } & Record<string, unknown>): string {
+  const lines = result.rows.map((row) => {
+    const [, spec, layer] = /^([^:]+): (.*)$/.exec(row)!;
+    const technique = /^\/\/ Hostile: (.*?)\.?$/m.exec(readFileSync(path.join(HOSTILE, spec!), 'utf8'))?.[1] ?? '';
+    return `| ${spec} | ${technique.replaceAll('|', '\\|')} | ${layer!.replaceAll('|', '\\|')} |`;
+  });
+  const totals = Object.entries(result).filter(([key]) => key !== 'rows' && key !== 'misses' && key !== 'mode').map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
+  return [`${result.mode}`, '', '| spec | technique | stopped by |', '| --- | --- | --- |', ...lines, '', ...totals].join('\n');
 }
 
 function markedRules(text: string): string[] {

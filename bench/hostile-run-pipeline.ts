@@ -6,7 +6,7 @@
  * contained run), and every host effect test/fixtures/hostile-run.ts looks for, plus host file text or a
  * secret in any request to the model.
  *
- *   node --import tsx bench/hostile-run-pipeline.ts [name-filter]
+ *   node --import tsx bench/hostile-run-pipeline.ts [name-filter…]   (specs whose name contains any filter)
  */
 import { generateSpec } from '../src/workflow/pipeline.ts';
 import { startFakeOpenAI } from '../test/fixtures/fake-openai.ts';
@@ -14,11 +14,11 @@ import { fenced } from '../test/fixtures/model-answers.ts';
 import { plantProjectSecret, PROJECT_SECRET, SECRETS, startHostileHost } from '../test/fixtures/hostile-run.ts';
 import { makeScribeProject } from '../test/fixtures/scribe-project.ts';
 
-const filter = process.argv[2] ?? '';
+const filters = process.argv.slice(2);
 const host = await startHostileHost();
 const rows: Array<{ spec: string; gate_on: string; accepted: boolean; effects: string[] }> = [];
 try {
-  const names = host.specs().map((spec) => spec.name).filter((name) => name.includes(filter));
+  const names = host.specs().map((spec) => spec.name).filter((name) => filters.length === 0 || filters.some((filter) => name.includes(filter)));
   for (const name of names) {
     host.reset();
     const fake = await startFakeOpenAI();

@@ -7,11 +7,14 @@
  * model writes: it acts, then asserts what the page showed all along), and the offline generator. Every
  * accepted spec is then run with Playwright against the app (it must pass) and the mutant (it must fail).
  *
- *   node --import tsx bench/mutation.ts [case-name…]
+ *   nice -n 15 node --import tsx bench/mutation.ts [case-name…]
  *
- * Prints one line per generation and the totals: mutants killed, vacuous answers refused.
+ * Prints one line per generation and the totals: mutants killed, vacuous answers refused, and the time a
+ * generation takes. Each app is read into memory once at the start (an edit to a fixture during the run
+ * changes nothing), and a generation that throws is a row with its error, not the end of the bench. Run it
+ * from a checkout nobody edits while it runs (`git worktree add`), since the runs load the checkout's code.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -23,6 +26,7 @@ import { startFakeOpenAI } from '../test/fixtures/fake-openai.ts';
 import { fenced } from '../test/fixtures/model-answers.ts';
 import { makeScribeProject } from '../test/fixtures/scribe-project.ts';
 import { bundledRunTarget } from '../test/fixtures/run-target.ts';
+import { median } from './load.mjs';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../test/fixtures/${name}/`, import.meta.url));
 const APPS = {
@@ -224,22 +228,29 @@ const CASES: Case[] = [
   },
 ];
 
-/** The app's folder on a free loopback port, with the mutant's substitution applied when given. */
-async function serveApp(dir: string, mutant?: Mutant): Promise<{ url: string; close(): Promise<void> }> {
-  if (mutant && !readFileSync(path.join(dir, mutant.file), 'utf8').includes(mutant.find)) throw new Error(`mutant of ${mutant.file}: text not found`);
+/** Every file of an app's folder, read once: what the servers serve, whatever happens to the folder later. */
+function snapshot(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) {
+      const file = path.join(entry.parentPath, entry.name);
+      files.set(`/${path.relative(dir, file).split(path.sep).join('/')}`, readFileSync(file, 'utf8'));
+    }
+  }
+  return files;
+}
+
+/** The app's files on a free loopback port, with the mutant's substitution applied when given. */
+async function serveApp(files: ReadonlyMap<string, string>, mutant?: Mutant): Promise<{ url: string; close(): Promise<void> }> {
+  if (mutant && !files.get(`/${mutant.file}`)?.includes(mutant.find)) throw new Error(`mutant of ${mutant.file}: text not found`);
   const server = createServer((req, res) => {
-    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    const pathname = path.posix.normalize(new URL(req.url ?? '/', 'http://x').pathname);
     const names = pathname.endsWith('/') ? [`${pathname}index.html`] : [pathname, `${pathname}.html`];
     for (const name of names) {
-      const file = path.join(dir, path.normalize(name).replace(/^(\.\.[/\\])+/, ''));
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch {
-        continue;
-      }
-      if (mutant && path.basename(file) === mutant.file) text = text.replace(mutant.find, mutant.replace);
-      const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.json') ? 'application/json' : file.endsWith('.css') ? 'text/css' : 'text/html; charset=utf-8';
+      let text = files.get(name);
+      if (text === undefined) continue;
+      if (mutant && name === `/${mutant.file}`) text = text.replace(mutant.find, mutant.replace);
+      const type = name.endsWith('.js') ? 'text/javascript' : name.endsWith('.json') ? 'application/json' : name.endsWith('.css') ? 'text/css' : 'text/html; charset=utf-8';
       res.writeHead(200, { 'content-type': type }).end(text);
       return;
     }
@@ -259,13 +270,17 @@ interface Row {
   onApp?: string;
   onMutant?: string;
   note: string;
+  /** The whole generation, proof run included. */
+  ms: number;
+  crashed?: boolean;
 }
 
 const only = process.argv.slice(2);
 const rows: Row[] = [];
+const files = new Map(Object.entries(APPS).map(([name, app]) => [name, snapshot(app.dir)]));
 for (const c of CASES.filter((k) => only.length === 0 || only.includes(k.name))) {
-  const app = await serveApp(APPS[c.app].dir);
-  const mutant = await serveApp(APPS[c.app].dir, c.mutant);
+  const app = await serveApp(files.get(c.app)!);
+  const mutant = await serveApp(files.get(c.app)!, c.mutant);
   try {
     for (const kind of ['good', 'vacuous', 'offline'] as const) {
       // One rejection allowed: the vacuous model answers the same again, and is then kept for review.
@@ -275,11 +290,19 @@ for (const c of CASES.filter((k) => only.length === 0 || only.includes(k.name)))
       try {
         if (kind !== 'offline') fake.reply(...Array.from({ length: 4 }, () => ({ text: fenced(kind === 'good' ? c.good : c.vacuous) })));
         const env = { ...project.env(fake.url), ...APPS[c.app].account };
-        const { document } = await generateSpec(
+        const start = performance.now();
+        const generated = await generateSpec(
           { description: c.request, feature: c.name, url: `${app.url}${c.start}`, ...(kind === 'offline' ? { provider: 'offline' as const } : {}) },
           { cwd: project.dir, env },
-        );
-        const row: Row = { case: c.name, kind, accepted: document.success, proof: document.runner?.proof?.verdict ?? '-', calls: fake.requests.length, note: document.success ? '' : (document.error ?? '').slice(0, 110) };
+        ).catch((error: unknown) => ({ error: error as Error }));
+        const ms = performance.now() - start;
+        if ('error' in generated) {
+          rows.push({ case: c.name, kind, accepted: false, proof: '-', calls: fake.requests.length, note: `threw: ${generated.error.message}`, ms, crashed: true });
+          console.log(`${c.name.padEnd(20)} ${kind.padEnd(8)} THREW ${generated.error.message}`);
+          continue;
+        }
+        const { document } = generated;
+        const row: Row = { case: c.name, kind, accepted: document.success, proof: document.runner?.proof?.verdict ?? '-', calls: fake.requests.length, note: document.success ? '' : (document.error ?? '').slice(0, 110), ms };
         if (document.success && document.testPath) {
           const specPath = path.join(project.dir, document.testPath);
           const run = (baseURL: string) => runSpec({ specPath, baseURL, cwd: project.dir, env, ...bundledRunTarget() });
@@ -287,7 +310,7 @@ for (const c of CASES.filter((k) => only.length === 0 || only.includes(k.name)))
           row.onMutant = (await run(mutant.url)).classification;
         }
         rows.push(row);
-        console.log(`${c.name.padEnd(20)} ${kind.padEnd(8)} ${row.accepted ? 'accepted' : 'refused '} proof=${row.proof.padEnd(12)} calls=${row.calls} ${row.onApp ? `app=${row.onApp} mutant=${row.onMutant}` : row.note}`);
+        console.log(`${c.name.padEnd(20)} ${kind.padEnd(8)} ${row.accepted ? 'accepted' : 'refused '} proof=${row.proof.padEnd(12)} calls=${row.calls} ${(ms / 1000).toFixed(1)} s ${row.onApp ? `app=${row.onApp} mutant=${row.onMutant}` : row.note}`);
       } finally {
         project.remove();
         await fake.close();
@@ -309,4 +332,7 @@ console.log(`accepted specs: ${accepted.length} (good ${accepted.filter((r) => r
 console.log(`mutants killed by accepted specs: ${killed.length}/${accepted.length}`);
 console.log(`vacuous answers refused: ${vacuous.filter((r) => !r.accepted).length}/${vacuous.length}`);
 console.log(`good answers accepted on one model call: ${good.filter((r) => r.accepted && r.calls === 1).length}/${good.length}`);
+console.log(`generations that threw: ${rows.filter((r) => r.crashed).length}`);
+const seconds = (list: Row[]) => (list.length === 0 ? '-' : `${(median(list.map((r) => r.ms)) / 1000).toFixed(1)} s`);
+console.log(`median generation (proof run included): good ${seconds(good.filter((r) => r.accepted))}, vacuous ${seconds(vacuous)}; the proof run's own share: bench/proof-overhead.ts`);
 rmSync(path.join(process.cwd(), '.scribe', 'tmp'), { recursive: true, force: true });

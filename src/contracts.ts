@@ -92,6 +92,8 @@ export const RunnerReport = z.object({
   error_message: z.string().nullable(),
   error_line: z.number().int().nullable(),
   screenshots: z.array(z.string()),
+  /** The run's Playwright trace(s) of the spec's own tests, kept beside its screenshots (`npx playwright show-trace`). */
+  traces: z.array(z.string()).optional(),
   console_errors: z.array(z.string()),
   /** Playwright's error context (the page snapshot at failure), kept for the Medic. */
   error_context: z.string().nullable().optional(),
@@ -102,6 +104,8 @@ export const RunnerReport = z.object({
   proof: ProofResult.optional(),
   /** Each test of the spec as Playwright ran it (its last try), in report order; absent when no report was read. */
   tests: z.array(z.object({ title: z.string(), line: z.number().int(), status: z.enum(['passed', 'failed', 'timedOut', 'skipped', 'interrupted', 'not run']), duration_ms: z.number().nonnegative() })).optional(),
+  /** How an untrusted run was contained: the OS sandbox, the cap on its whole memory, and what was missing or reached. */
+  containment: z.object({ os_sandbox: z.boolean(), memory_cap_mb: z.number().int().positive().nullable(), notes: z.array(z.string()) }).optional(),
 });
 export type RunnerReport = z.infer<typeof RunnerReport>;
 

@@ -1,6 +1,7 @@
 /**
  * The Critic: an independent gate between Scribe and the Runner. It re-validates a candidate against the
- * same agents/critic.yaml (type-check on, and the grounding rule when the page was explored), estimates
+ * same agents/critic.yaml (type-check on, and the grounding rule when the page was explored), checks that
+ * the spec covers the request (request-coverage.ts: each expected outcome asserted, each action done), estimates
  * how long one run takes and what it costs in CI, and — when critic.yaml switches it on — asks a model
  * whether the spec tests what was requested. Approved only when no error-level issue is left and the
  * review, if on, passed; a rejection's issues and reason are what Scribe is sent back with.
@@ -21,6 +22,7 @@ import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { stageReporter, type GenerationReporter } from './reporter.ts';
 import { completeRecorded, isFailedCall } from './model-call.ts';
+import { COVERAGE_RULE, uncoveredParts } from './request-coverage.ts';
 import { describeErrors } from './scribe-prompt.ts';
 import { errorRuleIds, errorsOf } from './spec-check.ts';
 import type { ResolvedRequest } from './request.ts';
@@ -70,6 +72,11 @@ export interface ReviewInput {
   request: Pick<ResolvedRequest, 'description' | 'feature'>;
   /** The generation the verdict belongs to, for stats. */
   generation?: string;
+  /**
+   * A stand-in kept for review as what it is (the offline generator's smoke test when it could not map the
+   * request): it is not held to cover the request.
+   */
+  standIn?: boolean;
 }
 
 type ReviewOutcome = { passed: true; reason: string } | { passed: false; issue: Issue };
@@ -95,7 +102,8 @@ export class Critic {
 
   async review(input: ReviewInput): Promise<CriticVerdict> {
     const generation = input.generation ?? randomUUID();
-    const issues = this.validator.validateText(input.file, input.code).issues;
+    const ruleIssues = this.validator.validateText(input.file, input.code).issues;
+    const issues = input.standIn ? ruleIssues : [...ruleIssues, ...coverageIssues(input.request.description, input.code, input.file)];
     const durationMs = this.estimatedDurationMs(input.file, input.code);
     const estimate = { estimated_duration_ms: durationMs, estimated_cost: this.estimatedCost(durationMs) };
 
@@ -185,6 +193,11 @@ export function parseReviewAnswer(text: string): { success: true; answer: Review
   }
   if (shapeProblem) return { success: false, problem: `the JSON does not have the expected shape {verdict, reason, missing}: ${shapeProblem}` };
   return { success: false, problem: 'the answer is not JSON' };
+}
+
+/** What the spec leaves out of the request, as error-level issues (a spec that parses not at all has its rule errors already). */
+function coverageIssues(description: string, code: string, file: string): Issue[] {
+  return uncoveredParts(description, code, file).map((message) => ({ rule: COVERAGE_RULE, severity: 'error', message, line: 0, column: 0, fixable: false }));
 }
 
 function rejected(message: string): ReviewOutcome {

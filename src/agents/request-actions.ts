@@ -22,3 +22,10 @@ export function namedActions(description: string): string[] {
   const text = description.toLowerCase().replace(/"[^"]*"|'[^']*'|“[^”]*”/g, ' ');
   return ACTION_PATTERNS.filter(([, pattern]) => pattern.test(text)).map(([name]) => name);
 }
+
+/** The words of doing the request uses, as it spells them ("change", "save"), in order, once each. */
+export function namedActionWords(description: string): string[] {
+  const text = description.toLowerCase().replace(/"[^"]*"|'[^']*'|“[^”]*”/g, ' ');
+  const found = ACTION_PATTERNS.flatMap(([, pattern]) => [...text.matchAll(new RegExp(pattern.source, 'g'))].map((m) => ({ word: m[0], at: m.index })));
+  return [...new Set(found.sort((a, b) => a.at - b.at).map((f) => f.word))];
+}

@@ -23,10 +23,11 @@ import { variablesRead } from '../analysis/environment.ts';
 import { neutraliseActions, type NeutraliseOptions, type NeutralisedSpec } from '../analysis/neutralise.ts';
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
 import { judgeProof, splitReport } from './runner/proof.ts';
-import { gatherEvidence, keepScreenshots } from './runner/evidence.ts';
+import { gatherEvidence, keepRunFiles } from './runner/evidence.ts';
 import { readPlaywrightReport, testsOf } from './runner/playwright-report.ts';
 import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
-import { newRunId, removeAbandonedRuns, removeWorkspace, workspaceDir } from './runner/run-folders.ts';
+import { newRunId, removeAbandonedRuns, removeAbandonedScratch, removeWorkspace, scratchName, workspaceDir } from './runner/run-folders.ts';
+import { hostCgroups, openMemoryCap, removeAbandonedCaps, type MemoryCap, type MemoryCapOutcome } from './runner/memory-cap.ts';
 import { runPermissions } from './runner/permissions.ts';
 import { fileSizeLimit, sandboxPrefix, SandboxUnavailableError } from './runner/sandbox.ts';
 import {
@@ -114,12 +115,17 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   const playwright = resolvePlaywright(spec.sourceDir);
   const folders = runnerFolders(config, statsHome(env, cwd));
   removeAbandonedRuns(folders.temp);
+  if (options.untrusted) {
+    removeAbandonedScratch(tmpdir());
+    removeAbandonedCaps(hostCgroups());
+  }
 
   const id = newRunId();
   const dir = workspaceDir(folders.temp, id);
   let running: RunningProcess | undefined;
   let contained: ContainedSetup | undefined;
   let network: AppNetwork | undefined;
+  let memoryCap: MemoryCap | undefined;
   const unregister = onInterrupt(() => {
     running?.killNow();
     removeWorkspace(dir);
@@ -129,7 +135,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     const userConfig = options.playwrightConfigFile ? { file: path.resolve(cwd, options.playwrightConfigFile), ...(options.project ? { project: options.project } : {}) } : undefined;
     if (options.untrusted) {
       try {
-        contained = await containedSetup(options.baseURL, config, launch, dir);
+        contained = await containedSetup(options.baseURL, config, launch, id);
       } catch (error) {
         if (error instanceof AppOriginError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
         throw error;
@@ -159,8 +165,11 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     }
     // In the OS sandbox the run has no network but the app's origins, relayed from here.
     if (contained && invocation.sandboxed) network = await openAppNetwork(contained.networkDir, contained.routes);
+    const capped = contained && openMemoryCap(id.slice(-8), config.containment.limits.memory_mb * MB, hostCgroups());
+    if (capped && 'cap' in capped) memoryCap = capped.cap;
     running = startPlaywright({
       ...invocation,
+      prefix: [...(memoryCap?.prefix ?? []), ...(invocation.prefix ?? [])],
       cwd: workspace.dir,
       limitMs: config.timeouts.run_ms,
       killGraceMs: config.timeouts.kill_grace_ms,
@@ -171,12 +180,14 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     const outcome = await running.done.finally(() => options.signal?.removeEventListener('abort', stop));
     options.signal?.throwIfAborted();
     const result = report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd), cwd, neutralised);
-    return options.untrusted ? redactReport(result, secretValues(env, options.allowedEnv ?? [])) : result;
+    const contain = capped && containmentOf(invocation.sandboxed, capped, config);
+    return options.untrusted ? redactReport(contain ? withContainment(result, contain) : result, secretValues(env, options.allowedEnv ?? [])) : result;
   } finally {
     unregister();
     removeWorkspace(dir);
     if (contained) removeWorkspace(contained.tempDir);
     await network?.close();
+    await memoryCap?.close();
   }
 }
 
@@ -195,7 +206,7 @@ interface ContainedSetup {
   tempDir: string;
 }
 
-async function containedSetup(baseURL: string, config: RunnerConfig, launch: LaunchOptions, dir: string): Promise<ContainedSetup> {
+async function containedSetup(baseURL: string, config: RunnerConfig, launch: LaunchOptions, id: string): Promise<ContainedSetup> {
   const routes = appRoutes([baseURL, ...config.containment.allowed_origins]);
   const port = await freePort(routes.map((route) => route.port));
   const wsPath = `/${randomBytes(16).toString('hex')}`;
@@ -205,8 +216,9 @@ async function containedSetup(baseURL: string, config: RunnerConfig, launch: Lau
     browser: { port, path: wsPath, launch: { ...launch, args: [...(launch.args ?? []), pageHeap] } },
     routes,
     // Outside the run folder, which the run may write, and short: a socket's path may not be long.
-    networkDir: path.join(tmpdir(), `scribe-net-${path.basename(dir).slice(-8)}`),
-    tempDir: path.join(tmpdir(), `scribe-tmp-${path.basename(dir).slice(-8)}`),
+    // Named with Scribe's pid, so the next Scribe removes them if this one is killed before it can.
+    networkDir: path.join(tmpdir(), scratchName('net', id)),
+    tempDir: path.join(tmpdir(), scratchName('tmp', id)),
   };
 }
 
@@ -262,6 +274,26 @@ function containedInvocation(
 }
 
 const MB = 1024 * 1024;
+
+type Containment = NonNullable<RunnerReport['containment']>;
+
+/** What the report says of the run's boundary: whether the OS sandbox and the memory cap held it, and the cap reached. */
+function containmentOf(sandboxed: boolean, capped: MemoryCapOutcome, config: RunnerConfig): Containment {
+  const mb = config.containment.limits.memory_mb;
+  const notes = [
+    ...(sandboxed ? [] : ['no OS sandbox here: the run had the machine\'s network and file system, under the permission model only']),
+    ...('unavailable' in capped ? [`no cap on the run's whole memory here (${capped.unavailable}): only the JavaScript heaps were capped`] : []),
+    ...('cap' in capped && capped.cap.oomKills() > 0 ? [`the run went past its memory cap (containment.limits.memory_mb, ${mb} MB, ${config.file}): the system stopped a process of it`] : []),
+  ];
+  return { os_sandbox: sandboxed, memory_cap_mb: 'cap' in capped ? mb : null, notes };
+}
+
+/** The report with its containment, and a run stopped at its memory cap saying so first. */
+function withContainment(report: RunnerReport, containment: Containment): RunnerReport {
+  const capReached = containment.notes.find((note) => note.startsWith('the run went past its memory cap'));
+  const message = capReached && report.status !== 'pass' ? `${capReached}\n${report.error_message ?? ''}`.trim() : report.error_message;
+  return { ...report, error_message: message, containment };
+}
 
 /** How Playwright's CLI is started, and whether in the OS sandbox. */
 type ContainedInvocation = Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'> & { sandboxed: boolean };
@@ -339,7 +371,7 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
   const playwrightReport = parts?.spec ?? fullReport;
   // A proof run that fails, as it should, makes Playwright exit with 1.
   const exitCode = parts && outcome.exitCode === 1 ? 0 : outcome.exitCode;
-  const evidence = gatherEvidence(playwrightReport, workspace.dir, workspace.evidenceAttachment, config.report.max_error_context_chars);
+  const evidence = gatherEvidence(playwrightReport, workspace.dir, workspace.evidenceAttachment, config.report.max_error_context_chars, parts?.proof);
 
   let verdict: Verdict;
   if (outcome.timedOut) {
@@ -359,13 +391,15 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
     verdict = judgeWithoutReport('problem' in parsed ? parsed.problem : 'no report', output, outcome.exitCode);
   }
 
+  const kept = keepRunFiles([...evidence.screenshots, ...evidence.traces], workspace.dir, artifactsRoot, workspace.id, config.artifacts.keep_runs);
   return RunnerReport.parse({
     status: verdict.status,
     classification: verdict.classification,
     duration_ms: elapsed(),
     error_message: verdict.message === null ? null : rename(verdict.message),
     error_line: verdict.line,
-    screenshots: keepScreenshots(evidence.screenshots, workspace.dir, artifactsRoot, workspace.id, config.artifacts.keep_runs),
+    screenshots: kept.slice(0, evidence.screenshots.length),
+    ...(evidence.traces.length > 0 ? { traces: kept.slice(evidence.screenshots.length) } : {}),
     console_errors: evidence.consoleErrors,
     error_context: evidence.errorContext,
     final_page: evidence.pages.at(-1) ?? null,

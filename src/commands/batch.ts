@@ -5,7 +5,7 @@ import pc from 'picocolors';
 import type { ProviderName } from '../llm/provider.ts';
 import { loadProject, withWebServer } from '../project/context.ts';
 import { StatsLog } from '../stats/log.ts';
-import { generateBatch, type BatchProgress, type BatchResult } from '../workflow/batch.ts';
+import { generateBatch, planItems, type BatchProgress, type BatchResult } from '../workflow/batch.ts';
 import { parsePlan, PlanFileError, type TestPlan } from '../workflow/plan-file.ts';
 import { printWarnings, UsageError, type CliContext } from './context.ts';
 import { interruptible } from './interrupt.ts';
@@ -27,7 +27,7 @@ export async function runBatch(flags: BatchFlags, ctx: CliContext): Promise<void
   if (!flags.json) printWarnings(ctx, project.warnings);
   const progress = createProgress(ctx, flags.json);
   const batch = (signal: AbortSignal) =>
-    generateBatch({ project, plan, planFile: flags.plan, workers, stats: StatsLog.at(ctx.env, ctx.cwd), run: flags.run, signal, onProgress: (event) => show(event, progress) });
+    generateBatch({ project, items: planItems(plan), source: flags.plan, workers, stats: StatsLog.at(ctx.env, ctx.cwd), run: flags.run, signal, onProgress: (event) => show(event, progress) });
   let result: BatchResult;
   try {
     result = await withWebServer(project, (note) => progress.info(note), () => interruptible(batch, { onSignal: () => undefined, graceMs: project.agents.runner.timeouts.kill_grace_ms }));

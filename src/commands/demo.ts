@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { chooseProviderName } from '../llm/provider.ts';
 import { readStats } from '../stats/index.ts';
-import { DEMO_REQUESTS, runDemo, type DemoOutcome } from '../workflow/demo.ts';
+import { DEMO_REQUESTS, runDemo, type DemoRun } from '../workflow/demo.ts';
 import type { CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
 import { printable } from '../util/terminal.ts';
@@ -10,7 +10,7 @@ import { printable } from '../util/terminal.ts';
 export function registerDemo(program: Command, ctx: CliContext): void {
   program
     .command('demo')
-    .description('start the bundled demo app and generate, check and run specs for three requests')
+    .description('start the bundled demo app and generate, check and run specs for three requests, in a temporary project of its own')
     .action(() => demo(ctx));
 }
 
@@ -19,10 +19,9 @@ async function demo(ctx: CliContext): Promise<void> {
   const progress = createProgress(ctx, false);
   const provider = chooseProviderName(ctx.env);
   ctx.stdout.write(`${c.bold('Scribe demo')}: ${DEMO_REQUESTS.length} requests, ${provider === 'offline' ? 'the offline generator (no model configured)' : 'the configured model'}\n`);
-  let outcomes: DemoOutcome[];
+  let run: DemoRun;
   try {
-    outcomes = await runDemo({
-      cwd: ctx.cwd,
+    run = await runDemo({
       env: ctx.env,
       onStart: (request, index, url) => progress.info(`${index + 1}/${DEMO_REQUESTS.length} "${request.description}" on ${url}${request.path}`),
       onEvent: (event) => {
@@ -36,6 +35,7 @@ async function demo(ctx: CliContext): Promise<void> {
     progress.stop();
   }
 
+  const { outcomes } = run;
   ctx.stdout.write(`\n${c.bold('Summary')}\n`);
   for (const { request, document } of outcomes) {
     const mark = document.success ? c.green('✔') : c.red('✖');
@@ -49,13 +49,14 @@ async function demo(ctx: CliContext): Promise<void> {
     if (document.error) ctx.stdout.write(`    error   ${printable(document.error)}\n`);
   }
 
-  const stats = readStats(ctx.env, ctx.cwd);
+  const stats = readStats(run.env, run.dir);
   ctx.stdout.write(
-    `\n${c.bold('Statistics')} (all generations in this project; scribe stats for more)\n` +
+    `\n${c.bold('Statistics')} (the demo's generations; scribe stats in the demo project for more)\n` +
       `    validation attempts ${stats.validation_attempts}, success rate ${stats.success_rate}, first-attempt pass rate ${stats.first_attempt_pass_rate}\n` +
       `    critic rejection rate ${stats.critic_rejection_rate}, runner pass rate ${stats.runner_pass_rate}\n`,
   );
   const passed = outcomes.filter((o) => o.document.success).length;
+  ctx.stdout.write(`\n${c.bold('Demo project')} ${printable(run.dir)} (kept for you to look at; this folder was left untouched)\n`);
   ctx.stdout.write(`\n${passed === outcomes.length ? c.green(`All ${passed} specs passed the rules, the Critic and a real run.`) : c.red(`${outcomes.length - passed} of ${outcomes.length} requests failed.`)}\n`);
   ctx.exitCode = passed === outcomes.length ? 0 : 1;
 }

@@ -1,20 +1,23 @@
 import type { Command } from 'commander';
 import path from 'node:path';
+import { loadProject, withWebServer } from '../project/context.ts';
 import { runEval, loadEvalRequests, type EvalReport } from '../workflow/eval.ts';
 import type { CliContext } from './context.ts';
+import { playwrightChoice, withPlaywrightOptions, type PlaywrightFlags } from './options.ts';
 import { createProgress } from './progress.ts';
 
-interface EvalFlags {
+interface EvalFlags extends PlaywrightFlags {
   url?: string;
   selfValidation: boolean;
   json?: boolean;
 }
 
 export function registerEval(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('eval')
-    .description('run a list of requests through the whole pipeline with the configured model and measure it')
-    .argument('<requests.yaml>', 'requests: [{ description, feature?, url?, complexity? }]')
+    .description("run a list of requests through the whole pipeline with the configured model and measure it (the Playwright config's webServer is started; specs go under $SCRIBE_HOME/eval/; exit 1 when none is accepted)")
+    .argument('<requests.yaml>', 'requests: [{ description, feature?, url?, complexity? }]');
+  withPlaywrightOptions(command)
     .option('--url <url>', 'the app for requests without their own url (default: BASE_URL)')
     .option('--no-self-validation', "send the model's first answer straight to the Critic and the Runner (measures what self-validation buys)")
     .option('--json', 'print one JSON document')
@@ -23,12 +26,15 @@ export function registerEval(program: Command, ctx: CliContext): void {
 
 async function runEvalCommand(file: string, flags: EvalFlags, ctx: CliContext): Promise<void> {
   const requests = loadEvalRequests(path.resolve(ctx.cwd, file));
+  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, playwrightChoice: playwrightChoice(flags) });
   const progress = createProgress(ctx, flags.json === true);
   let report: EvalReport;
   try {
-    report = await runEval(requests, {
+    // The app is started as generate starts it (the config's webServer), once for all the requests.
+    report = await withWebServer(project, (note) => progress.info(note), () => runEval(requests, {
       cwd: ctx.cwd,
       env: ctx.env,
+      project,
       url: flags.url,
       selfValidation: flags.selfValidation,
       onEvent: (index, event) => {
@@ -36,12 +42,13 @@ async function runEvalCommand(file: string, flags: EvalFlags, ctx: CliContext): 
         else if (event.status === 'done') progress.succeed(`[${index + 1}/${requests.length}] ${event.message}`);
         else if (event.status === 'failed') progress.fail(`[${index + 1}/${requests.length}] ${event.message}`);
       },
-    });
+    }));
   } finally {
     progress.stop();
   }
   ctx.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatEval(report));
-  ctx.exitCode = 0;
+  // An eval in which no spec was accepted measured a setup that does not work: a script must see it.
+  ctx.exitCode = report.requests.some((row) => row.accepted) ? 0 : 1;
 }
 
 function formatEval(report: EvalReport): string {
@@ -56,6 +63,7 @@ function formatEval(report: EvalReport): string {
     '',
     `requests ${t.requests}, attempts ${t.attempts}, model calls ${t.model_calls}, tokens ${t.tokens}, heals ${t.heals}, critic rejections ${t.critic_rejections}, time ${(t.duration_ms / 1000).toFixed(1)}s`,
     `first-attempt pass ${percent(t.first_attempt_pass_rate)}, accepted and green ${percent(t.accepted_and_green_rate)}, model calls per accepted spec ${t.model_calls_per_accepted_spec === null ? '-' : t.model_calls_per_accepted_spec.toFixed(2)}, max retries hit ${percent(t.max_retries_hit_rate)}`,
+    `specs in ${report.specs_dir}`,
     '',
   );
   return lines.join('\n');

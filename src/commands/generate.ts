@@ -7,6 +7,7 @@ import { StatsLog } from '../stats/log.ts';
 import { OneOutcomeSink } from '../stats/outcome.ts';
 import { generateSpec, type PipelineResult } from '../workflow/pipeline.ts';
 import type { PipelineEvent } from '../contracts.ts';
+import { withoutRunError } from '../workflow/progress-reporter.ts';
 import { parseRequest, REQUEST_FIELD_DESCRIPTIONS } from '../workflow/request-contract.ts';
 import { resolveRequest } from '../workflow/request.ts';
 import { UsageError, type CliContext } from './context.ts';
@@ -68,7 +69,8 @@ async function runGenerate(description: string, flags: GenerateFlags, ctx: CliCo
   }
   const { document, exitCode } = result;
   if (quiet) ctx.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-  else if (!document.success) ctx.stderr.write(`scribe: ${printable(document.error ?? '')}\n`);
+  // The progress lines above showed the run's error once; the last line says what became of the spec.
+  else if (!document.success) ctx.stderr.write(`scribe: ${printable(withoutRunError(document.error ?? '', document.runner?.error_message))}\n`);
   else ctx.stdout.write(`${document.testPath}\n`);
   ctx.exitCode = exitCode;
 }

@@ -4,8 +4,7 @@ import { GENERATED_PRESET, withPreset, type CriticConfig } from '../config/criti
 import { loadProject, projectTsconfig } from '../project/context.ts';
 import type { PlaywrightProject } from '../project/playwright.ts';
 import type { TypeCheckerChoice } from '../validate/type-checker-choice.ts';
-import { groupByProjectTypes } from '../validate/project-types.ts';
-import { NativeTypeChecker } from '../validate/type-checker.ts';
+import { groupByProjectTypes, NativeTypeChecker, type ProjectTypes } from '../validate/type-checker.ts';
 import { peopleValidator, untrustedValidator } from '../validate/gate.ts';
 import type { Validator, FileValidation } from '../validate/validator.ts';
 import { UsageError, type CliContext } from './context.ts';
@@ -42,9 +41,9 @@ export async function checkedProject(
   if (flags.typeCheck && flags.typeChecker === 'native') requireNativeTypeChecker();
   const agents = loadAgents(ctx.cwd, { criticFile: flags.rules });
   const before = agents.critic;
-  const early = validatorFor(rulesFor(before, flags), flags, ctx, projectTsconfig(ctx.cwd));
+  const early = validatorFor(rulesFor(before, flags), flags, ctx, { tsconfig: projectTsconfig(ctx.cwd) });
   // Each spec is type-checked with its own nearest tsconfig.json/jsconfig.json, as the user's editor does.
-  const groups = flags.typeCheck && specs.length > 0 ? groupByProjectTypes(specs).map((g) => ({ ...g, validator: validatorFor(rulesFor(before, flags), flags, ctx, g.configFile) })) : [{ configFile: undefined, specs: [...specs], validator: early }];
+  const groups = flags.typeCheck && specs.length > 0 ? groupByProjectTypes(specs).map((g) => ({ specs: g.specs, validator: validatorFor(rulesFor(before, flags), flags, ctx, { projectTypes: g.project }) })) : [{ specs: [...specs], validator: early }];
   const validateAll = (withConfig: (v: Validator) => Validator) => inOrder(specs, groups, (g) => withConfig(g.validator).validateManyConcurrently(g.specs));
   const speculative = specs.length > 0 ? validateAll((v) => v) : Promise.resolve([]);
   speculative.catch(() => undefined);
@@ -69,8 +68,8 @@ function requireNativeTypeChecker(): void {
   }
 }
 
-function validatorFor(config: CriticConfig, flags: ValidateProjectFlags, ctx: CliContext, tsconfig: string | undefined): Validator {
-  const options = { typeCheck: flags.typeCheck, tsconfig, typeChecker: flags.typeChecker };
+function validatorFor(config: CriticConfig, flags: ValidateProjectFlags, ctx: CliContext, types: { tsconfig?: string; projectTypes?: ProjectTypes }): Validator {
+  const options = { typeCheck: flags.typeCheck, ...types, typeChecker: flags.typeChecker };
   return flags.untrusted ? untrustedValidator(config, { ...options, projectRoot: ctx.cwd }) : peopleValidator(config, options);
 }
 

@@ -30,13 +30,14 @@ export const DEFAULT_CREDENTIALS = { username: 'E2E_USERNAME', password: 'E2E_PA
 /** Every rule, as Scribe's own output is held to. */
 export const GENERATED_PRESET = 'generated';
 /** The rule set `scribe validate` applies to people's specs unless told otherwise (critic.yaml presets). */
+export const RECOMMENDED_PRESET = 'recommended';
 
 const CriticSettings = z.strictObject({
   test_id_attribute: z.string().min(1),
   /** The environment variables that hold credentials; specs read only these, and their values never reach a model. */
   credentials: z.record(z.string().min(1), EnvName).default({ ...DEFAULT_CREDENTIALS }),
   /** The rule set `scribe validate` applies to people's specs (model-written code always gets every rule). */
-  validate_preset: z.string().min(1).default(GENERATED_PRESET),
+  validate_preset: z.string().min(1).default(RECOMMENDED_PRESET),
 });
 
 /** A preset: the rules it leaves off, and options it sets for rules it keeps. `generated` (every rule) needs no entry. */

@@ -11,7 +11,7 @@ export const DEFAULT_RUNNER_PATH = path.join(BUNDLED_AGENTS_DIR, 'runner.yaml');
 
 const positiveMs = z.number().int().positive();
 const positiveMb = z.number().int().positive();
-const DEFAULT_LIMITS = { worker_heap_mb: 2048, page_heap_mb: 1024, file_mb: 256, temp_mb: 512 };
+const DEFAULT_LIMITS = { worker_heap_mb: 2048, page_heap_mb: 1024, memory_mb: 4096, file_mb: 256, temp_mb: 512 };
 
 export const RunnerFile = z
   .strictObject({
@@ -30,6 +30,7 @@ export const RunnerFile = z
     }),
     artifacts: z.strictObject({
       failure_screenshot: z.boolean(),
+      trace: z.boolean().default(true),
       keep_runs: z.number().int().positive(),
     }),
     report: z.strictObject({
@@ -44,6 +45,7 @@ export const RunnerFile = z
           .strictObject({
             worker_heap_mb: positiveMb,
             page_heap_mb: positiveMb,
+            memory_mb: positiveMb.default(DEFAULT_LIMITS.memory_mb),
             file_mb: positiveMb,
             temp_mb: positiveMb,
           })

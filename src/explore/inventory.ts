@@ -55,8 +55,9 @@ async function open(page: Page, url: string, timeout: number): Promise<void> {
   if (status !== undefined && status >= 400) throw new ExploreError(`Cannot explore ${url}: the server answered ${status}.`);
 }
 
-/** The inventory of a page that is already open. */
+/** The inventory of a page that is already open, read once it has rendered (or the wait for it is over). */
 export async function inventoryOfPage(page: Page, options: InventoryOptions): Promise<PageInventory> {
+  await page.evaluate(inPageCall(settle, { waitMs: options.settings.render_wait_ms, quietMs: options.settings.render_quiet_ms }));
   const args: CollectArgs = {
     testIdAttribute: options.testIdAttribute,
     maxText: options.settings.max_text_chars,
@@ -64,6 +65,34 @@ export async function inventoryOfPage(page: Page, options: InventoryOptions): Pr
   };
   const scan = await page.evaluate<PageScan>(inPageCall(collectPage, args));
   return capInventory(scan, options.testIdAttribute, options.settings);
+}
+
+/**
+ * In the page: resolves once it shows a control to act on and its DOM has not changed for quietMs, or
+ * waitMs after it was called, whichever is first. A client-rendered form appears a moment after load; a
+ * static page resolves after one quiet period.
+ */
+function settle({ waitMs, quietMs }: { waitMs: number; quietMs: number }): Promise<void> {
+  const CONTROLS = 'a[href], button, input, select, textarea, [role="button"], [role="link"], [role="textbox"], [contenteditable="true"]';
+  return new Promise<void>((resolve) => {
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    const finish = () => {
+      observer.disconnect();
+      clearTimeout(quiet);
+      clearTimeout(cap);
+      resolve();
+    };
+    const restart = () => {
+      clearTimeout(quiet);
+      quiet = setTimeout(() => {
+        if (document.querySelector(CONTROLS)) finish();
+      }, quietMs);
+    };
+    const observer = new MutationObserver(restart);
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const cap = setTimeout(finish, waitMs);
+    restart();
+  });
 }
 
 /**

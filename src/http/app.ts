@@ -11,6 +11,10 @@
  *                          resumes after that stage.
  *   DELETE /v1/jobs/:id    200 the job, failed as cancelled: a queued one never starts, a running one
  *                          is stopped wherever it runs; 404 unknown, 409 already finished
+ *   POST /v1/batch         { requests: [generate request, …] } → 202 { batch, done, scenarios } and Location:
+ *                          one job per request not accepted before (http/batches.ts); 400 naming the field
+ *   GET  /v1/batches/:id   200 the batch: each scenario's job and status; once all finished, `result` (the
+ *                          `generate --plan --json` document, recorded for `scribe report`)
  *   GET  /v1/stats         200 the `stats --json` document
  *   GET  /report           200 the HTML report (`scribe report`)
  *
@@ -28,6 +32,7 @@ import type { JobView } from '../contracts.ts';
 import type { ProjectContext } from '../project/context.ts';
 import { BackendUnavailable, type DrainSummary, type JobBackend } from './backend.ts';
 import { checkBearer, openRequestRefusal } from '../endpoint/auth.ts';
+import { createBatchTracker } from './batches.ts';
 import { callbackSecret, checkCallbackUrl } from './callback.ts';
 import { readJsonBody } from '../endpoint/body.ts';
 import { HttpError } from '../endpoint/errors.ts';
@@ -36,7 +41,8 @@ import { InProcessJobs } from './in-process.ts';
 import { isFinished } from './jobs.ts';
 import type { LogSink } from '../endpoint/log.ts';
 import { checkedSpecTarget } from '../endpoint/paths.ts';
-import { generateBodyJsonSchema, parseGenerateBody } from './schema.ts';
+import { generateBodyJsonSchema, parseBatchBody, parseGenerateBody } from './schema.ts';
+import { requestItems } from '../workflow/batch.ts';
 
 export interface AppOptions {
   cwd: string;
@@ -66,12 +72,14 @@ interface RequestNotes {
 }
 
 const JOB_PATH = /^\/v1\/jobs\/([0-9a-f-]{36})(\/events)?$/;
+const BATCH_PATH = /^\/v1\/batches\/([0-9a-f-]{36})$/;
 
 export function createApp(options: AppOptions): ScribeApp {
   const { config, log } = options;
   const backend = options.backend ?? new InProcessJobs({ cwd: options.cwd, env: options.env, config, log });
   const secret = callbackSecret(options.env);
   const limits = { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars };
+  const batches = createBatchTracker({ backend, project: options.project, workers: config.jobs.concurrency, maxKept: config.jobs.max_retained });
   let closing = false;
 
   const generate = async (req: IncomingMessage, notes: RequestNotes): Promise<Answer> => {
@@ -88,6 +96,13 @@ export function createApp(options: AppOptions): ScribeApp {
     }
     notes.job = outcome.job.id;
     return { status: 202, body: { id: outcome.job.id, status: outcome.job.status }, headers: { location: `/v1/jobs/${outcome.job.id}` } };
+  };
+
+  const batch = async (req: IncomingMessage): Promise<Answer> => {
+    if (closing) throw unavailable(config);
+    const { requests } = parseBatchBody(await readJsonBody(req, config.http.max_body_bytes), limits, config.jobs.max_queued);
+    const view = await batches.submit(requestItems(requests), ownerOf(req));
+    return { status: 202, body: view, headers: { location: `/v1/batches/${view.batch}` } };
   };
 
   const job = async (req: IncomingMessage, id: string, events: boolean): Promise<Answer> => {
@@ -127,6 +142,17 @@ export function createApp(options: AppOptions): ScribeApp {
     if (path === '/v1/generate/schema') {
       allow(req, ['GET', 'HEAD']);
       return { status: 200, body: generateBodyJsonSchema(limits) };
+    }
+    if (path === '/v1/batch') {
+      allow(req, ['POST']);
+      return batch(req);
+    }
+    const batchPath = BATCH_PATH.exec(path);
+    if (batchPath) {
+      allow(req, ['GET', 'HEAD']);
+      const found = await batches.get(batchPath[1]!);
+      if (!found) throw new HttpError(404, 'batch_not_found', `no batch ${batchPath[1]} on this server`);
+      return { status: 200, body: found };
     }
     if (path === '/v1/stats') {
       allow(req, ['GET', 'HEAD']);

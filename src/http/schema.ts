@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { GenerateRequest } from '../workflow/pipeline.ts';
-import { requestFields, type RequestLimits, type RequestProblem } from '../workflow/request-contract.ts';
+import { batchSchema, requestFields, type GenerateRequestFields, type RequestLimits, type RequestProblem } from '../workflow/request-contract.ts';
 import { HttpError } from '../endpoint/errors.ts';
 
 /** The request contract's fields (workflow/request-contract.ts), and where the finished job is POSTed. */
@@ -35,7 +35,14 @@ export function parseGenerateBody(body: unknown, limits: RequestLimits): Generat
   throw HttpError.invalid(parsed.error.issues.flatMap(fieldProblems));
 }
 
+/** A POST /v1/batch body: requests of the contract, or a 400 naming every field at fault (`requests.2.url`). */
+export function parseBatchBody(body: unknown, limits: RequestLimits, maxRequests: number): { requests: GenerateRequestFields[] } {
+  const parsed = batchSchema(limits, maxRequests).safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw HttpError.invalid(parsed.error.issues.flatMap(fieldProblems));
+}
+
 function fieldProblems(issue: z.core.$ZodIssue): RequestProblem[] {
-  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: key, message: 'is not a field of this request' }));
+  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: [...issue.path.map(String), key].join('.'), message: 'is not a field of this request' }));
   return [{ field: issue.path.map(String).join('.') || 'body', message: issue.message }];
 }

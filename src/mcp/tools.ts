@@ -2,6 +2,7 @@
  * Scribe's library calls as MCP tools, with zod-described inputs and structured outputs:
  *
  *   generate_test      → the `generate --json` document (+ which model wrote it), progress stage by stage
+ *   generate_batch     → the `generate --plan --json` document: requests N at once, resumable, progress per request
  *   validate_spec      → the `validate --json` document
  *   run_spec           → the Runner report
  *   validation_stats   → the `stats --json` document
@@ -32,8 +33,9 @@ import { collectSpecFiles } from '../validate/files.ts';
 import { validateReport } from '../validate/report.ts';
 import { peopleValidator, safetyGate } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
+import { BatchResult, generateBatch, requestItems, type BatchProgress } from '../workflow/batch.ts';
 import { generateSpec } from '../workflow/pipeline.ts';
-import { mcpRequestShape, parseRequest, REQUEST_FIELD_DESCRIPTIONS } from '../workflow/request-contract.ts';
+import { batchSchema, mcpRequestShape, parseRequest, REQUEST_FIELD_DESCRIPTIONS } from '../workflow/request-contract.ts';
 import { settleUrl } from '../workflow/request.ts';
 import type { PipelineEvent } from '../contracts.ts';
 import { chooseModel } from './model-choice.ts';
@@ -107,6 +109,38 @@ export function registerTools(server: McpServer, context: McpContext): void {
           );
           const document = GenerateToolResult.parse({ ...result.document, provider: choice.provider, provider_note: choice.note });
           return structured(document, result.exitCode === 2);
+        } finally {
+          release();
+        }
+      }),
+  );
+
+  const batchInput = batchSchema(limits, config.jobs.max_queued, z.strictObject(mcpRequestShape(limits)));
+  server.registerTool(
+    'generate_batch',
+    {
+      title: 'Generate a batch of Playwright tests',
+      description:
+        `Does generate_test for each request, ${config.jobs.concurrency} at once (one warm type checker per worker); a request accepted by an earlier batch ` +
+        `(same description, url and feature, its spec still there) is skipped. Answers with every request's outcome and a summary; the batch is recorded for \`scribe report\`. ` +
+        'Reports progress request by request; cancellable.',
+      inputSchema: batchInput.shape,
+      outputSchema: BatchResult.shape,
+    },
+    (args, extra) =>
+      guarded(async () => {
+        const parsed = batchInput.safeParse(args);
+        if (!parsed.success) throw HttpError.invalid(parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || 'requests', message: issue.message })));
+        const requests = parsed.data.requests.map((request) => ({ ...request, outputPath: checkedSpecTarget(context.project, request) }));
+        const clientSamples = server.server.getClientCapabilities()?.sampling !== undefined;
+        const choice = chooseModel(env, context.provider, clientSamples);
+        const provider = choice.provider === 'mcp' ? new SamplingProvider({ server: server.server, maxTokens: config.mcp.sampling_max_tokens }) : undefined;
+        const items = requestItems(requests.map((request) => ({ ...request, ...(choice.provider === 'mcp' ? {} : { provider: choice.provider }) })));
+        // The batch is one job of this server's: its own workers are the generations at once.
+        const release = await context.slots.acquire(extra.signal);
+        try {
+          const result = await generateBatch({ project: context.project, items, source: 'mcp generate_batch', workers: config.jobs.concurrency, provider, signal: extra.signal, onProgress: batchProgress(extra) });
+          return structured(result, false);
         } finally {
           release();
         }
@@ -218,6 +252,18 @@ function progressReporter(extra: Extra): (event: PipelineEvent) => void {
     if (token === undefined) return;
     step += 1;
     void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message: `${event.stage} ${event.status}: ${event.message}` } }).catch(() => undefined);
+  };
+}
+
+/** Each request's start and end as an MCP progress notification, when the caller asked for progress. */
+function batchProgress(extra: Extra): (event: BatchProgress) => void {
+  const token = extra._meta?.progressToken;
+  let step = 0;
+  return (event) => {
+    if (token === undefined) return;
+    step += 1;
+    const message = event.type === 'started' ? `request ${event.index}/${event.total} started: ${event.request}` : `request ${event.outcome.index}/${event.total} ${event.outcome.status} (${event.done} of ${event.total} done)`;
+    void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => undefined);
   };
 }
 

@@ -13,7 +13,7 @@ import type { BackendHealth, CancelOutcome, DrainSummary, JobBackend, JobListene
 import { callbackSecret, CallbackSender } from '../http/callback.ts';
 import { logJob, type LogSink } from '../endpoint/log.ts';
 import { commandConnection, keysOf, reach, shownUrl, waitingOptions, type QueueKeys, type QueueTarget } from './connection.ts';
-import { readJob, type QueuedData } from './records.ts';
+import { placeOf, readJob, type QueuedData } from './records.ts';
 import type { PipelineResult } from '../workflow/pipeline.ts';
 import { QueueStats } from './stats.ts';
 
@@ -66,20 +66,18 @@ export class QueueJobs implements JobBackend {
   async submit({ request, callback, owner }: NewJob): Promise<SubmitOutcome> {
     if (this.closing) return { accepted: false, reason: 'closed' };
     return reach(this.target, this.redis, async () => {
-      const counts = await this.queue.getJobCounts('wait', 'prioritized', 'delayed');
-      const waiting = Object.values(counts).reduce((sum, n) => sum + n, 0);
-      if (waiting >= this.config.jobs.max_queued) return { accepted: false, reason: 'full' } as const;
       const data: QueuedData = { request, owner, ...(callback ? { callback: callback.href } : {}) };
       const id = randomUUID();
       await this.queue.add('generate', data, { jobId: id, ...jobOptions(this.config) });
-      const job = (await readJob(this.queue, id)) ?? queuedView(id);
+      if (!(await this.admitted(id))) return { accepted: false, reason: 'full' } as const;
+      const job = (await readJob(this.queue, this.redis, id)) ?? queuedView(id);
       logJob(job, this.log);
       return { accepted: true, job } as const;
     });
   }
 
   get(id: string): Promise<JobView | undefined> {
-    return reach(this.target, this.redis, async () => (await readJob(this.queue, id)) ?? (await this.tombstone(id)));
+    return reach(this.target, this.redis, async () => (await readJob(this.queue, this.redis, id)) ?? (await this.tombstone(id)));
   }
 
   async watch(id: string, listener: JobListener): Promise<() => void> {
@@ -141,6 +139,17 @@ export class QueueJobs implements JobBackend {
     await Promise.allSettled([this.events.close(), this.queue.close()]);
     this.redis.disconnect();
     return { finished: 0, abandoned: 0, cancelled: 0 };
+  }
+
+  /**
+   * max_queued across every API node: the job is put on the queue first and then kept only if fewer
+   * than max_queued jobs wait ahead of it (read in one step, placeOf), so of two nodes racing for the
+   * last place exactly the one whose job came first keeps it. One a worker has taken meanwhile stays.
+   */
+  private async admitted(id: string): Promise<boolean> {
+    const { ahead, held } = await placeOf(this.queue, this.redis, id);
+    if (ahead === undefined || ahead + held < this.config.jobs.max_queued) return true;
+    return !(await this.removeQueued(id));
   }
 
   private async tombstone(id: string): Promise<JobView | undefined> {

@@ -72,6 +72,8 @@ export class QueueWorker {
   private readonly stats: QueueStats;
   private readonly callbacks: CallbackSender;
   private readonly running = new Map<string, Running>();
+  /** Finished jobs being read and called back: drain waits for them. */
+  private readonly reports = new Set<Promise<void>>();
   private finished = 0;
 
   constructor(options: QueueWorkerOptions) {
@@ -106,6 +108,10 @@ export class QueueWorker {
       autorun: false,
     });
     this.worker.on('error', (error) => log({ level: 'warn', msg: 'queue error', error: error.message }));
+    // BullMQ says a job finished only to the worker that moved it on, holding its lock: a run whose lock
+    // lapsed (its job taken up again elsewhere) is never the one that reports the job.
+    this.worker.on('completed', (job) => this.reportEnd(job.id!, job.data.callback));
+    this.worker.on('failed', (job) => job && this.reportEnd(job.id!, job.data.callback));
     this.worker.on('stalled', (id) => void this.stalled(id).catch((error: Error) => log({ level: 'warn', msg: 'stalled job not followed up', job: id, error: error.message })));
     void this.subscriber.subscribe(this.keys.cancelChannel);
     this.subscriber.on('message', (_channel: string, id: string) => this.stop(id, { kind: 'cancel', reason: 'cancelled by DELETE /v1/jobs/:id' }));
@@ -131,6 +137,7 @@ export class QueueWorker {
     // A pipeline that does not stop within abort_ms has its thread terminated: its job is handed back all the same.
     await Promise.all([closed, this.threads.close(this.options.config.shutdown.abort_ms)]);
     await this.stats.flush();
+    await Promise.allSettled([...this.reports]);
     await this.callbacks.close(this.options.config.shutdown.abort_ms);
     await Promise.allSettled([this.queue.close()]);
     this.subscriber.disconnect();
@@ -210,7 +217,7 @@ export class QueueWorker {
     return checkedSpecTarget(project, { ...request, outputPath: path.relative(project.outputDir, file) });
   }
 
-  /** After a job's last try here: its generation's outcome if it has none, its caller's slot, its log line and callback. */
+  /** After a job's last try here: its generation's outcome if it has none, and its caller's slot. */
   private async ended(job: QueuedJob, stop: Stop | undefined): Promise<void> {
     const id = job.id!;
     this.finished += 1;
@@ -219,8 +226,6 @@ export class QueueWorker {
       // The pipeline records its own outcome; this one only counts when it could not (the guard keeps the first).
       this.stats.giveUp(id, stop ? 'interrupted' : 'error', stop?.reason ?? 'the job ended without an outcome');
       await this.stats.flush();
-      // BullMQ finishes the job once this processor returns; the record is read (and called back) after.
-      setImmediate(() => void this.report(id, job.data.callback).catch((error: Error) => this.options.log({ level: 'warn', msg: 'job end not reported', job: id, error: error.message })));
     } catch (error) {
       this.options.log({ level: 'warn', msg: 'job end not recorded', job: id, error: (error as Error).message });
     }
@@ -238,16 +243,17 @@ export class QueueWorker {
     await this.report(id, job.data.callback);
   }
 
+  private reportEnd(id: string, callback: string | undefined): void {
+    const report = this.report(id, callback).catch((error: Error) => this.options.log({ level: 'warn', msg: 'job end not reported', job: id, error: error.message }));
+    this.reports.add(report);
+    void report.finally(() => this.reports.delete(report));
+  }
+
+  /** A finished job's log line and signed callback, from its record as any API node shows it. */
   private async report(id: string, callback: string | undefined): Promise<void> {
-    for (let poll = 0; poll < 100; poll++) {
-      const view = await readJob(this.queue, id);
-      if (!view) return;
-      if (view.status === 'done' || view.status === 'failed') {
-        logJob(view, this.options.log);
-        if (callback) await this.callbacks.finished(view, new URL(callback));
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const view = await readJob(this.queue, this.redis, id);
+    if (view?.status !== 'done' && view?.status !== 'failed') return;
+    logJob(view, this.options.log);
+    if (callback) await this.callbacks.finished(view, new URL(callback));
   }
 }

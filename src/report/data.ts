@@ -9,6 +9,7 @@ import { HEALS_FILE } from '../heal/suite.ts';
 import { HealRecord } from '../heal/result.ts';
 import { StatsLog } from '../stats/log.ts';
 import type { StatsEvent } from '../stats/events.ts';
+import { localPath, type PathRoots } from '../store/portable-path.ts';
 import { Provenance } from '../store/spec-files.ts';
 import { readBatches, type BatchResult } from '../workflow/batch.ts';
 
@@ -38,7 +39,8 @@ export interface ReportData {
   heals: HealRecord[];
 }
 
-export function gatherReport(home: string, specRoots: readonly string[]): ReportData {
+/** `roots` are what a provenance record's paths are relative to (the project, the user's home folder). */
+export function gatherReport(home: string, specRoots: readonly string[], roots: PathRoots): ReportData {
   const events = new StatsLog(home).read();
   const provenance = provenanceByGeneration(specRoots);
   const batches = readBatches(home);
@@ -47,16 +49,16 @@ export function gatherReport(home: string, specRoots: readonly string[]): Report
   for (const event of events) byGeneration.set(event.generation, [...(byGeneration.get(event.generation) ?? []), event]);
   const generations = [...byGeneration.entries()]
     .filter(([, list]) => list.some((e) => e.type === 'success' || e.type === 'give_up'))
-    .map(([id, list]) => generationView(id, list, provenance.get(id), requests.get(id)));
+    .map(([id, list]) => generationView(id, list, provenance.get(id), requests.get(id), roots));
   return { generations, batches, heals: readHeals(home) };
 }
 
-function generationView(id: string, events: StatsEvent[], record: { file: string; provenance: Provenance } | undefined, request: string | undefined): GenerationView {
+function generationView(id: string, events: StatsEvent[], record: { file: string; provenance: Provenance } | undefined, request: string | undefined, roots: PathRoots): GenerationView {
   const outcome = events.find((e) => e.type === 'success' || e.type === 'give_up');
   const calls = events.filter((e) => e.type === 'model_call');
   const times = events.map((e) => Date.parse(e.time));
   const code = record && existsSync(record.file) ? readFileSync(record.file, 'utf8') : null;
-  const screenshots = record?.provenance.runner?.screenshots.filter((file) => existsSync(file)) ?? [];
+  const screenshots = record?.provenance.runner?.screenshots.map((file) => localPath(file, roots)).filter((file) => existsSync(file)) ?? [];
   return {
     id,
     started: events[0]!.time,
@@ -72,14 +74,8 @@ function generationView(id: string, events: StatsEvent[], record: { file: string
     tokens: calls.reduce((sum, e) => sum + e.tokens.total, 0),
     modelCalls: calls.length,
     durationMs: Math.max(0, Math.max(...times) - Math.min(...times)),
-    spec: record && code !== null ? { path: record.file, code, screenshots, traces: tracesBeside(screenshots) } : null,
+    spec: record && code !== null ? { path: record.file, code, screenshots, traces: record.provenance.runner?.traces?.map((file) => localPath(file, roots)).filter((file) => existsSync(file)) ?? [] } : null,
   };
-}
-
-/** Traces Playwright wrote in the run folders the screenshots were kept in. */
-function tracesBeside(screenshots: readonly string[]): string[] {
-  const dirs = new Set(screenshots.map((file) => path.dirname(file)));
-  return [...dirs].flatMap((dir) => filesUnder(dir).filter((file) => file.endsWith('trace.zip')));
 }
 
 function provenanceByGeneration(roots: readonly string[]): Map<string, { file: string; provenance: Provenance }> {

@@ -11,6 +11,6 @@ export interface ReportSource {
 }
 
 export function reportHtml(source: ReportSource, now: Date = new Date()): string {
-  const data = gatherReport(statsHome(source.env, source.cwd), [...new Set([...source.specRoots, source.cwd])]);
+  const data = gatherReport(statsHome(source.env, source.cwd), [...new Set([...source.specRoots, source.cwd])], { project: source.cwd, home: source.env.HOME });
   return renderReport(data, { title: 'Scribe report', generatedAt: now.toISOString(), cwd: source.cwd });
 }

@@ -122,7 +122,7 @@ function checkAlongTheFlow(model: SpecModel, inventory: PageInventory, options: 
 
   const findings: Finding[] = [];
   for (const use of testIdUses(model, attribute)) {
-    const where = whereaboutsAt(use.call.getStart());
+    const where = whereaboutsAt(firstUse(model, use.call, 0));
     if (where.kind === 'page') {
       findings.push(...checkOnePage(model, where.page, options, [use]));
       continue;
@@ -138,6 +138,27 @@ function checkAlongTheFlow(model: SpecModel, inventory: PageInventory, options: 
     });
   }
   return findings;
+}
+
+/**
+ * Where a locator is first used, not where it is made: `const sort = page.getByTestId('sort')` at the top
+ * of a test, first clicked after signing in, is on the page after signing in. A locator held in a
+ * variable is used at the earliest later reference (followed through further variables); one used where
+ * it is made, at the call.
+ */
+function firstUse(model: SpecModel, expr: ts.Expression, depth: number): number {
+  let node: ts.Node = expr;
+  // Up the chain it heads: `page.getByTestId('x').filter(…)` is one locator, held or used as a whole.
+  for (;;) {
+    const parent = node.parent;
+    const chained = (ts.isPropertyAccessExpression(parent) && parent.expression === node) || (ts.isCallExpression(parent) && parent.expression === node);
+    if (!chained && !ts.isParenthesizedExpression(parent) && !ts.isAsExpression(parent) && !ts.isNonNullExpression(parent)) break;
+    node = parent;
+  }
+  const holder = node.parent;
+  if (depth > MAX_DEPTH || !ts.isVariableDeclaration(holder) || holder.initializer !== node || !ts.isIdentifier(holder.name)) return expr.getStart();
+  const later = model.referencesTo(holder).filter((ref) => ref.getStart() > holder.getEnd());
+  return later.length === 0 ? expr.getStart() : Math.min(...later.map((ref) => firstUse(model, ref, depth + 1)));
 }
 
 function pathOf(url: string): string {

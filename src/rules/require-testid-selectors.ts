@@ -24,6 +24,10 @@ const OTHER_FACTORIES = new Set(['getByRole', 'getByText', 'getByLabel', 'getByP
 const LADDER = new Set(['getByRole', 'getByLabel', 'getByPlaceholder', 'getByText']);
 const FACTORY_RECEIVERS = new Set(['page', 'frame', 'locator', 'unknown']);
 const FIXABLE_RECEIVERS = new Set(['page', 'frame', 'locator']);
+/** `iframe[title="Editor"]`, `iframe[name='editor']`: the accepted way to locate a frame. */
+const FRAME_BY_NAME = /^\s*iframe\[\s*(?:title|name)\s*=\s*(?:"[^"]+"|'[^']+')\s*\]\s*$/;
+const FRAME_SELECTOR = /^\s*iframe\b/i;
+const FRAME_ADVICE = `a frame carries no test id: locate it by its title or name, page.frameLocator('iframe[title="…"]') or page.locator('iframe[name="…"]').contentFrame(), then its elements by test id or the locator ladder`;
 
 export default defineRule({
   id: 'require-testid-selectors',
@@ -52,10 +56,14 @@ export default defineRule({
       findings.push({ node: call.expression, message: `${calleeText(model, call)}() selects by ${name.slice('getBy'.length).toLowerCase()}, which changes with copy and markup; ${suggestion}.` });
     }
 
+    const ladderAdvice = options.locator_ladder && env.inventory ? ladderSuggestion(env.inventory) : undefined;
     for (const use of selectorUses(model)) {
       if (allowed.has(use.method)) continue;
+      // A frame carries no test id of its own; its title or name is what names it.
+      if (FRAME_BY_NAME.test(use.value)) continue;
       if (!grammar.any.test(use.value)) {
-        findings.push({ node: use.argument, message: `${calleeText(model, use.call)}() ${describeSelector(use.value)}; ${suggestion}.` });
+        const advice = use.method === 'frameLocator' || FRAME_SELECTOR.test(use.value) ? FRAME_ADVICE : (ladderAdvice ?? suggestion);
+        findings.push({ node: use.argument, message: `${calleeText(model, use.call)}() ${describeSelector(use.value)}; ${advice}.` });
         continue;
       }
       const testId = use.method === 'locator' ? grammar.single.exec(use.value) : null;
@@ -71,6 +79,16 @@ export default defineRule({
     return findings;
   },
 });
+
+/**
+ * What to use instead of a CSS or XPath selector on an explored site: a site with no test ids has only the
+ * ladder to offer, so that is what the message points to; otherwise a test id, or the ladder for an element without one.
+ */
+function ladderSuggestion(inventory: PageInventory): string {
+  const ladder = "the locator ladder: getByRole('…', { name: '…' }), getByLabel('…'), getByPlaceholder('…') or getByText('…')";
+  const hasTestIds = [inventory, ...(inventory.pages ?? [])].some((page) => page.testIds.length > 0);
+  return hasTestIds ? `select it by test id, getByTestId('…'), or, for an element the explored site gives none, by ${ladder}` : `the explored site has no test ids: select it by ${ladder}`;
+}
 
 /**
  * The test id the explored site gives the element a ladder locator names (exact text, case-insensitive),

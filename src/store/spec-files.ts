@@ -53,6 +53,7 @@ export const Provenance = z.object({
   model: z.string(),
   attempts: z.number().int().positive(),
   rules: z.object({
+    /** Paths in a record are relative to the project's root, or `~/…` (store/portable-path.ts). */
     critic_config: z.string(),
     passed: z.boolean(),
     issues: z.array(Issue),
@@ -67,7 +68,7 @@ export const Provenance = z.object({
   note: z.string().optional(),
   critic: z.object({ status: z.enum(['approved', 'rejected']), estimated_duration_ms: z.number(), estimated_cost: z.number() }).optional(),
   runner: z
-    .object({ status: z.string(), classification: z.string(), duration_ms: z.number(), error_message: z.string().nullable(), screenshots: z.array(z.string()) })
+    .object({ status: z.string(), classification: z.string(), duration_ms: z.number(), error_message: z.string().nullable(), screenshots: z.array(z.string()), traces: z.array(z.string()).optional() })
     .optional(),
   /** Wall time per pipeline stage up to the write, and `total`, in ms. */
   timings_ms: z.record(z.string(), z.number().int().nonnegative()).optional(),

@@ -14,6 +14,7 @@ import type { Candidate } from '../agents/scribe.ts';
 import type { CriticVerdict, RunnerReport } from '../contracts.ts';
 import type { ProjectContext } from '../project/context.ts';
 import { statsHome } from '../stats/log.ts';
+import { portablePath, portableText, type PathRoots } from './portable-path.ts';
 import { specStem, writeSpec, type Provenance } from './spec-files.ts';
 
 /** What the later stages found, for the provenance record. */
@@ -59,7 +60,9 @@ export class SpecStore {
 
   private write(candidate: Candidate, request: ResolvedRequest, file: string, outcome: Pick<Provenance, 'status' | 'note'>, evidence: SpecEvidence, force: boolean): string {
     if (!candidate.success || candidate.code === null) throw new Error('only a validated candidate can be written');
-    const provenance = { ...provenanceOf(candidate, candidate.code, request, this.options.project.agents.critic.file), ...outcome, ...evidenceRecord(evidence) };
+    // A record is committed beside its spec: its paths are the project's or the home folder's, not this machine's.
+    const roots: PathRoots = { project: this.options.project.cwd, home: this.options.project.env.HOME };
+    const provenance = { ...provenanceOf(candidate, candidate.code, request, portablePath(this.options.project.agents.critic.file, roots)), ...outcome, ...evidenceRecord(evidence, roots) };
     writeSpec(file, candidate.code, provenance, force);
     this.options.reporter.report({ type: 'written', testPath: file });
     return file;
@@ -85,12 +88,21 @@ function provenanceOf(candidate: Candidate, code: string, request: ResolvedReque
   };
 }
 
-/** The Critic's verdict, the last run and the timings, as the record keeps them. */
-function evidenceRecord({ verdict, report, timings }: SpecEvidence): Pick<Provenance, 'critic' | 'runner' | 'timings_ms'> {
+/** The Critic's verdict, the last run and the timings, as the record keeps them (paths made portable). */
+function evidenceRecord({ verdict, report, timings }: SpecEvidence, roots: PathRoots): Pick<Provenance, 'critic' | 'runner' | 'timings_ms'> {
   return {
     ...(verdict ? { critic: { status: verdict.status, estimated_duration_ms: verdict.estimated_duration_ms, estimated_cost: verdict.estimated_cost } } : {}),
     ...(report
-      ? { runner: { status: report.status, classification: report.classification, duration_ms: report.duration_ms, error_message: report.error_message, screenshots: report.screenshots } }
+      ? {
+          runner: {
+            status: report.status,
+            classification: report.classification,
+            duration_ms: report.duration_ms,
+            error_message: report.error_message === null ? null : portableText(report.error_message, roots),
+            screenshots: report.screenshots.map((file) => portablePath(file, roots)),
+            ...(report.traces ? { traces: report.traces.map((file) => portablePath(file, roots)) } : {}),
+          },
+        }
       : {}),
     ...(timings ? { timings_ms: timings } : {}),
   };

@@ -13,8 +13,8 @@ import type { CriticConfig } from '../config/critic.ts';
 import type { Issue, PageInventory } from '../contracts.ts';
 import type { Finding, RuleEnvironment } from '../rules/types.ts';
 import type { TypeCheckerChoice } from './type-checker-choice.ts';
-import { compilerOptionsFor, projectImports, readProjectTypes, typeCheckOptions } from './project-types.ts';
-import { JavaScriptPrograms, nativeChecker, type Compiler } from './type-checker.ts';
+import { compilerOptionsFor, JavaScriptPrograms, projectImports, readProjectTypes, typeCheckOptions, type ProjectTypes } from './type-checker.ts';
+import { nativeChecker, type Compiler } from './compiler.ts';
 import { applyEdits, fixKey, nonOverlapping } from './edits.ts';
 import { attempt, once } from '../util/once.ts';
 import { fixBreaks } from './verify-fix.ts';
@@ -37,6 +37,8 @@ export interface ValidatorOptions {
    * own choices win for the Playwright and Node types.
    */
   tsconfig?: string;
+  /** The type information itself, in place of `tsconfig`'s: what groupByProjectTypes merged for a group of specs. */
+  projectTypes?: ProjectTypes;
   /** Which compiler type-checks (default `auto`: TypeScript 7's native one where it is installed). */
   typeChecker?: TypeCheckerChoice;
 }
@@ -303,7 +305,10 @@ export class Validator {
     const diagnosticsOf = native
       ? (sf: ts.SourceFile) => native().get(path.resolve(sf.fileName)) ?? []
       : (sf: ts.SourceFile) => program().getSemanticDiagnostics(sf).map(fromCompilerDiagnostic);
-    return trees.map((tree) => (tree instanceof Error ? tree : new SpecModel(tree, () => diagnosticsOf(tree), () => program().getTypeChecker())));
+    // With the native checker, a rule following a call into another file gets a program of that spec alone:
+    // the batch's would parse and bind every spec and its imports for the few that need it.
+    const checkerOf = (tree: ts.SourceFile) => (native ? once(() => javascript.program([tree]).getTypeChecker()) : () => program().getTypeChecker());
+    return trees.map((tree) => (tree instanceof Error ? tree : new SpecModel(tree, () => diagnosticsOf(tree), checkerOf(tree))));
   }
 
   /** The findings of the enabled rules (of those `which` admits) on one file. */
@@ -354,7 +359,7 @@ export class Validator {
   /** The compiler work every validator derived from this one shares: declaration files parsed once, and the native checker if any. */
   private compilerState(): Compiler {
     if (this.compiler) return this.compiler;
-    const project = this.options.tsconfig ? readProjectTypes(this.options.tsconfig) : undefined;
+    const project = this.options.projectTypes ?? (this.options.tsconfig ? readProjectTypes(this.options.tsconfig) : undefined);
     const options = typeCheckOptions(strictOf(this.config), project);
     const declarationFiles = project?.declarationFiles ?? [];
     this.compiler = { javascript: new JavaScriptPrograms(compilerOptionsFor(options), declarationFiles), native: nativeChecker(this.options.typeChecker ?? 'auto', options, declarationFiles) };

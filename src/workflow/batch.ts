@@ -1,11 +1,12 @@
 /**
- * `scribe generate --plan`: every scenario of a plan through the whole pipeline, N generations at once.
+ * `scribe generate --plan` (and the MCP tool generate_batch): every scenario of a plan, or every request of
+ * a list, through the whole pipeline, N generations at once.
  * Each worker keeps one validator (its compiler stays warm) across its scenarios; each run launches its own
  * browser inside its boundary.
  * Resumable: a scenario accepted before (its hash in the batch ledger, its spec still on disk) is
  * skipped. Every batch is recorded (batches.jsonl beside the statistics log) for `scribe report`.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -16,8 +17,9 @@ import type { ProjectContext } from '../project/context.ts';
 import { statsHome, type StatsSink } from '../stats/log.ts';
 import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
-import { generateSpec } from './pipeline.ts';
-import { scenarioHash, type Scenario, type TestPlan } from './plan-file.ts';
+import { generateSpec, type GenerateRequest } from './pipeline.ts';
+import { scenarioHash, type TestPlan } from './plan-file.ts';
+import type { GenerateRequestFields } from './request-contract.ts';
 
 export const BATCHES_FILE = 'batches.jsonl';
 
@@ -58,17 +60,45 @@ export const BatchResult = z.object({
 });
 export type BatchResult = z.infer<typeof BatchResult>;
 
+/** One generation of a batch: the request as the pipeline takes it, and its identity across batches. */
+export interface BatchItem {
+  /** Equal for the same scenario in every batch: one accepted before is skipped. */
+  hash: string;
+  /** The page it starts on, as the plan or the request names it. */
+  page: string;
+  request: GenerateRequest;
+}
+
+/** A plan's scenarios as batch items, each page resolved against the plan's app. */
+export function planItems(plan: TestPlan): BatchItem[] {
+  return plan.scenarios.map((scenario) => ({
+    hash: scenarioHash(scenario),
+    page: scenario.page,
+    request: { description: scenario.request, ...(scenario.feature ? { feature: scenario.feature } : {}), url: new URL(scenario.page, plan.app).href },
+  }));
+}
+
+/** Requests of the request contract (POST /v1/batch, generate_batch) as batch items. */
+export function requestItems(requests: readonly GenerateRequestFields[]): BatchItem[] {
+  return requests.map((request) => ({ hash: requestHash(request), page: request.url ?? '', request }));
+}
+
+/** A request's identity across batches: what it asks, where, and into which feature. */
+export function requestHash(request: Pick<GenerateRequestFields, 'description' | 'url' | 'feature'>): string {
+  return createHash('sha256').update(JSON.stringify(['request', request.description.trim(), request.url?.trim() ?? '', request.feature ?? ''])).digest('hex').slice(0, 16);
+}
+
 export interface BatchOptions {
   project: ProjectContext;
-  plan: TestPlan;
-  /** The plan's file, as the user named it (recorded with the batch). */
-  planFile: string;
+  items: BatchItem[];
+  /** Where the items came from (the plan's file as the user named it, or the surface): recorded with the batch. */
+  source: string;
   /** Generations at once; default: the machine's cores. */
   workers?: number;
   /** Where each generation's statistics go (default: the project's log). */
   stats?: StatsSink | false;
   provider?: ModelProvider;
-  /** Run each spec against the app (default true). */
+  /** Run each spec against the app (default true; an item's own `run` wins). */
   run?: boolean;
   onProgress?: (event: BatchProgress) => void;
   signal?: AbortSignal;
@@ -81,49 +111,53 @@ export function defaultWorkers(): number {
 }
 
 export async function generateBatch(options: BatchOptions): Promise<BatchResult> {
-  const { project, plan } = options;
+  const { project, items } = options;
   const started = new Date();
   const clock = performance.now();
   const home = statsHome(project.env, project.cwd);
   const accepted = acceptedBefore(home, project.cwd);
   const batch = randomUUID();
-  const workers = Math.max(1, Math.min(options.workers ?? defaultWorkers(), plan.scenarios.length));
-  const outcomes = new Array<ScenarioOutcome>(plan.scenarios.length);
+  const workers = Math.max(1, Math.min(options.workers ?? defaultWorkers(), items.length));
+  const outcomes = new Array<ScenarioOutcome>(items.length);
   let next = 0;
   let done = 0;
   const finish = (outcome: ScenarioOutcome) => {
     outcomes[outcome.index - 1] = outcome;
-    options.onProgress?.({ type: 'finished', outcome, done: ++done, total: plan.scenarios.length });
+    options.onProgress?.({ type: 'finished', outcome, done: ++done, total: items.length });
   };
 
   const worker = async (id: number) => {
     // One compiler for all of this worker's scenarios.
     const validator = untrustedValidator(project.agents.critic, { projectRoot: project.cwd, typeCheck: true, tsconfig: project.tsconfig });
-    for (let index = next++; index < plan.scenarios.length; index = next++) {
+    for (let index = next++; index < items.length; index = next++) {
       options.signal?.throwIfAborted();
-      const scenario = plan.scenarios[index]!;
-      const hash = scenarioHash(scenario);
-      const base = { index: index + 1, hash, request: scenario.request, page: scenario.page };
-      const before = accepted.get(hash);
+      const item = items[index]!;
+      const base = { index: index + 1, hash: item.hash, request: item.request.description, page: item.page };
+      const before = accepted.get(item.hash);
       if (before) {
         finish({ ...base, status: 'skipped', testPath: before, generation: null, attempts: 0, tokens: 0, duration_ms: 0, error: null });
         continue;
       }
-      options.onProgress?.({ type: 'started', index: index + 1, total: plan.scenarios.length, request: scenario.request, worker: id });
-      finish(await generateOne(options, scenario, base, validator));
+      options.onProgress?.({ type: 'started', index: index + 1, total: items.length, request: item.request.description, worker: id });
+      finish(await generateOne(options, item, base, validator));
     }
   };
   await Promise.all(Array.from({ length: workers }, (_, id) => worker(id + 1)));
 
-  const result = summarize({ batch, plan: options.planFile, started: started.toISOString(), workers, scenarios: outcomes, durationMs: Math.round(performance.now() - clock) });
+  const result = summarize({ batch, plan: options.source, started: started.toISOString(), workers, scenarios: outcomes, durationMs: Math.round(performance.now() - clock) });
+  recordBatch(home, result);
+  return result;
+}
+
+/** Adds a finished batch to the ledger `scribe report` reads and later batches resume from. */
+export function recordBatch(home: string, result: BatchResult): void {
   mkdirSync(home, { recursive: true });
   appendFileSync(path.join(home, BATCHES_FILE), `${JSON.stringify(result)}\n`);
-  return result;
 }
 
 async function generateOne(
   options: BatchOptions,
-  scenario: Scenario,
+  item: BatchItem,
   base: Pick<ScenarioOutcome, 'index' | 'hash' | 'request' | 'page'>,
   validator: Validator,
 ): Promise<ScenarioOutcome> {
@@ -132,9 +166,8 @@ async function generateOne(
   const generation = randomUUID();
   let tokens = 0;
   const counting: GenerationReporter = { report: (event) => void (event.type === 'model_call' && (tokens += event.tokens.total)) };
-  const url = new URL(scenario.page, options.plan.app).href;
   const result = await generateSpec(
-    { description: scenario.request, feature: scenario.feature, url, run: options.run !== false },
+    { ...item.request, run: item.request.run ?? options.run !== false },
     { cwd: project.cwd, env: project.env, project, stats: options.stats, generation, provider: options.provider, validator, signal: options.signal, reporter: counting },
   );
   const { document } = result;
@@ -150,7 +183,7 @@ async function generateOne(
   };
 }
 
-function summarize(input: { batch: string; plan: string; started: string; workers: number; scenarios: ScenarioOutcome[]; durationMs: number }): BatchResult {
+export function summarize(input: { batch: string; plan: string; started: string; workers: number; scenarios: ScenarioOutcome[]; durationMs: number }): BatchResult {
   const count = (status: ScenarioOutcome['status']) => input.scenarios.filter((s) => s.status === status).length;
   const generated = input.scenarios.filter((s) => s.status !== 'skipped');
   const acceptedNow = generated.filter((s) => s.status === 'accepted');
@@ -176,7 +209,7 @@ function summarize(input: { batch: string; plan: string; started: string; worker
 }
 
 /** The scenarios earlier batches accepted whose spec is still there: hash → spec path. */
-function acceptedBefore(home: string, cwd: string): Map<string, string> {
+export function acceptedBefore(home: string, cwd: string): Map<string, string> {
   const accepted = new Map<string, string>();
   for (const batch of readBatches(home)) {
     for (const scenario of batch.scenarios) {

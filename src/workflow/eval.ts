@@ -2,13 +2,17 @@
  * `scribe eval`: a list of requests through the whole pipeline with the configured model, measured one
  * by one (attempts, rules, Critic, run, heals, model calls, tokens, time) and in total (the rates a
  * model is chosen by). Each request's events go to their own stats log, so the figures are its own.
+ * Its specs go under Scribe's home (<home>/eval/<stamp>/), never into the project's testDir, where the
+ * user's own runs would pick them up.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { checkWithSchema, readYamlFile } from '../config/load.ts';
-import { StatsLog } from '../stats/log.ts';
+import type { ProjectContext } from '../project/context.ts';
+import { statsHome, StatsLog } from '../stats/log.ts';
+import { slugify } from '../store/spec-files.ts';
 import { generateSpec } from './pipeline.ts';
 import type { PipelineEvent } from '../contracts.ts';
 
@@ -40,6 +44,8 @@ export interface EvalRow {
   run: string | null;
   heals: number;
   accepted: boolean;
+  /** Where its spec was written (accepted or kept for review), or null. */
+  spec: string | null;
   model_calls: number;
   tokens: number;
   duration_ms: number;
@@ -49,6 +55,8 @@ export interface EvalRow {
 
 export interface EvalReport {
   self_validation: boolean;
+  /** The folder under Scribe's home holding this eval's specs. */
+  specs_dir: string;
   requests: EvalRow[];
   totals: {
     requests: number;
@@ -68,6 +76,8 @@ export interface EvalReport {
 export interface EvalOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** The project, read once by the caller (who starts its webServer); default: read from cwd and env. */
+  project?: ProjectContext;
   url?: string;
   selfValidation: boolean;
   onEvent?: (index: number, event: PipelineEvent) => void;
@@ -75,6 +85,7 @@ export interface EvalOptions {
 
 export async function runEval(requests: EvalRequests, options: EvalOptions): Promise<EvalReport> {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
+  const specsDir = path.join(statsHome(options.env, options.cwd), 'eval', stamp);
   const rows: EvalRow[] = [];
   for (const [index, request] of requests.entries()) {
     const home = mkdtempSync(path.join(tmpdir(), 'scribe-eval-'));
@@ -85,13 +96,14 @@ export async function runEval(requests: EvalRequests, options: EvalOptions): Pro
       const { document } = await generateSpec(
         {
           description: request.description,
-          // Its own folder per eval, so no spec of the project is overwritten.
-          feature: `eval ${stamp} ${request.feature ?? request.description}`,
+          feature: request.feature,
+          // Numbered, so two requests alike do not share a file.
+          outputPath: path.join(specsDir, `${String(index + 1).padStart(2, '0')}-${slugify(request.description)}.spec.ts`),
           url: request.url ?? options.url,
           complexity: request.complexity,
           selfValidation: options.selfValidation,
         },
-        { cwd: options.cwd, env: options.env, stats, onEvent: (event) => { events.push(event); options.onEvent?.(index, event); } },
+        { cwd: options.cwd, env: options.env, project: options.project, stats, onEvent: (event) => { events.push(event); options.onEvent?.(index, event); } },
       );
       const recorded = stats.read();
       const calls = recorded.filter((e) => e.type === 'model_call');
@@ -105,6 +117,7 @@ export async function runEval(requests: EvalRequests, options: EvalOptions): Pro
         run: document.runner?.classification ?? null,
         heals: events.filter((e) => e.stage === 'medic' && e.status === 'started').length,
         accepted: document.success,
+        spec: document.testPath,
         model_calls: calls.length,
         tokens: calls.reduce((sum, e) => sum + ('tokens' in e ? e.tokens.total : 0), 0),
         duration_ms: Math.round(performance.now() - started),
@@ -115,7 +128,7 @@ export async function runEval(requests: EvalRequests, options: EvalOptions): Pro
       rmSync(home, { recursive: true, force: true });
     }
   }
-  return { self_validation: options.selfValidation, requests: rows, totals: totalsOf(rows) };
+  return { self_validation: options.selfValidation, specs_dir: specsDir, requests: rows, totals: totalsOf(rows) };
 }
 
 function totalsOf(rows: EvalRow[]): EvalReport['totals'] {

@@ -226,7 +226,14 @@ async function explore(url: string, testIdAttribute: string, settings: ScribeCon
   const pages = 1 + (inventory.pages?.length ?? 0);
   const ids = inventory.testIds.length + (inventory.pages ?? []).reduce((sum, page) => sum + page.testIds.length, 0);
   emit('explore', 'done', `found ${ids} test ids on ${pages} page${pages === 1 ? '' : 's'} from ${url}`);
+  if (showsNothingToActOn(inventory)) {
+    emit('explore', 'info', `${inventory.url} still shows nothing to act on (no link, button, field or test id) ${settings.render_wait_ms / 1000} s after it loaded: the model writes its locators without seeing them`);
+  }
   return inventory;
+}
+
+function showsNothingToActOn(page: PageInventory): boolean {
+  return page.testIds.length === 0 && page.fields.length === 0 && page.roles.length === 0 && page.links.length === 0;
 }
 
 /** The `generate --json` document of a finished walk, and the exit code it means. */

@@ -21,6 +21,15 @@ export function reporterFailure(event: { reporter: string; error: string }): str
   return `${event.reporter} failed (${event.error}); the generation goes on without it`;
 }
 
+/**
+ * A line that would repeat the run's error (a kept spec's note, the final message) with the error left
+ * out: the run's own line has shown it once, in full.
+ */
+export function withoutRunError(text: string, runError: string | null | undefined): string {
+  if (!runError?.trim() || !text.includes(runError)) return text;
+  return text.split(runError).join("the run's error above");
+}
+
 export function displayPath(file: string, cwd: string): string {
   const relative = path.relative(cwd, file);
   return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;

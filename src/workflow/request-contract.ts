@@ -102,6 +102,23 @@ export function mcpRequestShape(limits: RequestLimits) {
   return Object.fromEntries(MCP_REQUEST_FIELDS.map((name) => [name, fields[name]])) as Pick<ReturnType<typeof requestFields>, (typeof MCP_REQUEST_FIELDS)[number]>;
 }
 
+/**
+ * A batch (POST /v1/batch, the MCP tool generate_batch): requests of this contract, generated N at once as
+ * `generate --plan` does a plan's scenarios. `maxRequests` is the jobs a server lets wait (jobs.max_queued).
+ */
+export function batchSchema(limits: RequestLimits, maxRequests: number, request: z.ZodType<GenerateRequestFields> = requestSchema(limits)) {
+  return z.strictObject(
+    {
+      requests: z
+        .array(request, expecting('a list of requests'))
+        .min(1, 'must hold at least one request')
+        .max(maxRequests, `must hold at most ${maxRequests} requests`)
+        .describe('the requests, each as one generate request; one accepted by an earlier batch (same description, url and feature) is skipped'),
+    },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'must be a JSON object' : undefined) },
+  );
+}
+
 /** The CLI's name for a field where it differs (`--out`, after Playwright's `--output`); the description is the argument. */
 export const CLI_OPTION_NAMES: Readonly<Partial<Record<RequestField, string>>> = { outputPath: 'out' };
 

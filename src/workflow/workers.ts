@@ -14,6 +14,7 @@ import type { ReviewStatus, SpecEvidence } from '../store/spec-store.ts';
 import { reportStage, type GenerationContext, type Stages } from './generation-context.ts';
 import type { Worker, WorkerOutput } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
+import { withoutRunError } from './progress-reporter.ts';
 import type { PipelineSegment } from './segments.ts';
 import { RUNNER_SIGNAL, type SignalOf, type WorkerName } from '../config/worker-contracts.ts';
 
@@ -54,7 +55,8 @@ async function scribeWorker(context: GenerationContext, stages: Stages, state: R
     const error = `the Critic rejected ${rejections} candidates; last: ${reason ?? ''}`;
     return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate: { ...last, success: false, failure: 'max_retries', error } } as const] };
   }
-  if (sentBack) reportStage(context, 'scribe', 'info', sentBack.type === 'VERDICT' ? `the Critic sent the spec back: ${reason}` : `the proof run sent the spec back: ${reason}`);
+  // Why was shown on the Critic's or the proof run's own line.
+  if (sentBack) reportStage(context, 'scribe', 'info', sentBack.type === 'VERDICT' ? 'the Critic sent the spec back with its findings' : 'the proof run sent the spec back with what it showed');
   const candidate = await stages.scribe.generate(task, prior, context.generation);
   if (!candidate.success) return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate } as const] };
   return { signal: 'CANDIDATE', segments: [{ type: 'CANDIDATE', candidate, origin: 'scribe' } as const] };
@@ -74,7 +76,7 @@ async function criticWorker(context: GenerationContext, stages: Stages, state: R
   const task = state.task();
   const { candidate } = state.candidate();
   reportStage(context, 'critic', 'started', 'the Critic reviews the spec');
-  const verdict = await stages.critic.review({ file: candidate.file, code: candidate.code!, request: task, generation: context.generation });
+  const verdict = await stages.critic.review({ file: candidate.file, code: candidate.code!, request: task, generation: context.generation, standIn: candidate.substitute !== undefined });
   const approved = verdict.status === 'approved';
   reportStage(context, 'critic', approved ? 'done' : 'failed', approved ? `approved (about ${(verdict.estimated_duration_ms / 1000).toFixed(1)} s a run)` : `rejected: ${verdict.reason}`);
   return { signal: approved ? 'APPROVED' : 'REJECTED', segments: [{ type: 'VERDICT', verdict } as const] };
@@ -152,7 +154,8 @@ async function medicWorker(context: GenerationContext, stages: Stages, state: Ru
     return { signal: 'EXHAUSTED', segments: [{ type: 'HEAL', outcome: 'failed', reasons } as const] };
   }
   const attempt = healsUsed + 1;
-  reportStage(context, 'medic', 'started', `heal ${attempt}/${maxAttempts}: ${result.report.classification} — ${result.report.error_message ?? ''}`);
+  // The run's line has just shown its error: this one names it only.
+  reportStage(context, 'medic', 'started', `heal ${attempt}/${maxAttempts} of the ${result.report.classification} run`);
   const medic = await stages.medic();
   const healed = await medic.heal({
     file: current.candidate.file,
@@ -192,7 +195,7 @@ function acceptWorker(context: GenerationContext, stages: Stages, state: RunStat
 /** Keeps the best validated spec, not accepted (not run, or failing), for review; the store says where. */
 function keepWorker(context: GenerationContext, stages: Stages, state: RunState, status: ReviewStatus, note: string): WorkerOutput<PipelineSegment, 'KEPT'> {
   const testPath = stages.store.keep(state.bestCandidate(), state.task(), status, note, evidenceOf(context, state));
-  reportStage(context, 'keep', 'info', `kept for review: ${path.relative(context.project.cwd, testPath) || testPath} (${note})`);
+  reportStage(context, 'keep', 'info', `kept for review: ${path.relative(context.project.cwd, testPath) || testPath} (${withoutRunError(note, state.lastRun()?.report.error_message)})`);
   return { signal: 'KEPT', segments: [{ type: 'OUTCOME', status, testPath, message: note } as const] };
 }
 

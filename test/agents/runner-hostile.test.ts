@@ -17,7 +17,7 @@ const base = loadRunnerConfig();
 const config: RunnerConfig = {
   ...base,
   timeouts: { ...base.timeouts, action_ms: 3000, expect_ms: 3000, test_ms: 40_000, run_ms: 90_000 },
-  containment: { ...base.containment, limits: { worker_heap_mb: 256, page_heap_mb: 256, file_mb: 64, temp_mb: 128 } },
+  containment: { ...base.containment, limits: { worker_heap_mb: 256, page_heap_mb: 256, memory_mb: 1536, file_mb: 64, temp_mb: 128 } },
 };
 
 let host: HostileHost;
@@ -38,5 +38,11 @@ describe.skipIf(!osSandboxAvailable(process.env))('a hostile run with the gate b
     host.reset();
     const report = await runSpec({ specText: spec.text, fileName: name, baseURL: host.appUrl, cwd: host.project, env: host.env, untrusted: true, allowedEnv: ALLOWED_ENV, ...bundledRunTarget(config) });
     expect(host.effects(report)).toEqual([]);
+    // The memory hog is stopped by the whole run's cap where the machine lets Scribe make one; the report says which.
+    if (spec.containedBy.startsWith('memory cap')) {
+      const containment = report.containment!;
+      expect(containment.notes.some((note) => note.startsWith(containment.memory_cap_mb === null ? 'no cap on the run' : 'the run went past its memory cap'))).toBe(true);
+      if (containment.memory_cap_mb !== null) expect(report.error_message).toMatch(/^the run went past its memory cap \(containment\.limits\.memory_mb, 1536 MB/);
+    }
   }, 150_000);
 });

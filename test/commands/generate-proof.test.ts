@@ -121,4 +121,28 @@ test('log in', async ({ page }) => {
     expect(readdirSync(folder).filter((name) => name.endsWith('.spec.ts'))).toEqual([]);
     expect(existsSync(path.join(folder, 'log-in-and-see-the-dashboard.not-run.ts'))).toBe(true);
   });
+
+  it('sends back a spec that leaves out what the request expects, naming it, before anything runs; the next, covering it, is accepted', async () => {
+    project = makeScribeProject();
+    const todo = (assertion: string) => `import { test, expect } from '@playwright/test';
+
+test('complete a todo', async ({ page }) => {
+  await page.goto('/todos.html');
+  await page.getByLabel('Complete Buy milk').check();
+  ${assertion}
+  await page.screenshot({ path: 'test-results/todos.png' });
+});
+`;
+    const covering = todo("await expect(page.getByTestId('todo-count')).toHaveText('1 item left');");
+    fake.reply({ text: chatty(todo("await expect(page.getByTestId('todos-heading')).toBeVisible();")) }, { text: chatty(covering) });
+    const run = await runCli(['generate', 'complete the "Buy milk" todo and see "1 item left"', '--url', `${app.url}/todos.html`, '--feature', 'Todos', '--json'], { env: project.env(fake.url), cwd: project.dir });
+    expect(run.code).toBe(0);
+    expect(fake.requests).toHaveLength(2);
+    const feedback = fake.requests[1]!.body.messages!.at(-1)!.content;
+    expect(feedback).toContain('[request-coverage]');
+    expect(feedback).toContain('the request expects "1 item left" but no assertion checks it');
+    // The Critic sent it back: only the covering spec was run.
+    expect(statsEvents().filter((e) => e.type === 'runner_outcome')).toMatchObject([{ classification: 'pass', proof: 'proved' }]);
+    expect(readFileSync(path.join(project.dir, GenerateResult.parse(JSON.parse(run.stdout)).testPath!), 'utf8')).toBe(covering);
+  });
 });

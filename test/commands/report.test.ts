@@ -1,8 +1,9 @@
 /**
  * `scribe report` opened in the real Chromium: a generation (scripted model, run green against the suite
  * app, its screenshot kept) and a batch in the statistics; the page shows the request, loads the
- * screenshot inlined, draws the charts, and asks nothing of the network.
+ * screenshot inlined, links the run's kept trace, draws the charts, and asks nothing of the network.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -48,14 +49,12 @@ afterAll(async () => {
 });
 
 describe('scribe report', { timeout: 300_000 }, () => {
-  // Skipped at the merge (issue 28): since the proof run, a green run keeps the proof copy's screenshot too,
-  // so the report shows two where this expects one. The Runner must keep only the spec's own.
-  it.skip('is one self-contained page: each request with its verdict and spec, its screenshot loaded, the charts drawn, no network', async () => {
+  it('is one self-contained page: each request with its verdict and spec, its screenshot loaded, the charts drawn, no network', async () => {
     fake.reply({ text: chatty(SPEC) }, { text: chatty('no code, sorry') }, { text: 'still none' }, { text: 'none' });
     const accepted = await runCli(['generate', REQUEST, '--url', `${app.url}/search`, '--json'], { env: project.env(fake.url), cwd: project.dir });
-    expect(JSON.parse(accepted.stdout)).toMatchObject({ success: true });
+    expect(JSON.parse(accepted.stdout), accepted.stdout).toMatchObject({ success: true });
     const failed = await runCli(['generate', 'open the invoices and see the total', '--url', `${app.url}/about`, '--no-run', '--json'], { env: project.env(fake.url), cwd: project.dir });
-    expect(failed.code).toBe(1);
+    expect(failed.code, failed.stderr).toBe(1);
 
     const run = await runCli(['report', '--out', 'out/report.html'], { env: project.env(fake.url), cwd: project.dir });
     expect(run.code).toBe(0);
@@ -78,6 +77,11 @@ describe('scribe report', { timeout: 300_000 }, () => {
       expect(await shot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
       await accepted.locator('summary').click();
       expect(await accepted.locator('pre code').innerText()).toContain("getByTestId('search-submit')");
+      // The run's trace is kept and linked, with the command that opens it; it recorded the spec's actions.
+      const traceCommand = await accepted.locator('code', { hasText: 'npx playwright show-trace' }).innerText();
+      const trace = traceCommand.replace('npx playwright show-trace ', '');
+      expect(await accepted.getByRole('link', { name: 'trace.zip' }).getAttribute('href')).toBe(pathToFileURL(trace).href);
+      expect(execFileSync('unzip', ['-p', trace, '*.trace'], { encoding: 'utf8' })).toContain('search-submit');
 
       // A generation that wrote nothing has no provenance record: it is shown by its id, with why it gave up.
       const gaveUp = await page.locator('article.request', { hasText: 'max_retries' }).innerText();

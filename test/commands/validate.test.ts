@@ -40,7 +40,7 @@ describe('scribe validate', () => {
     const selector = (attribute: string) => `import { test, expect } from '@playwright/test';\n\ntest('cart', async ({ page }) => {\n  await page.goto('/');\n  await page.locator('[${attribute}="cart"]').click();\n  await expect(page.getByTestId('total')).toBeVisible();\n});\n`;
     writeFileSync(path.join(dir, 'own.spec.ts'), selector('data-qa'));
     writeFileSync(path.join(dir, 'default.spec.ts'), selector('data-testid'));
-    const { report } = await json(['validate', 'own.spec.ts', 'default.spec.ts']);
+    const { report } = await json(['validate', 'own.spec.ts', 'default.spec.ts', '--preset', 'generated']);
     const testIdFindings = (name: string) => report.files.find((f) => f.file === name)!.issues.filter((i) => i.rule === 'require-testid-selectors');
     expect(testIdFindings('own.spec.ts')).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining("use getByTestId('cart')") })]);
     expect(testIdFindings('default.spec.ts')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('selects by CSS') })]);
@@ -54,7 +54,7 @@ describe('scribe validate', () => {
   });
 
   it('reports each planted problem at its line with its rule id', async () => {
-    const { code, report } = await json(['validate', 'planted.spec.ts']);
+    const { code, report } = await json(['validate', 'planted.spec.ts', '--preset', 'generated']);
     expect(code).toBe(1);
     const found = report.files[0]!.issues.map((i) => `${i.line}:${i.rule}`);
     expect(found).toEqual(
@@ -90,7 +90,7 @@ describe('scribe validate', () => {
     expect(warned.report.files[0]!.issues.find((i) => i.rule === 'no-wait-for-timeout')?.severity).toBe('warning');
 
     writeFileSync(config, bundledCritic.replace('      max: 10', '      max: 2'));
-    const limited = await json(['validate', 'clean.spec.ts', '--rules', config]);
+    const limited = await json(['validate', 'clean.spec.ts', '--rules', config, '--preset', 'generated']);
     expect(limited.code).toBe(1);
     expect(limited.report.files[0]!.issues.map((i) => i.rule)).toEqual(['max-steps']);
   });
@@ -98,13 +98,13 @@ describe('scribe validate', () => {
   it('reads ./agents/critic.yaml of the working directory when there is one', async () => {
     const local = path.join(dir, 'agents');
     mkdirSync(local);
-    writeFileSync(path.join(local, 'critic.yaml'), bundledCritic.replace('      max: 10', '      max: 1'));
+    writeFileSync(path.join(local, 'critic.yaml'), bundledCritic.replace('      max: 10', '      max: 1').replace('validate_preset: recommended', 'validate_preset: generated'));
     const { report } = await json(['validate', 'clean.spec.ts']);
     expect(report.files[0]!.issues.map((i) => i.rule)).toEqual(['max-steps']);
   });
 
   it('--fix applies the safe fixes, says what changed and keeps every assertion', async () => {
-    const run = await scribe(['validate', 'planted.spec.ts', '--fix'], { cwd: dir });
+    const run = await scribe(['validate', 'planted.spec.ts', '--fix', '--preset', 'generated'], { cwd: dir });
     const fixed = readFileSync(path.join(dir, 'planted.spec.ts'), 'utf8');
     expect(fixed).toContain("await p.goto('/login');");
     expect(fixed).not.toContain('waitForTimeout');
@@ -157,20 +157,21 @@ test('opens the second order', async ({ page }) => {
 `;
   const rulesOf = (report: ValidateReport) => [...new Set(report.files.flatMap((f) => f.issues.map((i) => i.rule)))].sort();
 
-  it('generated holds a suite to every rule; recommended keeps the correctness and flakiness rules only', async () => {
+  it('recommended, the default for your own specs, keeps the correctness and flakiness rules; generated holds a suite to every rule', async () => {
     writeFileSync(path.join(dir, 'orders.spec.ts'), human);
-    const generated = await json(['validate', 'orders.spec.ts', '--no-type-check']);
+    const generated = await json(['validate', 'orders.spec.ts', '--no-type-check', '--preset', 'generated']);
     expect(rulesOf(generated.report)).toEqual(expect.arrayContaining(['no-hardcoded-base-url', 'no-nth-methods', 'no-wait-for-timeout', 'require-screenshot']));
-    const recommended = await json(['validate', 'orders.spec.ts', '--no-type-check', '--preset', 'recommended']);
+    const recommended = await json(['validate', 'orders.spec.ts', '--no-type-check']);
     expect(rulesOf(recommended.report)).toEqual(['no-wait-for-timeout']);
     expect(recommended.code).toBe(1);
+    expect(rulesOf((await json(['validate', 'orders.spec.ts', '--no-type-check', '--preset', 'recommended'])).report)).toEqual(['no-wait-for-timeout']);
   });
 
   it('settings.validate_preset in the project’s critic.yaml chooses it without a flag; an unknown preset is exit 2', async () => {
     writeFileSync(path.join(dir, 'orders.spec.ts'), human);
     mkdirSync(path.join(dir, 'agents'));
-    writeFileSync(path.join(dir, 'agents', 'critic.yaml'), 'version: 1\nsettings:\n  validate_preset: recommended\n');
-    expect(rulesOf((await json(['validate', 'orders.spec.ts', '--no-type-check'])).report)).toEqual(['no-wait-for-timeout']);
+    writeFileSync(path.join(dir, 'agents', 'critic.yaml'), 'version: 1\nsettings:\n  validate_preset: generated\n');
+    expect(rulesOf((await json(['validate', 'orders.spec.ts', '--no-type-check'])).report)).toEqual(expect.arrayContaining(['no-hardcoded-base-url', 'no-nth-methods', 'require-screenshot']));
     const unknown = await scribe(['validate', 'orders.spec.ts', '--preset', 'lenient'], { cwd: dir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--preset lenient: no such preset (generated, recommended)');
@@ -261,7 +262,7 @@ test('only opens the page', async ({ page }) => {
 
   it('takes critic.yaml with --rules; an old --config naming a YAML file still works, with a notice', async () => {
     const rules = path.join(dir, 'critic.yaml');
-    writeFileSync(rules, bundledCritic.replace('      max: 10', '      max: 2'));
+    writeFileSync(rules, bundledCritic.replace('      max: 10', '      max: 2').replace('validate_preset: recommended', 'validate_preset: generated'));
     const current = await json(['validate', 'clean.spec.ts', '--rules', rules]);
     expect(current.report.files[0]!.issues.map((i) => i.rule)).toEqual(['max-steps']);
     expect(current.stderr).not.toMatch(/--config/);
@@ -276,7 +277,7 @@ test('only opens the page', async ({ page }) => {
     writeFileSync(path.join(dir, 'playwright.config.ts'), "export default { testDir: '..', use: { testIdAttribute: 'data-testid' } };\n");
     writeFileSync(path.join(dir, 'configs', 'qa.config.ts'), "export default { testDir: '..', projects: [{ name: 'plain' }, { name: 'qa', use: { testIdAttribute: 'data-qa' } }] };\n");
     writeFileSync(path.join(dir, 'own.spec.ts'), "import { test, expect } from '@playwright/test';\n\ntest('cart', async ({ page }) => {\n  await page.goto('/');\n  await page.locator('[data-qa=\"cart\"]').click();\n  await expect(page.getByTestId('total')).toBeVisible();\n});\n");
-    const findings = async (args: string[]) => (await json(['validate', 'own.spec.ts', ...args])).report.files[0]!.issues.filter((i) => i.rule === 'require-testid-selectors').map((i) => i.severity);
+    const findings = async (args: string[]) => (await json(['validate', 'own.spec.ts', '--preset', 'generated', ...args])).report.files[0]!.issues.filter((i) => i.rule === 'require-testid-selectors').map((i) => i.severity);
     expect(await findings([])).toEqual(['error']);
     expect(await findings(['-c', 'configs/qa.config.ts', '--project', 'qa'])).toEqual(['warning']);
     expect(await findings(['--config', 'configs/qa.config.ts', '--project', 'plain'])).toEqual(['error']);

@@ -9,7 +9,8 @@ import { ExploreError, exploreUrl } from '../../src/explore/inventory.ts';
 import { renderInventory } from '../../src/explore/render.ts';
 import { startDemoApp, type DemoApp } from '../../src/demo-app/server.ts';
 import { serveLargePage } from '../fixtures/large-page.ts';
-import type { StaticServer } from '../../src/demo-app/static-server.ts';
+import { serveDirectory, type StaticServer } from '../../src/demo-app/static-server.ts';
+import { fileURLToPath } from 'node:url';
 
 const settings = loadExploreSettings();
 const testIdAttribute = loadCriticConfig().testIdAttribute;
@@ -18,13 +19,19 @@ const BLOCKS = 400; // 2,000 elements: 400 blocks of heading, label, field, butt
 let browser: Browser;
 let app: DemoApp;
 let large: StaticServer;
+let lateRender: StaticServer;
 
 beforeAll(async () => {
-  [browser, app, large] = await Promise.all([chromium.launch(launchOptions()), startDemoApp(), serveLargePage(2000)]);
+  [browser, app, large, lateRender] = await Promise.all([
+    chromium.launch(launchOptions()),
+    startDemoApp(),
+    serveLargePage(2000),
+    serveDirectory(fileURLToPath(new URL('../fixtures/late-render-app/', import.meta.url))),
+  ]);
 });
 
 afterAll(async () => {
-  await Promise.all([browser?.close(), app?.close(), large?.close()]);
+  await Promise.all([browser?.close(), app?.close(), large?.close(), lateRender?.close()]);
 });
 
 const explore = (url: string, overrides: Partial<ExploreSettings> = {}, attribute = testIdAttribute) =>
@@ -190,5 +197,27 @@ describe('page text written to address a model', () => {
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+});
+
+describe('a client-rendered page', () => {
+  it('is read once its form has rendered, a second after load', async () => {
+    const inventory = await explore(`${lateRender.url}/`);
+    expect(inventory.testIds.map((e) => e.testId)).toEqual(['login-username', 'login-password', 'login-submit']);
+    expect(inventory.fields.map((f) => f.label)).toEqual(['Username', 'Password']);
+    expect(inventory.roles).toContainEqual({ role: 'button', name: 'Login', count: 1 });
+  });
+
+  it('is read as it is when the wait is off: the form is not there yet', async () => {
+    const inventory = await explore(`${lateRender.url}/`, { render_wait_ms: 0 });
+    expect(inventory.testIds).toEqual([]);
+    expect(inventory.fields).toEqual([]);
+  });
+
+  it('a page that never renders anything to act on is read when the bound is over, empty', async () => {
+    const inventory = await explore(`${lateRender.url}/blank.html`, { render_wait_ms: 500 });
+    expect(inventory.testIds).toEqual([]);
+    expect(inventory.roles).toEqual([]);
+    expect(inventory.title).toBe('Still loading');
   });
 });

@@ -60,7 +60,7 @@ describe('scribe mcp --port (Streamable HTTP, the SDK client)', { timeout: 120_0
   it('with the token: lists the tools, validates a bad spec, generates with the scripted model', async () => {
     const client = await connectHttp(server.url, TOKEN);
     try {
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['generate_test', 'heal_spec', 'run_spec', 'validate_spec', 'validation_stats']);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['generate_batch', 'generate_test', 'heal_spec', 'run_spec', 'validate_spec', 'validation_stats']);
       const bad = await client.callTool({ name: 'validate_spec', arguments: { code: BAD_SPEC } });
       expect(ValidateReport.parse(bad.structuredContent).summary.errors).toBeGreaterThan(0);
 

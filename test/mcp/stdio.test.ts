@@ -43,10 +43,10 @@ afterEach(async () => {
 });
 
 describe('scribe mcp over stdio (the SDK client, the real CLI)', { timeout: 120_000 }, () => {
-  it('lists the five tools with described inputs and output schemas; validates a bad spec; reads stats', async () => {
+  it('lists the six tools with described inputs and output schemas; validates a bad spec; reads stats', async () => {
     session = await connectStdio({ cwd: project.dir, env: project.env(fake.url) });
     const { tools } = await session.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['generate_test', 'heal_spec', 'run_spec', 'validate_spec', 'validation_stats']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['generate_batch', 'generate_test', 'heal_spec', 'run_spec', 'validate_spec', 'validation_stats']);
     const generate = tools.find((t) => t.name === 'generate_test')!;
     expect(generate.inputSchema.required).toEqual(['description']);
     expect(Object.keys(generate.inputSchema.properties ?? {}).sort()).toEqual(['complexity', 'description', 'feature', 'run', 'url']);

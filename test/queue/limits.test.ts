@@ -1,7 +1,8 @@
 /**
- * The shared queue's limits and operations against a real redis-server: a full queue (429), cancel
- * (a queued job, and a running one on a worker process), the job timeout, per-caller concurrency,
- * a worker draining on SIGTERM (its job handed back to another), and Redis going away (503, then back).
+ * The shared queue's limits and operations against a real redis-server: a full queue (429), two API
+ * nodes racing for its last places, cancel (a queued job, and a running one on a worker process), the
+ * job timeout, per-caller concurrency, a worker draining on SIGTERM (its job handed back to another),
+ * and Redis going away (the API answers 503, then 200; a worker reconnects and goes on).
  * The model is the scripted fake: a call that hangs keeps a job running as long as a test needs.
  */
 import { Redis } from 'ioredis';
@@ -89,11 +90,30 @@ describe('the shared queue', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('two API nodes racing for the last places: exactly max_queued jobs accepted in all, each with its own queue_position', async () => {
+    const url = await startApi({ 'jobs.max_queued': 5 });
+    const other = await startServer({ host: '127.0.0.1', port: 0, cwd: project.dir, env: env(), config: configWith({ ...SETTINGS, 'jobs.max_queued': 5 }), log: () => {}, queue: redis.url });
+    try {
+      const answers = await Promise.all(Array.from({ length: 16 }, (_, n) => call(n % 2 === 0 ? url : other.url, TOKEN, 'POST', '/v1/generate', { ...REQUEST, feature: `race ${n}` })));
+      const accepted = answers.filter((answer) => answer.status === 202);
+      expect(accepted).toHaveLength(5);
+      expect(answers.filter((answer) => answer.status === 429)).toHaveLength(11);
+      // The queue holds those five and nothing else; the two nodes agree on where each one is.
+      expect(await (await fetch(`${other.url}/healthz`)).json()).toMatchObject({ queued: 5 });
+      const positions = await Promise.all(accepted.map(async (answer, n) => (await call(n % 2 === 0 ? url : other.url, TOKEN, 'GET', `/v1/jobs/${answer.json.id}`)).json.queue_position));
+      expect([...positions].sort()).toEqual([0, 1, 2, 3, 4]);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('a Redis that goes away: 503 with a clear body and a healthz that says so, not a hang; back to 200 once it returns', async () => {
     const url = await startApi();
     const posted = await call(url, TOKEN, 'POST', '/v1/generate', { ...REQUEST, feature: 'before' });
     expect(posted.status).toBe(202);
-    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const healthy = await fetch(`${url}/healthz`);
+    expect(healthy.status).toBe(200);
+    expect(await healthy.json()).toMatchObject({ status: 'ok', queued: 1, running: 0, queue: { url: `${redis.url}`, reachable: true } });
 
     await redis.stop();
     const health = await fetch(`${url}/healthz`);
@@ -108,6 +128,29 @@ describe('the shared queue', () => {
     await redis.start();
     await expect.poll(async () => (await fetch(`${url}/healthz`)).status, { timeout: 20_000 }).toBe(200);
     expect((await call(url, TOKEN, 'POST', '/v1/generate', { ...REQUEST, feature: 'after' })).status).toBe(202);
+  });
+
+  it('a worker outlives Redis going away: it says so in its JSON log, reconnects, and runs the next job', { timeout: 400_000 }, async () => {
+    const url = await startApi();
+    const worker = await startWorker(redis.url, project.dir, env(), 1);
+    workers.push(worker);
+    await redis.stop();
+    await worker.line((entry) => entry.msg === 'queue unreachable; reconnecting', 'the worker notices Redis is gone', 30_000);
+    await redis.start();
+    await worker.line((entry) => entry.msg === 'queue reachable again', 'the worker reconnects', 30_000);
+
+    // Redis came back empty (no persistence here): a new job, taken by the same worker process. The API
+    // node may need a moment to reconnect too (503 until then).
+    fake.reply({ text: chatty(GOOD_SPEC) });
+    let posted = await call(url, TOKEN, 'POST', '/v1/generate', { ...REQUEST, feature: 'after the outage' });
+    for (let tries = 0; posted.status === 503 && tries < 40; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      posted = await call(url, TOKEN, 'POST', '/v1/generate', { ...REQUEST, feature: 'after the outage' });
+    }
+    expect(posted.status).toBe(202);
+    expect(await settled(url, TOKEN, posted.json.id)).toMatchObject({ status: 'done', exit_code: 0 });
+    expect(worker.logs.find((entry) => entry.msg === 'job' && entry.job === posted.json.id && entry.status === 'done')).toBeDefined();
+    expect(worker.logs.filter((entry) => entry.msg === 'not json')).toEqual([]);
   });
 
   it('cancels a running job on whatever worker has it; its generation ends once', { timeout: 400_000 }, async () => {

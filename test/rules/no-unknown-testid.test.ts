@@ -210,4 +210,19 @@ describe('no-unknown-testid: a site, judged along the flow', () => {
     expect(issues[0]).toMatchObject({ severity: 'error' });
     expect(issues[0]!.message).toContain('(http://127.0.0.1:4000/cart)');
   });
+
+  it('judges a locator where it is first used, not where it is declared', () => {
+    // Declared at the top, first used after signing in: on the page the sign-in leads to.
+    const declaredEarly = "const add = page.getByTestId('add-to-cart');\nawait page.goto('/');\nawait page.getByTestId('login-button').click();\nawait add.click();";
+    expect(checkSite(declaredEarly)).toEqual([]);
+    // Through a second variable, and narrowed on the way.
+    const throughTwo = "const cart = page.getByTestId('checkout-button');\nconst first = cart.first();\nawait page.goto('/cart');\nawait first.click();";
+    expect(checkSite(throughTwo)).toEqual([]);
+    // Declared late but first used on the start page, before anything navigates: still the start page's.
+    const usedEarly = "const add = page.getByTestId('add-to-cart');\nawait add.click();\nawait page.getByTestId('login-button').click();";
+    expect(checkSite(usedEarly)[0]).toMatchObject({ severity: 'error', message: expect.stringContaining('"add-to-cart" is not on the explored page (http://127.0.0.1:4000/)') });
+    // An invented id declared early and used after an action: unverified, judged where it is used.
+    const invented = "const sort = page.getByTestId('sort');\nawait page.getByTestId('login-button').click();\nawait sort.click();";
+    expect(checkSite(invented)[0]).toMatchObject({ severity: 'warning' });
+  });
 });

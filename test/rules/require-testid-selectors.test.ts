@@ -167,4 +167,21 @@ describe('require-testid-selectors: the locator ladder on an explored site', () 
     // getByAltText is not on the ladder.
     expect(lint('require-testid-selectors', inTest(body)).map((i) => i.line)).toEqual([7]);
   });
+
+  it('points a CSS selector to what the explored site allows: the ladder where it has no test ids, a test id where it has', () => {
+    const noTestIds = { ...site, testIds: [] };
+    const [bare] = lint('require-testid-selectors', inTest("await page.locator('#email').fill('a@b.c');"), { inventory: noTestIds });
+    expect(bare!.message).toContain('the explored site has no test ids: select it by the locator ladder: getByRole(');
+    expect(bare!.message).not.toContain("getByTestId('…')");
+    const [withIds] = ladder("await page.locator('#email').fill('a@b.c');");
+    expect(withIds!.message).toContain("select it by test id, getByTestId('…'), or, for an element the explored site gives none, by the locator ladder");
+  });
+
+  it('accepts a frame located by its title or name, and says so for any other frame selector', () => {
+    const accepted = "await page.frameLocator('iframe[title=\"Rich Text Area\"]').getByRole('textbox').fill('hi');\nawait page.locator(\"iframe[name='editor']\").contentFrame().getByLabel('Body').fill('hi');";
+    expect(ladder(accepted)).toEqual([]);
+    const issues = ladder("await page.frameLocator('#editor_ifr').getByRole('textbox').fill('hi');\nawait page.locator('iframe').first().contentFrame().getByLabel('Body').fill('hi');");
+    expect(issues).toHaveLength(2);
+    for (const issue of issues) expect(issue.message).toContain(`a frame carries no test id: locate it by its title or name, page.frameLocator('iframe[title="…"]')`);
+  });
 });

@@ -5,8 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadCriticConfig } from '../../src/config/critic.ts';
 import { collectSpecFiles } from '../../src/validate/files.ts';
 import { Validator, type FileValidation } from '../../src/validate/validator.ts';
-import { groupByProjectTypes, typeCheckOptions } from '../../src/validate/project-types.ts';
-import { NativeTypeChecker } from '../../src/validate/type-checker.ts';
+import { groupByProjectTypes, NativeTypeChecker, typeCheckOptions } from '../../src/validate/type-checker.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const critic = loadCriticConfig();
@@ -91,19 +90,52 @@ describe('the type checkers', () => {
     for (const spec of specs) write(path.relative(project, spec.file), spec.text);
     const typeErrors = (results: FileValidation[]) => results.flatMap((r) => r.issues.filter((i) => i.rule === 'type-check').map((i) => `${path.relative(project, r.file)}:${i.line}`)).sort();
 
-    it('groups the specs by the type information their configs give', () => {
-      const groups = groupByProjectTypes(specs).map((g) => [g.configFile && path.relative(project, g.configFile), g.specs.map((s) => path.relative(project, s.file))]);
+    it('groups the specs by the type information their configs give: one program unless checkJs differs', () => {
+      const groups = groupByProjectTypes(specs).map((g) => [g.project.configFile && path.relative(project, g.project.configFile), g.specs.map((s) => path.relative(project, s.file))]);
       expect(groups).toEqual([
-        ['e2e/tsconfig.json', ['e2e/tests/app.spec.ts', 'e2e/tests/bad.spec.ts']],
-        [undefined, ['js-plain/a.spec.js', 'js-plain/b.spec.js']],
+        ['e2e/tsconfig.json', ['e2e/tests/app.spec.ts', 'e2e/tests/bad.spec.ts', 'js-plain/a.spec.js', 'js-plain/b.spec.js']],
         ['js-checked/jsconfig.json', ['js-checked/c.spec.js']],
       ]);
     });
 
     for (const typeChecker of ['native', 'javascript'] as const) {
       it(`${typeChecker}: aliases and globals of the nested config, arity errors, JavaScript checked only where it opts in`, () => {
-        const results = groupByProjectTypes(specs).flatMap((g) => new Validator(critic, { typeChecker, tsconfig: g.configFile }).validateMany(g.specs));
+        const results = groupByProjectTypes(specs).flatMap((g) => new Validator(critic, { typeChecker, projectTypes: g.project }).validateMany(g.specs));
         expect(typeErrors(results)).toEqual(['e2e/tests/bad.spec.ts:4', 'js-checked/c.spec.js:3', 'js-plain/b.spec.js:4']);
+      });
+    }
+  });
+
+  describe('a monorepo of many alike configs (one per example app)', () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'scribe-type-monorepo-'));
+    afterAll(() => rmSync(project, { recursive: true, force: true }));
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+      writeFileSync(path.join(project, file), text);
+    };
+    const viteEnv = 'interface ImportMetaEnv {\n  readonly VITE_PORT: string\n}\ninterface ImportMeta {\n  readonly env: ImportMetaEnv\n}\n';
+    const specs = ['a', 'b', 'c'].map((app) => {
+      write(`e2e/${app}/tsconfig.json`, JSON.stringify({ compilerOptions: { paths: { '~/*': ['./src/*'] } }, include: ['**/*.ts'] }));
+      write(`e2e/${app}/src/vite-env.d.ts`, viteEnv);
+      write(`e2e/${app}/src/port.ts`, app === 'c' ? 'export const port = 3000;\n' : `export const port = '${app}';\n`);
+      return { file: path.join(project, `e2e/${app}/tests/app.spec.ts`), text: "import { test, expect } from '@playwright/test';\ntest('t', async ({ page }) => {\n  await page.goto(`/${import.meta.env.VITE_PORT}`);\n  await expect(page).toHaveTitle('x');\n});\n" };
+    });
+    // Specs of a and c import their own ~/port (a string in a, a number in c): the alias points elsewhere in each.
+    const portSpec = "import { test, expect } from '@playwright/test';\nimport { port } from '~/port';\ntest('t', async ({ page }) => {\n  await page.goto(`/${port}`);\n  await expect(page).toHaveTitle(port.toUpperCase());\n});\n";
+    specs.push({ file: path.join(project, 'e2e/a/tests/port.spec.ts'), text: portSpec }, { file: path.join(project, 'e2e/c/tests/port.spec.ts'), text: portSpec });
+    for (const spec of specs) write(path.relative(project, spec.file), spec.text);
+
+    it('is one program, its copies of one declaration file taken once, split only where an imported alias points elsewhere', () => {
+      const groups = groupByProjectTypes(specs);
+      expect(groups.map((g) => g.specs.map((s) => path.relative(project, s.file)))).toEqual([['e2e/a/tests/app.spec.ts', 'e2e/a/tests/port.spec.ts', 'e2e/b/tests/app.spec.ts'], ['e2e/c/tests/app.spec.ts', 'e2e/c/tests/port.spec.ts']]);
+      expect(groups.map((g) => g.project.declarationFiles.length)).toEqual([1, 1]);
+    });
+
+    for (const typeChecker of ['native', 'javascript'] as const) {
+      it(`${typeChecker}: types each spec as its own config does: the env global everywhere, the alias to its own app`, () => {
+        const results = groupByProjectTypes(specs).flatMap((g) => new Validator(critic, { typeChecker, projectTypes: g.project }).validateMany(g.specs));
+        const typeErrors = results.flatMap((r) => r.issues.filter((i) => i.rule === 'type-check').map((i) => `${path.relative(project, r.file)}:${i.line} ${i.message}`));
+        expect(typeErrors).toEqual([expect.stringMatching(/^e2e\/c\/tests\/port\.spec\.ts:5 .*toUpperCase' does not exist on type '3000'/)]);
       });
     }
   });

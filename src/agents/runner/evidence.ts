@@ -22,6 +22,8 @@ export interface Evidence {
   consoleErrors: string[];
   /** Screenshots on disk, the spec's own first. */
   screenshots: string[];
+  /** Playwright's traces of the spec's own tests (its `trace` attachments inside the run folder). */
+  traces: string[];
   /** Files the run says it wrote (screenshots, attachments) that are not there. */
   missing: string[];
   errorContext: string | null;
@@ -29,19 +31,36 @@ export interface Evidence {
   pages: Array<z.infer<typeof PageElements>>;
 }
 
-export function gatherEvidence(report: PlaywrightReport | undefined, runDir: string, evidenceName: string, maxErrorContextChars: number): Evidence {
-  const attachments = report ? testsOf(report).flatMap((test) => test.result?.attachments ?? []) : [];
+/**
+ * `report` holds the spec's own tests; `otherTests`, those of other files in the same run (the proof copy),
+ * whose files (a failure screenshot of the proof copy, which fails by design) are not the spec's evidence.
+ */
+export function gatherEvidence(report: PlaywrightReport | undefined, runDir: string, evidenceName: string, maxErrorContextChars: number, otherTests?: PlaywrightReport): Evidence {
+  const attachments = attachmentsOf(report);
   const recorded = attachments.filter((a) => a.name === evidenceName).flatMap(fixtureEvidence);
   const inRun = (file: string) => isInside(runDir, file);
-  const declared = unique([...recorded.flatMap((r) => r.screenshots), ...attachments.flatMap((a) => (a.path ? [a.path] : []))]).filter(inRun);
+  const declared = declaredFiles(attachments, evidenceName).filter(inRun);
   const images = declared.filter((file) => IMAGE.test(file) && existsSync(file));
+  const ownFiles = new Set(declared.map((file) => path.resolve(runDir, file)));
+  const othersOnly = new Set(declaredFiles(attachmentsOf(otherTests), evidenceName).map((file) => path.resolve(runDir, file)).filter((file) => !ownFiles.has(file)));
   return {
     consoleErrors: unique(recorded.flatMap((r) => r.consoleErrors)),
-    screenshots: unique([...images, ...imagesUnder(runDir)]),
+    screenshots: unique([...images, ...imagesUnder(runDir).filter((file) => !othersOnly.has(file))]),
+    traces: unique(attachments.flatMap((a) => (a.name === 'trace' && a.path && inRun(a.path) && a.path.endsWith('.zip') && existsSync(a.path) ? [a.path] : []))),
     missing: declared.filter((file) => !existsSync(file)),
     errorContext: errorContext(attachments, runDir, maxErrorContextChars),
     pages: recorded.flatMap((r) => r.pages),
   };
+}
+
+function attachmentsOf(report: PlaywrightReport | undefined): Attachment[] {
+  return report ? testsOf(report).flatMap((test) => test.result?.attachments ?? []) : [];
+}
+
+/** The files the tests say they wrote: screenshots their fixtures saw taken, and attachments with a path. */
+function declaredFiles(attachments: Attachment[], evidenceName: string): string[] {
+  const recorded = attachments.filter((a) => a.name === evidenceName).flatMap(fixtureEvidence);
+  return unique([...recorded.flatMap((r) => r.screenshots), ...attachments.flatMap((a) => (a.path ? [a.path] : []))]);
 }
 
 function fixtureEvidence(attachment: Attachment): Array<z.infer<typeof FixtureEvidence>> {
@@ -93,14 +112,14 @@ function imagesUnder(dir: string): string[] {
 }
 
 /**
- * Copies the screenshots (all inside the run's folder) to `<artifactsRoot>/<runId>/`, keeping their paths there,
- * and removes the oldest run folders beyond `keepRuns`. Returns the copies' paths.
+ * Copies the files (screenshots and traces, all inside the run's folder) to `<artifactsRoot>/<runId>/`, keeping
+ * their paths there, and removes the oldest run folders beyond `keepRuns`. Returns the copies' paths, in order.
  */
-export function keepScreenshots(screenshots: string[], runDir: string, artifactsRoot: string, runId: string, keepRuns: number): string[] {
-  if (screenshots.length === 0) return [];
+export function keepRunFiles(files: string[], runDir: string, artifactsRoot: string, runId: string, keepRuns: number): string[] {
+  if (files.length === 0) return [];
   const target = path.join(artifactsRoot, runId);
   const taken = new Set<string>();
-  const kept = screenshots.map((file) => {
+  const kept = files.map((file) => {
     const destination = freeName(path.join(target, path.relative(runDir, file)), taken);
     mkdirSync(path.dirname(destination), { recursive: true });
     copyFileSync(file, destination);

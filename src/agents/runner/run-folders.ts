@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 /** `<stamp>-<pid>-<random>`: sortable by time, and the pid says whether its owner still runs. */
-const RUN_ID = /^\d{8}T\d{6}-(\d+)-[0-9a-f]{8}$/;
+const RUN_ID = /^\d{8}T\d{6}-(\d+)-([0-9a-f]{8})$/;
 const RUN_DIR_PREFIX = 'run-';
 
 export function newRunId(now: Date = new Date()): string {
@@ -46,11 +46,35 @@ export function removeAbandonedRuns(tempRoot: string, includingOwn = false): voi
   }
 }
 
+/** A contained run's scratch folders outside its run folder (its network folder, its TMPDIR without the OS sandbox). */
+export type ScratchKind = 'net' | 'tmp';
+const SCRATCH = /^scribe-(?:net|tmp)-(\d+)-[0-9a-f]{8}$/;
+
+/** `scribe-<kind>-<pid>-<random>` of the run `id`: short (a socket's path may not be long), and its owner's pid in it. */
+export function scratchName(kind: ScratchKind, id: string): string {
+  const [, pid, tag] = RUN_ID.exec(id) ?? [];
+  return `scribe-${kind}-${pid ?? process.pid}-${tag ?? randomBytes(4).toString('hex')}`;
+}
+
+/** Scratch folders in `dir` left by a Scribe process that no longer exists (killed with SIGKILL, say). */
+export function removeAbandonedScratch(dir: string): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const pid = SCRATCH.exec(entry)?.[1];
+    if (pid !== undefined && !isAlive(Number(pid))) removeWorkspace(path.join(dir, entry));
+  }
+}
+
 export function isRunId(name: string): boolean {
   return RUN_ID.test(name);
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,16 +1,16 @@
 /**
  * The OS sandbox around a contained run, where the machine has one: bubblewrap (Debian's `bubblewrap`).
  * Playwright's processes then see a file system of their own — the system's programs and libraries
- * read-only, the project and the Playwright installation read-only, the run folder writable, and
- * nothing else: no home folder, no other project, no /tmp, no host process in /proc. The browser runs
- * in it with the test (contained-cli.cjs launches it), and what the spec might start despite the
+ * read-only, the project and the Playwright installation read-only (its secret files, .env and the
+ * like, empty), the run folder writable, and nothing else: no home folder, no other project, no /tmp,
+ * no host process in /proc. The browser runs in it with the test (contained-cli.cjs launches it), and what the spec might start despite the
  * permission model (code that runs while Playwright loads the file) is inside it too. It has no network
  * but its own loopback, where the app's origins are relayed (app-network.ts); its /etc/hosts and
  * Chromium's managed policy come from the network folder. The run's temporary folder (downloads, the
  * browser profile) is a tmpfs of a capped size, and no process in it writes a file past a capped size.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { NETWORK_DIR_INSIDE, POLICY_DIRS } from './app-network.ts';
 
@@ -65,6 +65,8 @@ export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env:
     '--dev', '/dev',
     '--tmpfs', '/tmp',
     ...readOnly.flatMap((p) => ['--ro-bind-try', p, p]),
+    // The project is readable, its secrets are not: each is an empty file in the sandbox.
+    ...secretFilesIn(readOnly).flatMap((file) => ['--ro-bind', '/dev/null', file]),
     '--ro-bind', paths.networkDir, NETWORK_DIR_INSIDE,
     '--ro-bind', path.join(paths.networkDir, 'hosts'), '/etc/hosts',
     ...POLICY_DIRS.flatMap((dir) => ['--ro-bind', path.join(paths.networkDir, 'policy.json'), path.join(dir, 'scribe.json')]),
@@ -73,6 +75,22 @@ export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env:
     '--chdir', paths.runDir,
     '--',
   ];
+}
+
+/** Files a project keeps secrets in, by name: .env and its variants, package registry and host credentials. */
+const SECRET_FILE = /^(\.env(\..+)?|\.npmrc|\.netrc|\.pgpass|\.git-credentials)$/;
+
+/** The secret files at the top of each folder the run reads (the project, the spec's folder, the user's config folder). */
+export function secretFilesIn(folders: readonly string[]): string[] {
+  return folders.flatMap((folder) => {
+    try {
+      return readdirSync(folder, { withFileTypes: true })
+        .filter((entry) => SECRET_FILE.test(entry.name) && (entry.isFile() || entry.isSymbolicLink()))
+        .map((entry) => path.join(folder, entry.name));
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** util-linux's prlimit, where there is one: no process of the run writes a file larger than `bytes`. */

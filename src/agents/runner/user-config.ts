@@ -27,6 +27,8 @@ export interface RunOverlay {
   connectOptions?: { wsEndpoint: string };
   tsconfig?: string;
   failureScreenshot: boolean;
+  /** Record a trace of the candidate's run (Scribe keeps it), whatever the user's `trace` option says. */
+  trace: boolean;
   /** Scribe's own reporters after the JSON report (the line reporter). */
   reporters: unknown[][];
 }
@@ -67,6 +69,7 @@ export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
     navigationTimeout: use.navigationTimeout ?? user.use?.navigationTimeout ?? run.timeouts.navigation_ms,
     launchOptions: use.launchOptions ?? user.use?.launchOptions ?? run.launchOptions,
     screenshot: use.screenshot ?? user.use?.screenshot ?? (run.failureScreenshot ? 'only-on-failure' : 'off'),
+    trace: run.trace ? 'on' : (use.trace ?? user.use?.trace),
     ...connect,
   });
   const helperUse = (use) => ({

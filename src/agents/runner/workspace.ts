@@ -346,7 +346,7 @@ export function playwrightConfig(workspace: Pick<RunWorkspace, 'specFile' | 'pro
       launchOptions: settings.launch,
       ...(settings.contained ? { connectOptions: { wsEndpoint: settings.contained.wsEndpoint } } : {}),
       screenshot: artifacts.failure_screenshot ? 'only-on-failure' : 'off',
-      trace: 'off',
+      trace: artifacts.trace ? 'on' : 'off',
       video: 'off',
     },
     ...(settings.contained ? { tsconfig: settings.contained.tsconfig } : {}),
@@ -373,6 +373,7 @@ function userConfigWrapperSource(workspace: RunWorkspace, spec: SpecSource, sett
     launchOptions: { ...settings.launch },
     ...(settings.contained ? { connectOptions: { wsEndpoint: settings.contained.wsEndpoint }, tsconfig: settings.contained.tsconfig } : {}),
     failureScreenshot: artifacts.failure_screenshot,
+    trace: artifacts.trace,
     reporters: settings.reporters ?? [['line']],
   };
   return [

@@ -1,0 +1,255 @@
+/**
+ * Does the spec cover the request? Read deterministically from the request's words: each outcome it
+ * expects (a quoted text, a count, "an error", "saved", "empty", a named element or page) must be matched
+ * by an assertion, each quoted value it names by the spec's code, and each action it names by a step of
+ * the kind that action needs. What is missing is named, so the model can act on it.
+ *
+ * Lenient on purpose where words are ambiguous (a named element matches when any of its words appears in
+ * an assertion): a good spec must not be rejected. The proof run is what shows the assertions depend on
+ * the actions; this shows the spec is about the request at all.
+ */
+import { SpecModel } from '../analysis/model.ts';
+import { classifyCall, testCalls } from '../analysis/test-steps.ts';
+import { ts } from '../util/typescript.js';
+import { namedActions, namedActionWords } from './request-actions.ts';
+
+/** The issue id a missing part of the request is reported under. */
+export const COVERAGE_RULE = 'request-coverage';
+
+/** Where what the request expects to see starts: the words before it name what to do. */
+const OUTCOME_MARKER = /\b(?:see|sees|seeing|shows?|showing|shown|displays|displayed|appears?|expect|expects|verify|verifies|ensure|make sure|check that|confirm that)\b/;
+/** What ends a named element's phrase: "see the cart total in the cart" names the cart total. */
+const PHRASE_END = /[,.;:!?]|\b(?:in|on|at|of|for|from|with|within|under|after|before|and|or|then|that|which|when|while|is|are|was|were|has|have|appears?|shows?|instead)\b/;
+const DETERMINERS = new Set(['the', 'a', 'an', 'its', 'it', 'them', 'they', 'this', 'these', 'those', 'my', 'your', 'their', 'his', 'her', 'our', 'new', 'some', 'all', 'every', 'each', 'whole', 'updated', 'same']);
+/** Words that say what kind of thing is seen, not which one: any assertion's locator may be that kind. */
+const GENERIC_WORDS = new Set(['page', 'pages', 'screen', 'view', 'heading', 'title', 'text', 'message', 'button', 'link', 'field', 'value', 'label', 'section', 'list', 'item', 'items', 'entry', 'entries', 'row', 'rows', 'element', 'content', 'thing', 'there', 'here', 'now', 'again', 'back', 'still', 'change', 'changes', 'result', 'results']);
+const NUMBER_WORDS: Readonly<Record<string, string>> = { zero: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', twelve: '12' };
+const QUOTED = /"([^"]+)"|“([^”]+)”|(?<![a-z])'([^']+)'(?![a-z])/gi;
+
+interface OutcomeKeyword {
+  name: string;
+  inRequest: RegExp;
+  /** What an assertion that checks it shows in its text. */
+  inAssertion: RegExp;
+  advice: string;
+}
+
+const OUTCOME_KEYWORDS: readonly OutcomeKeyword[] = [
+  {
+    name: 'an error',
+    inRequest: /\b(?:errors?|invalid|fails?|failure|rejected|warning)\b/,
+    inAssertion: /error|invalid|incorrect|wrong|fail|alert|denied|warning|not valid|required|rejected/i,
+    advice: 'assert the error message or the element that shows it',
+  },
+  {
+    name: 'saved',
+    inRequest: /\b(?:saved|success|successful(?:ly)?|succeeds?)\b/,
+    inAssertion: /sav|success|updated|stored|confirm|done|thank/i,
+    advice: 'assert the confirmation the app shows once it is saved, or the saved value after a reload',
+  },
+  {
+    name: 'empty',
+    inRequest: /\b(?:empty|nothing|none|no (?:results?|items?|matches|entries|\w+s))\b/,
+    inAssertion: /empty|\bno\b|nothing|none|toHaveCount\(0\)|toBeHidden|\.not\.toBeVisible|toBeEmpty|\b0\b/i,
+    advice: 'assert that the list is empty (toHaveCount(0)) or the message the app shows when it is',
+  },
+];
+
+interface ActionNeed {
+  name: string;
+  verbs: RegExp;
+  /** The step methods that do it. */
+  methods: ReadonlySet<string>;
+  advice: string;
+}
+
+const TYPING = new Set(['fill', 'type', 'pressSequentially', 'insertText', 'selectOption']);
+const ANY_CHANGE = new Set(['fill', 'type', 'pressSequentially', 'insertText', 'click', 'dblclick', 'tap', 'press', 'check', 'uncheck', 'setChecked', 'selectOption', 'setInputFiles', 'dragTo', 'dragAndDrop', 'clear', 'down', 'up', 'dispatchEvent']);
+
+/** The actions a request names that a step must do, most specific first; the rest need any state-changing step. */
+const ACTION_NEEDS: readonly ActionNeed[] = [
+  { name: 'upload', verbs: /\bupload(?:s|ed|ing)?\b/, methods: new Set(['setInputFiles']), advice: 'set the file with setInputFiles' },
+  { name: 'drag', verbs: /\b(?:drag|reorder)(?:s|ged|ging|ed|ing)?\b/, methods: new Set(['dragTo', 'dragAndDrop', 'down', 'up']), advice: 'drag it with dragTo' },
+  { name: 'type', verbs: /\b(?:enter|type|fill(?:s|ed|ing)? (?:in|out)|search|write|rename)(?:s|es|ed|d|ing)?\b/, methods: TYPING, advice: 'fill the field with the value' },
+  { name: 'tick', verbs: /\b(?:un)?tick(?:s|ed|ing)?\b|\buncheck(?:s|ed|ing)?\b|\bcheck(?:s|ed|ing)? (?:the |a |an )?(?:box|checkbox|option)\b/, methods: new Set(['check', 'uncheck', 'setChecked', 'click', 'tap']), advice: 'check or uncheck it' },
+];
+
+/** The parts of the request the spec does not cover, one sentence each; empty when it covers them all. */
+export function uncoveredParts(description: string, code: string, file = 'candidate.spec.ts'): string[] {
+  const model = SpecModel.fromText(file, code);
+  const request = readRequest(description);
+  const assertions = assertionTexts(model);
+  const strings = codeStrings(model);
+  const methods = stepMethods(model);
+  const missing: string[] = [];
+
+  for (const quote of request.quotedOutcomes) {
+    if (!assertions.some((a) => quotedIn(quote, a))) missing.push(`the request expects "${quote}" but no assertion checks it: assert it, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
+  }
+  for (const quote of request.quotedInputs) {
+    if (!strings.some((s) => normal(s).includes(normal(quote)))) missing.push(`the request names "${quote}" but the spec never uses it: use that exact value where the request does`);
+  }
+  for (const count of request.counts) {
+    if (!assertions.some((a) => new RegExp(`(?<![\\d.])${count.digits}(?![\\d.])`).test(a.text))) missing.push(`the request expects ${count.phrase} but no assertion checks that number: assert it (e.g. toHaveCount(${count.digits}) or the text that shows it)`);
+  }
+  for (const keyword of OUTCOME_KEYWORDS) {
+    if (keyword.inRequest.test(request.outcome) && !assertions.some((a) => keyword.inAssertion.test(a.text))) missing.push(`the request expects ${keyword.name} but no assertion checks for one: ${keyword.advice}`);
+  }
+  for (const phrase of request.namedElements) {
+    if (!assertions.some((a) => phrase.words.some((w) => a.text.toLowerCase().includes(stem(w))))) missing.push(`the request expects to see ${phrase.text} but no assertion checks it: assert the element or page that shows ${phrase.text}`);
+  }
+  for (const need of request.actions) {
+    if (![...methods].some((m) => need.methods.has(m))) missing.push(`the request asks to ${need.name} but the spec has no step that does it: ${need.advice}`);
+  }
+  return missing;
+}
+
+interface ReadRequest {
+  /** The words after the first outcome marker: what the request expects to see. */
+  outcome: string;
+  quotedOutcomes: string[];
+  quotedInputs: string[];
+  counts: Array<{ phrase: string; digits: string }>;
+  namedElements: Array<{ text: string; words: string[] }>;
+  actions: ActionNeed[];
+}
+
+function readRequest(description: string): ReadRequest {
+  const text = description.replace(/\s+/g, ' ').trim();
+  const marker = OUTCOME_MARKER.exec(text.toLowerCase().replace(QUOTED, (m) => ' '.repeat(m.length)));
+  const split = marker ? marker.index : text.length;
+  const quotes = [...text.matchAll(QUOTED)].map((m) => ({ value: (m[1] ?? m[2] ?? m[3] ?? '').trim(), at: m.index })).filter((q) => q.value !== '');
+  const outcome = text.slice(split).toLowerCase();
+  const unquotedOutcome = outcome.replace(QUOTED, ' ');
+  const doing = text.slice(0, split).toLowerCase().replace(QUOTED, ' ');
+  const named = namedActionWords(doing);
+  const actions: ActionNeed[] = [];
+  for (const need of ACTION_NEEDS) if (need.verbs.test(doing)) actions.push(need);
+  if (namedActions(doing).includes('log in')) actions.push({ name: 'sign in', verbs: /$^/, methods: TYPING, advice: 'fill the sign-in form with the declared credentials and submit it' });
+  if (actions.length === 0 && named.length > 0) actions.push({ name: named.join(', '), verbs: /$^/, methods: ANY_CHANGE, advice: 'click, fill or press what the request names' });
+  return {
+    outcome: unquotedOutcome,
+    quotedOutcomes: quotes.filter((q) => q.at >= split).map((q) => q.value),
+    quotedInputs: quotes.filter((q) => q.at < split).map((q) => q.value),
+    counts: countsIn(unquotedOutcome),
+    namedElements: namedElementsIn(unquotedOutcome),
+    actions,
+  };
+}
+
+function countsIn(outcome: string): Array<{ phrase: string; digits: string }> {
+  const found: Array<{ phrase: string; digits: string }> = [];
+  for (const [phrase, number = '', noun = ''] of outcome.matchAll(/\b(\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|twelve) ([a-z]+)/g)) {
+    // "one of the items", "the one I added": a pronoun, not a count.
+    if (noun === 'of' || DETERMINERS.has(noun)) continue;
+    found.push({ phrase, digits: NUMBER_WORDS[number] ?? number });
+  }
+  return found;
+}
+
+/** "see the cart total", "shows the reports page": the phrase after each outcome verb, up to where it ends. */
+function namedElementsIn(outcome: string): Array<{ text: string; words: string[] }> {
+  const found: Array<{ text: string; words: string[] }> = [];
+  const keywords = OUTCOME_KEYWORDS.map((k) => k.inRequest);
+  for (const part of outcome.split(new RegExp(OUTCOME_MARKER.source, 'g')).slice(1)) {
+    const end = PHRASE_END.exec(part);
+    const phrase = (end ? part.slice(0, end.index) : part).trim();
+    if (phrase === '' || keywords.some((k) => k.test(phrase)) || /\d/.test(phrase)) continue;
+    const words = phrase.split(/[^a-z]+/).filter((w) => w.length > 2 && !DETERMINERS.has(w) && !GENERIC_WORDS.has(w));
+    if (words.length > 0) found.push({ text: `"${phrase}"`, words });
+  }
+  return found;
+}
+
+interface AssertionText {
+  /** The matcher call with its subject followed through variables, and the string values it names. */
+  text: string;
+  /** Its regular expressions: a quoted text they match is checked. */
+  patterns: RegExp[];
+}
+
+function assertionTexts(model: SpecModel): AssertionText[] {
+  return model.expectations().map((e) => {
+    const subject = e.subject ? model.resolve(e.subject) : undefined;
+    const nodes: ts.Node[] = [...(subject ? [subject] : []), ...e.call.arguments];
+    const values = nodes.flatMap((n) => valuesUnder(model, n));
+    return {
+      text: [model.text(e.call), subject ? model.text(subject) : '', ...values.filter((v) => typeof v === 'string')].join(' '),
+      patterns: values.filter((v) => v instanceof RegExp),
+    };
+  });
+}
+
+/** The string values and regular expressions under a node, identifiers followed to their values. */
+function valuesUnder(model: SpecModel, node: ts.Node): Array<string | RegExp> {
+  const found: Array<string | RegExp> = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isStringLiteralLike(n) || ts.isNumericLiteral(n)) found.push(n.text);
+    else if (ts.isRegularExpressionLiteral(n)) {
+      const pattern = regExpOf(n.text);
+      if (pattern) found.push(pattern);
+    } else if (ts.isIdentifier(n)) {
+      const value = model.stringValue(n);
+      if (value !== undefined) found.push(value);
+      else {
+        const resolved = model.resolve(n);
+        if (resolved !== n) found.push(model.text(resolved), ...valuesUnder(model, resolved));
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(node);
+  return found;
+}
+
+function regExpOf(literal: string): RegExp | undefined {
+  const end = literal.lastIndexOf('/');
+  try {
+    return new RegExp(literal.slice(1, end), literal.slice(end + 1).replace(/[gy]/g, ''));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The string values the code uses; a test's or step's title is not a use. */
+function codeStrings(model: SpecModel): string[] {
+  const titles = new Set<ts.Node>();
+  for (const call of model.calls) {
+    if (call.arguments[0] && model.playwrightPath(call.expression)?.startsWith('test')) titles.add(call.arguments[0]);
+  }
+  const found: string[] = [];
+  const visit = (n: ts.Node): void => {
+    if (titles.has(n)) return;
+    if (ts.isStringLiteralLike(n)) found.push(n.text);
+    ts.forEachChild(n, visit);
+  };
+  visit(model.sourceFile);
+  return found;
+}
+
+/** The methods of the steps that act on the page, in every test (helpers followed). */
+function stepMethods(model: SpecModel): Set<string> {
+  const methods = new Set<string>();
+  for (const test of model.tests()) {
+    for (const call of testCalls(model, test)) {
+      if (classifyCall(model, call) !== 'action') continue;
+      const { name } = model.callee(call);
+      if (name) methods.add(name);
+    }
+  }
+  return methods;
+}
+
+/** Whether an assertion checks a quoted text: it names it, or one of its regular expressions matches it. */
+function quotedIn(quote: string, assertion: AssertionText): boolean {
+  return normal(assertion.text).includes(normal(quote)) || assertion.patterns.some((p) => p.test(quote));
+}
+
+function normal(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** A word's stem for matching identifiers and labels: "products" matches products-heading, "saved" matches save. */
+function stem(word: string): string {
+  return word.replace(/(?:ies|es|s|ed|ing)$/, '') || word;
+}

@@ -1,0 +1,111 @@
+/**
+ * The Critic's request coverage: every outcome the request names must be asserted and every action it
+ * names done. Good specs from the fixtures and benches (and ones written differently) must pass; specs
+ * that leave out what was asked are named.
+ */
+import { describe, expect, it } from 'vitest';
+import { uncoveredParts } from '../../src/agents/request-coverage.ts';
+import { GOOD_SPEC } from '../fixtures/model-answers.ts';
+
+const spec = (body: string) => `import { test, expect } from '@playwright/test';
+
+test('the request', async ({ page }) => {
+${body}
+  await page.screenshot({ path: test.info().outputPath('done.png') });
+});
+`;
+const SIGN_IN = `  await page.goto('/login');
+  await page.getByTestId('username-input').fill(process.env.E2E_USERNAME ?? '');
+  await page.getByTestId('password-input').fill(process.env.E2E_PASSWORD ?? '');
+  await page.getByTestId('login-button').click();`;
+
+describe('uncoveredParts: good specs are not rejected', () => {
+  const covered: Array<[string, string]> = [
+    ['search for milk and see it in the results', GOOD_SPEC],
+    ['log in and see the dashboard', spec(`${SIGN_IN}\n  await expect(page.getByTestId('dashboard-heading')).toBeVisible();`)],
+    ['log in with a wrong password and see an error', spec(`  await page.goto('/login');\n  await page.getByLabel('Username').fill('ada');\n  await page.getByLabel('Password').fill('wrong');\n  await page.getByRole('button', { name: 'Sign in' }).click();\n  await expect(page.getByTestId('login-error')).toBeVisible();`)],
+    ['sign in, add the coffee mug and see "Total: $8" in the cart', spec(`${SIGN_IN}\n  await page.getByTestId('product-link-mug').click();\n  await page.getByTestId('add-to-cart').click();\n  await page.goto('/cart');\n  await expect(page.getByTestId('cart-total')).toHaveText(/Total: \\$8/);`)],
+    ['complete the "Buy milk" todo and see "1 item left"', spec(`  await page.goto('/todos');\n  await page.getByLabel('Complete Buy milk').check();\n  const count = page.getByTestId('todo-count');\n  await expect(count).toHaveText('1 item left');`)],
+    ['add a todo "Pay rent" and see it in the list', spec(`  await page.goto('/todos');\n  const title = 'Pay rent';\n  await page.getByTestId('new-todo-input').fill(title);\n  await page.getByTestId('new-todo-input').press('Enter');\n  await expect(page.getByText(title)).toBeVisible();`)],
+    ['search for "zebra" and see that there are no results', spec(`  await page.goto('/search');\n  await page.getByRole('searchbox').fill('zebra');\n  await page.keyboard.press('Enter');\n  await expect(page.getByTestId('search-result')).toHaveCount(0);`)],
+    ['add two todos and see 4 items', spec(`  await page.goto('/todos');\n  for (const title of ['a', 'b']) {\n    await page.getByTestId('new-todo-input').fill(title);\n    await page.getByTestId('add-todo-button').click();\n  }\n  await expect(page.getByTestId('todo-item')).toHaveCount(4);`)],
+    ['change the display name and save settings, see "Settings saved"', spec(`  await page.goto('/settings');\n  await page.getByLabel('Display name').fill('Ada');\n  await page.getByRole('button', { name: 'Save' }).click();\n  await expect(page.getByRole('status')).toHaveText('Settings saved');`)],
+    ['open the reports page', spec(`  await page.goto('/reports');\n  await expect(page).toHaveURL(/reports/);`)],
+    ['see the reports page', spec(`  await page.goto('/');\n  await page.getByRole('link', { name: 'Reports' }).click();\n  await expect(page).toHaveURL(/\\/reports/);`)],
+    ['upload a photo and see it saved', spec(`  await page.goto('/profile');\n  await page.getByLabel('Photo').setInputFiles('fixtures/photo.png');\n  await expect(page.getByText('Photo updated')).toBeVisible();`)],
+  ];
+  for (const [request, code] of covered) {
+    it(request, () => expect(uncoveredParts(request, code)).toEqual([]));
+  }
+});
+
+describe('uncoveredParts: what the spec leaves out is named', () => {
+  it('the issue\'s settings spec: no change, no save, no "Settings saved"', () => {
+    const found = uncoveredParts('change the display name and save settings, see "Settings saved"', spec(`  await page.goto('/settings');\n  await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();`));
+    expect(found).toEqual([
+      expect.stringMatching(/^the request expects "Settings saved" but no assertion checks it/),
+      'the request asks to change, save but the spec has no step that does it: click, fill or press what the request names',
+    ]);
+  });
+
+  it('an unquoted "saved": a save that is never checked', () => {
+    expect(uncoveredParts('change the display name and see it saved', spec(`  await page.goto('/settings');\n  await page.getByLabel('Display name').fill('Ada');\n  await expect(page.getByLabel('Display name')).toHaveValue(/\\w/);`))).toEqual([
+      expect.stringContaining('the request expects saved'),
+    ]);
+  });
+
+  it('a quoted outcome matched only by a vague text is missing', () => {
+    expect(uncoveredParts('complete the "Buy milk" todo and see "1 item left"', spec(`  await page.goto('/todos');\n  await page.getByLabel('Complete Buy milk').check();\n  await expect(page.getByTestId('todo-count')).toContainText('left');`))).toEqual([
+      expect.stringContaining('the request expects "1 item left" but no assertion checks it'),
+    ]);
+  });
+
+  it('a quoted value the request names that the spec replaces with its own', () => {
+    expect(uncoveredParts('filter by "pen" and see the matching products', spec(`  await page.goto('/products');\n  await page.getByRole('searchbox').fill('Try Scribe');\n  await expect(page.getByTestId('product-list')).toContainText('Try Scribe');`))).toEqual([
+      expect.stringContaining('the request names "pen" but the spec never uses it'),
+    ]);
+  });
+
+  it('a quoted value in the request only counts in code, not in a comment or the title', () => {
+    const code = spec(`  // search for "zebra"\n  await page.goto('/search');\n  await page.getByRole('searchbox').fill('lion');\n  await expect(page.getByTestId('search-empty')).toBeVisible();`).replace("'the request'", "'searches for zebra'");
+    expect(uncoveredParts('search for "zebra" and see that there are no results', code)).toEqual([expect.stringContaining('the request names "zebra"')]);
+  });
+
+  it('a count, an error and an empty list that no assertion checks', () => {
+    const looking = spec(`  await page.goto('/todos');\n  await page.getByTestId('new-todo-input').fill('x');\n  await page.getByTestId('add-todo-button').click();\n  await expect(page.getByTestId('todos-heading')).toBeVisible();`);
+    expect(uncoveredParts('add a todo and see 3 items', looking)).toEqual([expect.stringContaining('expects 3 items but no assertion checks that number')]);
+    expect(uncoveredParts('add an empty todo and see an error', looking)).toEqual([expect.stringContaining('expects an error')]);
+    expect(uncoveredParts('clear the completed todos and see the list is empty', looking)).toEqual([expect.stringContaining('expects empty')]);
+  });
+
+  it('a named element or page that no assertion is about', () => {
+    expect(uncoveredParts('sign in, add the desk lamp to the cart and see the cart total', spec(`${SIGN_IN}\n  await page.getByTestId('add-to-cart').click();\n  await expect(page.getByTestId('checkout-button')).toHaveText('Check out');`))).toEqual([
+      expect.stringContaining('the request expects to see "the cart total" but no assertion checks it'),
+    ]);
+  });
+
+  it('an action with no step of its kind: typing, signing in, uploading', () => {
+    const clicking = spec(`  await page.goto('/');\n  await page.getByRole('link', { name: 'Search' }).click();\n  await expect(page.getByTestId('search-results')).toContainText('milk');`);
+    expect(uncoveredParts('search for milk', clicking)).toEqual([expect.stringContaining('the request asks to type')]);
+    expect(uncoveredParts('log in', clicking)).toEqual([expect.stringContaining('the request asks to sign in')]);
+    expect(uncoveredParts('upload a photo', clicking)).toEqual([expect.stringContaining('the request asks to upload')]);
+  });
+
+  it('steps in a helper the test calls count; steps in a function nothing calls do not', () => {
+    const helper = (called: boolean) => `import { test, expect } from '@playwright/test';
+
+async function addTodo(page, title) {
+  await page.getByTestId('new-todo-input').fill(title);
+  await page.getByTestId('add-todo-button').click();
+}
+
+test('adds', async ({ page }) => {
+  await page.goto('/todos');
+  ${called ? "await addTodo(page, 'Pay rent');" : "void addTodo; void 'Pay rent';"}
+  await expect(page.getByTestId('todo-list')).toContainText('Pay rent');
+});
+`;
+    expect(uncoveredParts('add a todo "Pay rent" and see it in the list', helper(true))).toEqual([]);
+    expect(uncoveredParts('add a todo "Pay rent" and see it in the list', helper(false))).toEqual([expect.stringContaining('the request asks to add but the spec has no step')]);
+  });
+});

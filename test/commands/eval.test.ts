@@ -1,0 +1,99 @@
+/**
+ * `scribe eval` in a user's Playwright project whose app only runs through the config's webServer: the
+ * app is started (and stopped after) as generate starts it, the specs go under Scribe's home and never
+ * into the testDir, and an eval in which nothing was accepted exits 1.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scribe } from './cli-harness.ts';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+const APP = `const http = require('node:http');
+http.createServer((req, res) => {
+  res.setHeader('content-type', 'text/html');
+  res.end('<!doctype html><title>Shop</title><h1 data-test="title">Welcome</h1><button data-test="buy">Buy</button>');
+}).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let dir: string;
+let url: string;
+const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, SCRIBE_HOME: '', BASE_URL: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' });
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'scribe-eval-project-'));
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
+  writeFileSync(path.join(dir, 'app.cjs'), APP);
+  writeFileSync(
+    path.join(dir, 'playwright.config.ts'),
+    `import { defineConfig } from '@playwright/test';
+export default defineConfig({
+  testDir: './e2e',
+  use: { baseURL: '${url}', testIdAttribute: 'data-test' },
+  webServer: { command: 'node app.cjs', url: '${url}', env: { PORT: '${port}' } },
+});
+`,
+  );
+  mkdirSync(path.join(dir, 'e2e'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function writeRequests(...descriptions: string[]): void {
+  writeFileSync(path.join(dir, 'requests.yaml'), `requests:\n${descriptions.map((d) => `  - description: ${JSON.stringify(d)}\n    feature: home\n`).join('')}`);
+}
+
+describe('scribe eval in a Playwright project', () => {
+  // Each is a whole generation with its run through a real browser: slow on a shared machine.
+  it("starts the config's webServer, writes its specs under .scribe/eval/ and none in the testDir", async () => {
+    writeRequests('see the welcome title');
+    expect(await answers(url)).toBe(false);
+    const run = await scribe(['eval', 'requests.yaml', '--json'], { cwd: dir, env: env() });
+    const report = JSON.parse(run.stdout) as { specs_dir: string; requests: Array<{ accepted: boolean; run: string | null; spec: string | null }> };
+    expect(report.requests).toMatchObject([{ accepted: true, run: 'pass' }]);
+    expect(run.code).toBe(0);
+    expect(path.relative(path.join(dir, '.scribe', 'eval'), report.specs_dir)).toMatch(/^\d{8}T\d{6}$/);
+    expect(readdirSync(report.specs_dir)).toEqual(['01-see-the-welcome-title.provenance.json', '01-see-the-welcome-title.spec.ts']);
+    // Its provenance record names no absolute machine path: its critic.yaml and screenshots are the project's.
+    const record = readFileSync(path.join(report.specs_dir, '01-see-the-welcome-title.provenance.json'), 'utf8');
+    const provenance = JSON.parse(record) as { rules: { critic_config: string }; runner: { screenshots: string[] } };
+    expect(provenance.runner.screenshots.length).toBeGreaterThan(0);
+    for (const file of [provenance.rules.critic_config, ...provenance.runner.screenshots]) expect(path.isAbsolute(file)).toBe(false);
+    expect(provenance.runner.screenshots.every((file) => existsSync(path.join(dir, file)))).toBe(true);
+    expect(record).not.toContain(dir);
+    expect(readdirSync(path.join(dir, 'e2e'))).toEqual([]);
+    expect(existsSync(path.join(dir, 'generated-tests'))).toBe(false);
+    // Stopped after, as Playwright stops it.
+    expect(await answers(url)).toBe(false);
+  }, 240_000);
+
+  it('exits 1 when no spec was accepted', async () => {
+    writeRequests('order a large pizza with extra cheese and pay by invoice');
+    const run = await scribe(['eval', 'requests.yaml'], { cwd: dir, env: env() });
+    expect(run.stdout).toContain('accepted and green 0%');
+    expect(run.code).toBe(1);
+    expect(readdirSync(path.join(dir, 'e2e'))).toEqual([]);
+  }, 240_000);
+});
