@@ -92,7 +92,9 @@ try {
     const jobs = await batch(api.url, JOBS);
     const minutes = (performance.now() - began) / 60_000;
     const accepted = jobs.filter((job) => job.status === 'done').length;
-    rows.push({ workers, accepted, wallS: minutes * 60, perMinute: accepted / minutes, medianJobS: median(jobs.map(duration)) / 1000, coldJobS: median(cold.map(duration)) / 1000, stages: stageMedians(jobs), load: load() });
+    const row: Row = { workers, accepted, wallS: minutes * 60, perMinute: accepted / minutes, medianJobS: median(jobs.map(duration)) / 1000, coldJobS: median(cold.map(duration)) / 1000, stages: stageMedians(jobs), load: load() };
+    rows.push(row);
+    console.log(`${workers} worker(s): ${accepted}/${JOBS} accepted in ${row.wallS.toFixed(1)} s (load average ${row.load})`);
     for (const job of jobs.filter((j) => j.status !== 'done')) console.log(`  ${workers} workers, not accepted: ${job.id}: ${(job.error ?? job.result?.error ?? '').split('\n')[0]}`);
     await Promise.all(started.map((worker) => worker.stop()));
   }
