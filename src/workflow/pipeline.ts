@@ -173,7 +173,7 @@ function outcomeOf(generation: string, outcome: 'success' | 'failure', state: Ru
   const failure = state.newest('SCRIBE_FAILURE')?.candidate;
   if (failure) return { type: 'give_up', generation, attempts, reason: failure.failure ?? 'max_retries', error: failure.error ?? 'generation failed' };
   const final = state.newest('OUTCOME');
-  const exists = final?.status === 'accepted' && final.testPath === null;
+  const exists = final?.status === 'exists';
   return { type: 'give_up', generation, attempts, reason: exists ? 'exists' : 'not_accepted', error: final?.message ?? 'generation failed' };
 }
 

@@ -188,7 +188,7 @@ function acceptWorker(context: GenerationContext, stages: Stages, state: RunStat
     return { signal: 'ACCEPTED', segments: [{ type: 'OUTCOME', status: 'accepted', testPath, message: ran ? 'passed the rules, the Critic and a green run' : 'passed the rules and the Critic (not run)' } as const] };
   } catch (error) {
     if (!(error instanceof SpecExistsError)) throw error;
-    return { signal: 'FAILED', segments: [{ type: 'OUTCOME', status: 'accepted', testPath: null, message: error.message } as const] };
+    return { signal: 'FAILED', segments: [{ type: 'OUTCOME', status: 'exists', testPath: null, message: error.message } as const] };
   }
 }
 

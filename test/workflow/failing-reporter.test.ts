@@ -3,10 +3,11 @@
  * the Critic and the spec store; no app, so no run) finishes and writes its spec while the statistics log and
  * the caller's own reporter throw on every event; each failure is reported once, as a stage line and a warning.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PipelineEvent } from '../../src/contracts.ts';
+import type { NewStatsEvent } from '../../src/stats/events.ts';
 import type { StatsSink } from '../../src/stats/log.ts';
 import { generateSpec } from '../../src/workflow/pipeline.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
@@ -63,5 +64,29 @@ describe('a failing reporter', () => {
     ]);
     expect(failures.every((line) => line.status === 'info')).toBe(true);
     expect(document.warnings).toEqual(expect.arrayContaining(failures.map((line) => line.message)));
+  });
+
+  it('a spec that appears at the target meanwhile is an explicit outcome: nothing written, the generation gives up as exists', async () => {
+    fake.reply({ text: fenced(GOOD_SPEC) });
+    const target = path.join(project.dir, 'generated-tests', 'home', 'the-home-page-shows-its-heading.spec.ts');
+    const recorded: NewStatsEvent[] = [];
+    // Someone else writes the spec while the Critic reviews it.
+    const writer = {
+      report: (event: { type: string; stage?: string; status?: string }) => {
+        if (event.type === 'stage' && event.stage === 'critic' && event.status === 'done') {
+          mkdirSync(path.dirname(target), { recursive: true });
+          writeFileSync(target, '// a person wrote this\n');
+        }
+      },
+    };
+    const { document, exitCode } = await generateSpec(
+      { description: 'the home page shows its heading', feature: 'Home', run: false },
+      { cwd: project.dir, env: project.env(fake.url), stats: { record: (event) => recorded.push(event) }, reporter: writer },
+    );
+    expect(exitCode).toBe(1);
+    expect(document.success).toBe(false);
+    expect(document.testPath).toBeNull();
+    expect(readFileSync(target, 'utf8')).toBe('// a person wrote this\n');
+    expect(recorded.filter((event) => event.type === 'give_up' || event.type === 'success')).toEqual([expect.objectContaining({ type: 'give_up', reason: 'exists' })]);
   });
 });
