@@ -188,10 +188,10 @@ const CASES: Case[] = [
     mutant: { file: 'todos.html', find: "item.classList.toggle('done', toggle.checked);\n        updateCount();", replace: "item.classList.toggle('done', toggle.checked);" },
     good: spec('complete a todo', `  await page.goto('/todos');
   await expect(page.getByTestId('todo-count')).toHaveText('2 items left');
-  await page.getByLabel('Complete Buy milk').check();
+  await page.getByTestId('todo-item').filter({ hasText: 'Buy milk' }).getByTestId('todo-toggle').check();
   await expect(page.getByTestId('todo-count')).toHaveText('1 item left');`),
     vacuous: spec('complete a todo', `  await page.goto('/todos');
-  await page.getByLabel('Complete Buy milk').check();
+  await page.getByTestId('todo-item').filter({ hasText: 'Buy milk' }).getByTestId('todo-toggle').check();
   await expect(page.getByTestId('todo-count')).toContainText('left');`),
   },
   {

@@ -12,7 +12,7 @@
 //
 //   node bench/unseen-suites.mjs FOLDER [--part tuning|held-out] [--seed 26] [--sample FILE] [--type-checker auto|native|javascript]
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,6 +31,15 @@ const onlyPart = option('part');
 const seed = Number(option('seed', '26'));
 const sampleFile = option('sample');
 const typeChecker = option('type-checker', 'auto');
+/** About how many findings per tool and part are drawn for labelling. */
+const SAMPLE_SIZE = 100;
+// The suites are fetched without their node_modules; a user's install has @playwright/test, which their
+// Playwright config imports. It is linked in once above the suites (Scribe's own copy), nothing else is.
+const linked = path.join(folder, 'node_modules', '@playwright', 'test');
+if (!existsSync(linked)) {
+  mkdirSync(path.dirname(linked), { recursive: true });
+  symlinkSync(path.join(root, 'node_modules', '@playwright', 'test'), linked, 'dir');
+}
 const { sources } = JSON.parse(readFileSync(path.join(root, 'bench', 'corpus', 'sources.json'), 'utf8'));
 const labelsFile = path.join(root, 'bench', 'corpus', 'labels.json');
 /** finding id → { ok, why } per tool, judged by hand on the sample this script draws; none yet is no precision. */
@@ -94,7 +103,10 @@ function measure(source) {
   const eslint = run(path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), ['--no-config-lookup', '-c', path.join(root, 'bench', 'corpus', 'eslint.config.mjs'), '--format', 'json', ...files], cwd);
   const findings = [];
   let crashes = 0;
-  if (scribe.status !== 0 && scribe.status !== 1) crashes += 1;
+  // Exit 2 with "configuration error": the suite's Playwright config does not load here (its packages are not
+  // installed), which Scribe reports as bad input. Not a crash; the suite then has no Scribe findings.
+  const configRefused = scribe.status === 2 && /configuration error/.test(scribe.stderr);
+  if (scribe.status !== 0 && scribe.status !== 1 && !configRefused) crashes += 1;
   let scribeWarnings = [];
   try {
     const report = JSON.parse(scribe.stdout);
@@ -107,7 +119,7 @@ function measure(source) {
       }
     }
   } catch {
-    crashes += 1;
+    if (!configRefused) crashes += 1;
     process.stderr.write(`scribe on ${source.name}: exit ${scribe.status}\n${scribe.stderr.slice(0, 2000)}\n`);
   }
   try {
@@ -121,7 +133,7 @@ function measure(source) {
     process.stderr.write(`eslint on ${source.name}: exit ${eslint.status}\n${eslint.stderr.slice(0, 2000)}\n`);
   }
   for (const f of findings) f.id = `${f.tool}|${f.source}|${f.file}|${f.line}|${f.rule}`;
-  return { source, cwd, files: files.length, findings, crashes, scribeSeconds: scribe.seconds, eslintSeconds: eslint.seconds, scribeWarnings };
+  return { source, cwd, files: files.length, findings, crashes, configRefused, scribeSeconds: scribe.seconds, eslintSeconds: eslint.seconds, scribeWarnings };
 }
 
 /** mulberry32: the same sample for the same seed and findings. */
@@ -134,12 +146,12 @@ function random(state) {
   };
 }
 
-/** Per rule: at least 6 (or all), and more for frequent rules, about 120 in all per tool. */
+/** Per rule: at least 6 (or all), and more for frequent rules, about SAMPLE_SIZE in all per tool. */
 function sample(findings) {
   const next = random(seed);
   const shuffled = [...findings].sort((a, b) => (a.id < b.id ? -1 : 1)).map((f) => ({ f, k: next() })).sort((a, b) => a.k - b.k).map((x) => x.f);
   const byRule = groupBy(shuffled, (f) => f.rule);
-  return [...byRule.values()].flatMap((list) => list.slice(0, Math.max(6, Math.round((120 * list.length) / findings.length))));
+  return [...byRule.values()].flatMap((list) => list.slice(0, Math.max(6, Math.round((SAMPLE_SIZE * list.length) / findings.length))));
 }
 
 function precisionTable(tool, findings) {
@@ -187,10 +199,12 @@ for (const part of parts) {
   const eslintSeconds = measured.reduce((n, m) => n + m.eslintSeconds, 0);
   const crashes = measured.reduce((n, m) => n + m.crashes, 0);
   const scribeAt = new Set(scribe.map((f) => `${f.source}|${f.file}|${f.line}|${f.rule}`));
-  const missed = eslint.filter((f) => SHARED[f.rule] && !scribeAt.has(`${f.source}|${f.file}|${f.line}|${SHARED[f.rule]}`));
+  const refused = new Set(measured.filter((m) => m.configRefused).map((m) => m.source.name));
+  const missed = eslint.filter((f) => SHARED[f.rule] && !refused.has(f.source) && !scribeAt.has(`${f.source}|${f.file}|${f.line}|${SHARED[f.rule]}`));
   console.log(`\n=== ${part}: ${measured.length} suites, ${files} spec files (${measured.map((m) => `${m.source.name} ${m.files}`).join(', ')})`);
   console.log(`wall time: scribe validate (type check) ${scribeSeconds.toFixed(1)} s, eslint ${eslintSeconds.toFixed(1)} s (ratio ${(scribeSeconds / eslintSeconds).toFixed(2)})`);
   console.log(`crashes (scribe exit other than 0/1, unreadable report or internal-error findings): ${crashes}`);
+  if (refused.size > 0) console.log(`Playwright config refused (exit 2, a configuration error; no Scribe findings, left out of the shared-rule comparison): ${[...refused].join(', ')}`);
   for (const m of measured) for (const w of m.scribeWarnings) console.log(`scribe warning (${m.source.name}): ${w}`);
   for (const [tool, findings] of [['scribe', scribe], ['eslint', eslint]]) {
     const table = precisionTable(tool, findings);

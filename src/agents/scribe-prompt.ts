@@ -4,6 +4,7 @@
  * feedback that sends an attempt back.
  */
 import { createHash } from 'node:crypto';
+import { ASYNC_MATCHERS, LOCATOR_FACTORIES, NAVIGATIONS, USER_ACTIONS } from '../analysis/playwright-api.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import { renderTemplate, type ScribeConfig } from '../config/scribe.ts';
 import type { Issue, PageInventory } from '../contracts.ts';
@@ -67,15 +68,50 @@ export function renderCredentials(critic: CriticConfig, noneDeclared: string): s
   return declared.length > 0 ? declared.join(', ') : noneDeclared;
 }
 
+/**
+ * The members of the allow-list a prompt names: what a test of a page is written with (navigations,
+ * locators, actions, matchers, steps and evidence). The gate still holds the whole list; a member the
+ * prompt leaves out is allowed all the same, and one outside the list is refused by name in the feedback.
+ */
+const PROMPT_MEMBERS: ReadonlySet<string> = new Set([
+  ...NAVIGATIONS,
+  ...LOCATOR_FACTORIES,
+  ...USER_ACTIONS,
+  ...ASYNC_MATCHERS,
+  'not', 'soft', 'poll', 'toBe', 'toEqual', 'toContain', 'toMatch', 'toBeGreaterThan', 'toBeLessThan', 'toHaveLength',
+  'step', 'info', 'outputPath', 'attach', 'use', 'beforeEach', 'describe', 'screenshot', 'waitForURL', 'url',
+  'filter', 'first', 'last', 'and', 'contentFrame', 'frameLocator', 'count', 'textContent', 'inputValue', 'keyboard', 'mouse',
+]);
+const ALLOW_LIST_RULE = 'allowed-code';
+
 /** One line per criterion the spec is checked against; rules switched off are left out. */
 export function renderCriteria(critic: CriticConfig): string {
   return critic.criteria
     .filter((c) => c.severity !== 'off')
     .map((c) => {
-      const settings = renderOptions(c.options);
+      const settings = c.id === ALLOW_LIST_RULE ? renderAllowList(c.options) : renderOptions(c.options);
       return `- ${c.id} (${c.severity}): ${c.reason}${settings ? ` [${settings}]` : ''}`;
     })
     .join('\n');
+}
+
+/**
+ * The allow-list as a prompt carries it: the members a test needs (of those allowed) instead of the whole
+ * list, and each global with its members in one short entry.
+ */
+function renderAllowList(options: unknown): string {
+  if (options === null || typeof options !== 'object') return renderOptions(options);
+  const { members, globals, ...rest } = options as { members?: unknown; globals?: unknown };
+  const parts = [renderOptions(rest)];
+  if (globals && typeof globals === 'object') {
+    const entries = Object.entries(globals as Record<string, unknown>).map(([name, allowed]) => (Array.isArray(allowed) && allowed.length > 0 ? `${name}.{${allowed.join(',')}}` : name));
+    parts.push(`globals: ${entries.join(', ')}`);
+  }
+  if (Array.isArray(members)) {
+    const needed = members.filter((m): m is string => typeof m === 'string' && PROMPT_MEMBERS.has(m));
+    parts.push(`members (those a page test needs; the rest of agents/critic.yaml's list is allowed too, and a refused member is named): ${[...new Set(needed)].join(', ')}`);
+  }
+  return parts.filter(Boolean).join('; ');
 }
 
 function renderOptions(options: unknown): string {

@@ -25,8 +25,9 @@ export function registerEval(program: Command, ctx: CliContext): void {
 }
 
 async function runEvalCommand(file: string, flags: EvalFlags, ctx: CliContext): Promise<void> {
-  const requests = loadEvalRequests(path.resolve(ctx.cwd, file));
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, playwrightChoice: playwrightChoice(flags) });
+  const { http } = project.agents.server;
+  const requests = loadEvalRequests(path.resolve(ctx.cwd, file), { maxDescriptionChars: http.max_description_chars, maxFieldChars: http.max_field_chars });
   const progress = createProgress(ctx, flags.json === true);
   let report: EvalReport;
   try {

@@ -1,23 +1,27 @@
 /**
- * `scribe init [--force]`: writes a short, commented agents/ override for the project and says what
- * Scribe found there. Never overwrites a file without --force (exit 2 naming it).
+ * `scribe init [--force] [--mcp <hosts>]`: writes a short, commented agents/ override for the project, says
+ * what Scribe found there, adds `.scribe/` to .gitignore and, asked, lists `scribe mcp` in agent hosts' MCP
+ * configs. Never overwrites a file without --force (exit 2 naming it); an edit keeps what a file holds.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../util/fs.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
+import { AGENT_HOSTS, gitignoreWithScribe, mcpConfigWithScribe, parseAgentHosts, type AgentHost, type FileEdit } from '../project/init-files.ts';
 import { UsageError, type CliContext } from './context.ts';
 
 interface InitFlags {
   force?: boolean;
+  mcp?: string;
 }
 
 export function registerInit(program: Command, ctx: CliContext): void {
   program
     .command('init')
     .description('write a commented agents/ override for this project and say what Scribe found (Playwright config, testDir, test ids, baseURL)')
-    .option('--force', 'overwrite existing agents/ files')
+    .option('--force', 'overwrite existing agents/ files (and a different scribe server in an MCP config)')
+    .option('--mcp <hosts>', `also list \`scribe mcp\` in agent hosts' MCP configs: ${Object.entries(AGENT_HOSTS).map(([host, { file }]) => `${host} (${file})`).join(', ')}, or all; comma-separated`)
     .action((flags: InitFlags) => init(flags, ctx));
 }
 
@@ -26,14 +30,43 @@ async function init(flags: InitFlags, ctx: CliContext): Promise<void> {
     critic: path.join(ctx.cwd, 'agents', 'critic.yaml'),
     scribe: path.join(ctx.cwd, 'agents', 'scribe.yaml'),
   };
+  const hosts = flags.mcp === undefined ? [] : agentHosts(flags.mcp);
   const taken = Object.values(files).filter((file) => existsSync(file));
-  if (taken.length > 0 && !flags.force) throw new UsageError(`${taken.join(' and ')} already exist${taken.length === 1 ? 's' : ''}; pass --force to overwrite`);
+  // Asked for MCP configs only, an initialised project keeps its agents/ files as they are.
+  const keepAgents = taken.length > 0 && !flags.force && hosts.length > 0;
+  if (taken.length > 0 && !flags.force && !keepAgents) throw new UsageError(`${taken.join(' and ')} already exist${taken.length === 1 ? 's' : ''}; pass --force to overwrite`);
+  // Every edit is worked out before anything is written: a conflict writes nothing.
+  const edits = [{ file: path.join(ctx.cwd, '.gitignore'), edit: gitignoreWithScribe(readIfThere(path.join(ctx.cwd, '.gitignore'))) }, ...hosts.map((host) => mcpEdit(host, ctx.cwd, flags.force === true))];
+  const conflict = edits.find(({ edit }) => edit.status === 'conflict');
+  if (conflict?.edit.status === 'conflict') throw new UsageError(`${conflict.file} ${conflict.edit.reason}`);
 
   // Read before writing: what is found is what the comments say, and a broken config writes nothing.
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env });
-  writeFileAtomic(files.critic, criticOverride(project));
-  writeFileAtomic(files.scribe, scribeOverride(project));
-  ctx.stdout.write(`${findings(project, ctx.cwd).join('\n')}\nwrote ${Object.values(files).map((f) => path.relative(ctx.cwd, f)).join(', ')} (only what you change there overrides the bundled defaults)\n`);
+  if (!keepAgents) {
+    writeFileAtomic(files.critic, criticOverride(project));
+    writeFileAtomic(files.scribe, scribeOverride(project));
+  }
+  const written = edits.map(({ file, edit }) => {
+    if (edit.status === 'created' || edit.status === 'updated') writeFileAtomic(file, edit.text);
+    return `${path.relative(ctx.cwd, file)} ${edit.status === 'unchanged' ? 'already set' : edit.status}`;
+  });
+  const agents = keepAgents ? 'kept agents/ as it is' : `wrote ${Object.values(files).map((f) => path.relative(ctx.cwd, f)).join(', ')} (only what you change there overrides the bundled defaults)`;
+  ctx.stdout.write(`${findings(project, ctx.cwd).join('\n')}\n${agents}\n${written.join('\n')}\n`);
+}
+
+function agentHosts(list: string): AgentHost[] {
+  const parsed = parseAgentHosts(list);
+  if (!parsed.ok) throw new UsageError(`--mcp: unknown agent host ${parsed.unknown.join(', ')}; use ${Object.keys(AGENT_HOSTS).join(', ')} or all`);
+  return parsed.hosts;
+}
+
+function mcpEdit(host: AgentHost, cwd: string, force: boolean): { file: string; edit: FileEdit } {
+  const file = path.join(cwd, AGENT_HOSTS[host].file);
+  return { file, edit: mcpConfigWithScribe(host, readIfThere(file), force) };
+}
+
+function readIfThere(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
 function findings(project: ProjectContext, cwd: string): string[] {
@@ -55,6 +88,7 @@ function findings(project: ProjectContext, cwd: string): string[] {
     `test id attribute  ${project.agents.critic.testIdAttribute}`,
     `baseURL            ${project.baseURL ?? 'none (pass --url or set BASE_URL)'}`,
     `credentials        ${variable(credentials.username_env)}, ${variable(credentials.password_env)}`,
+    `your own suite     scribe validate ${pw ? relative(pw.project.testDir) : '<your tests>'} (the recommended preset: critic.yaml's settings.validate_preset)`,
   ];
 }
 
@@ -65,7 +99,10 @@ function criticOverride(project: ProjectContext): string {
 # Switching a safety rule off (no-forbidden-imports, no-dangerous-apis, no-eval, syntax, type-check) is
 # reported on every run.
 #
-# settings:
+# The rule set \`scribe validate\` holds your own suite to: recommended (the rules that fit hand-written
+# specs) rather than generated (every rule, for model-written ones).
+settings:
+  validate_preset: recommended
 #   test_id_attribute: ${project.agents.critic.testIdAttribute}   # default: ${attribute ? `use.testIdAttribute of ${path.basename(project.playwright!.configFile)}` : 'the bundled data-testid'}
 #
 # rules:

@@ -272,7 +272,11 @@ export class NativeTypeChecker {
     const api = new API({ cwd: folder, ...(differing.size > 0 ? { fs: inMemory(configFile, () => configText, () => differing) } : {}) });
     try {
       const snapshot = await api.updateSnapshot({ openProjects: [configFile] });
-      return byFile([...texts.keys()], await loaded(snapshot.getProject(configFile)?.program).getSemanticDiagnostics());
+      const program = loaded(snapshot.getProject(configFile)?.program);
+      // Asked file by file: the whole program's diagnostics would check every project file the specs import
+      // (in a monorepo whose aliases lead into its sources, the whole code base), not only the specs.
+      const files = [...texts.keys()];
+      return byFile(files, (await Promise.all(files.map((file) => program.getSemanticDiagnostics(file)))).flat());
     } finally {
       await api.close();
       rmSync(folder, { recursive: true, force: true });

@@ -14,25 +14,30 @@ import type { ProjectContext } from '../project/context.ts';
 import { statsHome, StatsLog } from '../stats/log.ts';
 import { slugify } from '../store/spec-files.ts';
 import { generateSpec } from './pipeline.ts';
+import type { RequestLimits } from './request-contract.ts';
 import type { PipelineEvent } from '../contracts.ts';
 
-const EvalFile = z.strictObject({
-  requests: z
-    .array(
-      z.strictObject({
-        description: z.string().trim().min(1),
-        feature: z.string().trim().min(1).optional(),
-        url: z.string().url().optional(),
-        complexity: z.enum(['easy', 'medium', 'hard']).optional(),
-      }),
-    )
-    .min(1),
-});
-export type EvalRequests = z.infer<typeof EvalFile>['requests'];
+/** The requests file, with the request contract's limits (agents/server.yaml): one limit on every surface. */
+function evalFile({ maxDescriptionChars, maxFieldChars }: RequestLimits) {
+  const text = () => z.string().trim().min(1).max(maxFieldChars, `must be at most ${maxFieldChars} characters`);
+  return z.strictObject({
+    requests: z
+      .array(
+        z.strictObject({
+          description: z.string().trim().min(1).max(maxDescriptionChars, `must be at most ${maxDescriptionChars} characters`),
+          feature: text().optional(),
+          url: text().url().optional(),
+          complexity: z.enum(['easy', 'medium', 'hard']).optional(),
+        }),
+      )
+      .min(1),
+  });
+}
+export type EvalRequests = z.infer<ReturnType<typeof evalFile>>['requests'];
 
-/** Reads a requests file; a bad one is a configuration error naming the file, key and line. */
-export function loadEvalRequests(file: string): EvalRequests {
-  return checkWithSchema(readYamlFile(file), EvalFile).requests;
+/** Reads a requests file; a bad one (a description over the limit too) is a configuration error naming the file, key and line. */
+export function loadEvalRequests(file: string, limits: RequestLimits): EvalRequests {
+  return checkWithSchema(readYamlFile(file), evalFile(limits)).requests;
 }
 
 export interface EvalRow {

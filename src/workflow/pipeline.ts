@@ -226,10 +226,18 @@ async function explore(url: string, testIdAttribute: string, settings: ScribeCon
   const pages = 1 + (inventory.pages?.length ?? 0);
   const ids = inventory.testIds.length + (inventory.pages ?? []).reduce((sum, page) => sum + page.testIds.length, 0);
   emit('explore', 'done', `found ${ids} test ids on ${pages} page${pages === 1 ? '' : 's'} from ${url}`);
+  if (!storageState && isSignInPage(inventory)) {
+    emit('explore', 'info', `${inventory.url} is a sign-in page and there is no storage state: pages behind the login were not explored (set explore.storage_state in agents/scribe.yaml, or run the setup project that writes your config's use.storageState, then generate again)`);
+  }
   if (showsNothingToActOn(inventory)) {
     emit('explore', 'info', `${inventory.url} still shows nothing to act on (no link, button, field or test id) ${settings.render_wait_ms / 1000} s after it loaded: the model writes its locators without seeing them`);
   }
   return inventory;
+}
+
+/** A page that asks for a password: where a run without a storage state lands in front of a login. */
+function isSignInPage(page: PageInventory): boolean {
+  return page.fields.some((field) => field.type === 'password');
 }
 
 function showsNothingToActOn(page: PageInventory): boolean {

@@ -99,5 +99,5 @@ describe('scribe demo (npm run demo)', () => {
     expect(specs).toHaveLength(3);
     const validate = await scribe(['validate', 'generated-tests'], { cwd: demoDir!, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
     expect(validate.code).toBe(0);
-  }, 300_000);
+  }, 600_000);
 });

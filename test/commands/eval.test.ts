@@ -68,16 +68,16 @@ function writeRequests(...descriptions: string[]): void {
 describe('scribe eval in a Playwright project', () => {
   // Each is a whole generation with its run through a real browser: slow on a shared machine.
   it("starts the config's webServer, writes its specs under .scribe/eval/ and none in the testDir", async () => {
-    writeRequests('see the welcome title');
+    writeRequests('see the title "Welcome"');
     expect(await answers(url)).toBe(false);
     const run = await scribe(['eval', 'requests.yaml', '--json'], { cwd: dir, env: env() });
     const report = JSON.parse(run.stdout) as { specs_dir: string; requests: Array<{ accepted: boolean; run: string | null; spec: string | null }> };
     expect(report.requests).toMatchObject([{ accepted: true, run: 'pass' }]);
     expect(run.code).toBe(0);
     expect(path.relative(path.join(dir, '.scribe', 'eval'), report.specs_dir)).toMatch(/^\d{8}T\d{6}$/);
-    expect(readdirSync(report.specs_dir)).toEqual(['01-see-the-welcome-title.provenance.json', '01-see-the-welcome-title.spec.ts']);
+    expect(readdirSync(report.specs_dir)).toEqual(['01-see-the-title-welcome.provenance.json', '01-see-the-title-welcome.spec.ts']);
     // Its provenance record names no absolute machine path: its critic.yaml and screenshots are the project's.
-    const record = readFileSync(path.join(report.specs_dir, '01-see-the-welcome-title.provenance.json'), 'utf8');
+    const record = readFileSync(path.join(report.specs_dir, '01-see-the-title-welcome.provenance.json'), 'utf8');
     const provenance = JSON.parse(record) as { rules: { critic_config: string }; runner: { screenshots: string[] } };
     expect(provenance.runner.screenshots.length).toBeGreaterThan(0);
     for (const file of [provenance.rules.critic_config, ...provenance.runner.screenshots]) expect(path.isAbsolute(file)).toBe(false);
@@ -96,4 +96,13 @@ describe('scribe eval in a Playwright project', () => {
     expect(run.code).toBe(1);
     expect(readdirSync(path.join(dir, 'e2e'))).toEqual([]);
   }, 240_000);
+
+  it("refuses a description over the request contract's limit, naming the file, key and line, before starting anything", async () => {
+    writeFileSync(path.join(dir, 'requests.yaml'), `requests:\n  - description: see the title\n  - description: ${'x'.repeat(100_000)}\n`);
+    const run = await scribe(['eval', 'requests.yaml'], { cwd: dir, env: env() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${path.join(dir, 'requests.yaml')}:3: requests[1].description: must be at most 4000 characters`);
+    expect(await answers(url)).toBe(false);
+    expect(existsSync(path.join(dir, '.scribe'))).toBe(false);
+  });
 });

@@ -128,7 +128,7 @@ test('log in', async ({ page }) => {
 
 test('complete a todo', async ({ page }) => {
   await page.goto('/todos.html');
-  await page.getByLabel('Complete Buy milk').check();
+  await page.getByTestId('todo-item').filter({ hasText: 'Buy milk' }).getByTestId('todo-toggle').check();
   ${assertion}
   await page.screenshot({ path: 'test-results/todos.png' });
 });

@@ -155,6 +155,39 @@ describe('scribe init', () => {
     expect(forced.code).toBe(0);
     expect(readFileSync(path.join(dir, 'agents', 'critic.yaml'), 'utf8')).toBe(critic);
   });
+
+  it('offers the recommended preset for the suite, adds .scribe/ to .gitignore once, and lists scribe mcp for agent hosts without overwriting theirs', async () => {
+    writeFileSync(path.join(dir, '.gitignore'), 'node_modules/');
+    const first = await scribe(['init'], { cwd: dir, env: env() });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/your own suite\s+scribe validate e2e/);
+    expect(first.stdout).toContain('.gitignore updated');
+    expect(readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe('node_modules/\n.scribe/\n');
+    expect((await loadProject({ cwd: dir, env: env() })).agents.critic.validatePreset).toBe('recommended');
+
+    // An initialised project: agents/ is kept, the host configs are added beside what they list.
+    writeFileSync(path.join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { playwright: { command: 'npx', args: ['@playwright/mcp'] } } }));
+    const hosts = await scribe(['init', '--mcp', 'claude,vscode'], { cwd: dir, env: env() });
+    expect(hosts.code).toBe(0);
+    expect(hosts.stdout).toContain('kept agents/ as it is');
+    expect(hosts.stdout).toContain('.gitignore already set');
+    expect(readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe('node_modules/\n.scribe/\n');
+    expect(JSON.parse(readFileSync(path.join(dir, '.mcp.json'), 'utf8'))).toEqual({ mcpServers: { playwright: { command: 'npx', args: ['@playwright/mcp'] }, scribe: { command: 'npx', args: ['scribe', 'mcp'] } } });
+    expect(JSON.parse(readFileSync(path.join(dir, '.vscode', 'mcp.json'), 'utf8'))).toEqual({ servers: { scribe: { type: 'stdio', command: 'npx', args: ['scribe', 'mcp'] } } });
+
+    // A different scribe server of the user's is never replaced silently, and nothing is written.
+    const theirs = JSON.stringify({ mcpServers: { scribe: { command: 'node', args: ['my-scribe.js'] } } });
+    mkdirSync(path.join(dir, '.cursor'));
+    writeFileSync(path.join(dir, '.cursor', 'mcp.json'), theirs);
+    const refused = await scribe(['init', '--mcp', 'all'], { cwd: dir, env: env() });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${path.join(dir, '.cursor', 'mcp.json')} already lists a different "scribe" server; pass --force to replace it`);
+    expect(readFileSync(path.join(dir, '.cursor', 'mcp.json'), 'utf8')).toBe(theirs);
+
+    const unknown = await scribe(['init', '--mcp', 'emacs'], { cwd: dir, env: env() });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--mcp: unknown agent host emacs');
+  });
 });
 
 describe('scribe run in the project', () => {

@@ -107,6 +107,11 @@ describe('the generate request, on every surface', () => {
     expect(cli.code).toBe(2);
     expect(cli.stderr).toContain(`the description: must be at most ${limits.max_description_chars} characters`);
     expect(readdirSync(dir).filter((name) => name !== '.scribe')).toEqual([]);
+    // The size the issue found accepted (a 100 KB description became a 102 KB test title).
+    const huge = await scribe(['generate', 'x'.repeat(100_000), '--provider', 'offline'], { cwd: dir });
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toContain(`the description: must be at most ${limits.max_description_chars} characters`);
+    expect(readdirSync(dir).filter((name) => name !== '.scribe')).toEqual([]);
 
     const posted = await server.call('POST', '/v1/generate', { body: { description: long } });
     expect(posted.status).toBe(400);

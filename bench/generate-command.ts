@@ -1,0 +1,75 @@
+/**
+ * The whole `scribe generate` command against a bare `npx playwright test` of the same spec: each a
+ * child process, as a user runs them, on the demo app's login (the offline provider: no model time; the
+ * proof run included). Prints the medians and their ratio (goal: at most 1.3×), the median of each stage
+ * the command reports (timings_ms), and what the stages do not account for: process start-up, loading
+ * agents/ and the Playwright config, launching browsers, teardown.
+ *
+ *   nice -n 15 node --import tsx bench/generate-command.ts [runs=5]
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
+import { launchOptions } from '../src/explore/browser.ts';
+import { median } from './load.mjs';
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const runs = Number(process.argv[2] ?? 5);
+const app = await startDemoApp();
+// Inside the repository, so the spec resolves @playwright/test like a project's would.
+mkdirSync(path.join(root, 'bench', 'work'), { recursive: true });
+const work = mkdtempSync(path.join(root, 'bench', 'work', 'command-'));
+const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', SCRIBE_HOME: path.join(work, '.scribe'), E2E_USERNAME: DEMO_ACCOUNT.username, E2E_PASSWORD: DEMO_ACCOUNT.password };
+const config = path.join(work, 'playwright.config.mjs');
+const generate = ['bin/scribe.js', 'generate', 'log in with valid credentials and see the dashboard', '--url', `${app.url}/login`, '--feature', 'bench', '--provider', 'offline', '--force', '--json'];
+
+interface Document {
+  success: boolean;
+  testPath: string | null;
+  error?: string | null;
+  timings_ms?: Record<string, number>;
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - start, value };
+}
+
+try {
+  writeFileSync(path.join(work, 'package.json'), '{ "type": "module" }\n');
+  // A first command, not timed, writes the spec and warms the CLI bundle and the file caches.
+  const first = JSON.parse((await run('node', [path.join(root, generate[0]!), ...generate.slice(1)], { cwd: work, env })).stdout) as Document;
+  if (!first.success || !first.testPath) throw new Error(`generate failed: ${first.error ?? ''}`);
+  writeFileSync(config, `export default { testDir: ${JSON.stringify(path.dirname(path.join(work, first.testPath)))}, workers: 1, reporter: 'line', use: { baseURL: ${JSON.stringify(app.url)}, testIdAttribute: 'data-testid', launchOptions: ${JSON.stringify(launchOptions())} } };\n`);
+  const whole: number[] = [];
+  const bare: number[] = [];
+  const stages = new Map<string, number[]>();
+  const unaccounted: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const command = await timed(() => run('node', [path.join(root, generate[0]!), ...generate.slice(1)], { cwd: work, env }));
+    const document = JSON.parse(command.value.stdout) as Document;
+    if (!document.success) throw new Error(`generate failed: ${document.error ?? ''}`);
+    whole.push(command.ms);
+    const timings = document.timings_ms ?? {};
+    for (const [stage, ms] of Object.entries(timings)) stages.set(stage, [...(stages.get(stage) ?? []), ms]);
+    // timings_ms.total is the pipeline's own clock; what the command takes beyond it is start-up and teardown.
+    unaccounted.push(command.ms - (timings.total ?? 0));
+    bare.push((await timed(() => run('npx', ['playwright', 'test', '--config', config], { cwd: root, env }))).ms);
+  }
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(`${runs} rounds, demo app login, offline provider, proof run included; medians`);
+  console.log(`scribe generate (whole command)   ${s(median(whole))}   (runs: ${whole.map(s).join(', ')})`);
+  console.log(`npx playwright test (bare)        ${s(median(bare))}   (runs: ${bare.map(s).join(', ')})`);
+  console.log(`ratio                             ${(median(whole) / median(bare)).toFixed(2)}x (goal <= 1.3x)`);
+  console.log('stages (timings_ms):');
+  for (const [stage, times] of stages) console.log(`  ${stage.padEnd(12)} ${s(median(times))}`);
+  console.log(`  outside the pipeline's total (process start-up, agents/ and config, teardown)  ${s(median(unaccounted))}`);
+} finally {
+  await app.close();
+  rmSync(work, { recursive: true, force: true });
+}
