@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Scribe } from '../src/agents/scribe.ts';
 import { loadCriticConfig } from '../src/config/critic.ts';
+import { loadScribeConfig } from '../src/config/scribe.ts';
 import type { Completion, CompletionRequest, ModelProvider } from '../src/llm/types.ts';
 import { Validator } from '../src/validate/validator.ts';
 import { GOOD_SPEC, chatty } from '../test/fixtures/model-answers.ts';
@@ -53,7 +54,7 @@ const cwd = mkdtempSync(path.join(tmpdir(), 'scribe-bench-'));
 
 async function modelCalls(first: string, autofix: boolean): Promise<{ calls: number; success: boolean }> {
   const model = new ScriptedModel(first);
-  const scribe = new Scribe({ cwd, env: {}, critic, validator, provider: model, autofix, stats: false });
+  const scribe = new Scribe({ cwd, env: {}, config: loadScribeConfig(), critic, validator, provider: model, autofix, stats: false });
   const candidate = await scribe.generate({ description: 'search for milk', feature: 'search', complexity: 'medium', file: path.join(cwd, 'search.spec.ts') });
   return { calls: model.calls, success: candidate.success };
 }

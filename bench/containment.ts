@@ -21,6 +21,7 @@ import { runSpec } from '../src/agents/runner.ts';
 import { osSandboxAvailable } from '../src/agents/runner/sandbox.ts';
 import type { RunnerReport } from '../src/contracts.ts';
 import { ALLOWED_ENV, startHostileHost } from '../test/fixtures/hostile-run.ts';
+import { bundledRunTarget } from '../test/fixtures/run-target.ts';
 
 const HOSTILE = fileURLToPath(new URL('../test/fixtures/hostile/', import.meta.url));
 const runs = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 5);
@@ -67,7 +68,7 @@ try {
 }
 
 async function attack(name: string, text: string): Promise<RunnerReport> {
-  return runSpec({ specText: text, fileName: name, baseURL: host.appUrl, cwd: host.project, env: host.env, untrusted: true, allowedEnv: ALLOWED_ENV });
+  return runSpec({ specText: text, fileName: name, baseURL: host.appUrl, cwd: host.project, env: host.env, untrusted: true, allowedEnv: ALLOWED_ENV, ...bundledRunTarget() });
 }
 
 /** The gate corpus's layer, from the run's evidence: which refusal the payload met. */
@@ -92,7 +93,7 @@ test('sees the login page', async ({ page }) => {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const time = async (untrusted: boolean) => {
     const started = performance.now();
-    const report = await runSpec({ specText: benign, fileName: 'benign.spec.ts', baseURL: host.appUrl, cwd: host.project, env: host.env, untrusted, allowedEnv: ALLOWED_ENV });
+    const report = await runSpec({ specText: benign, fileName: 'benign.spec.ts', baseURL: host.appUrl, cwd: host.project, env: host.env, untrusted, allowedEnv: ALLOWED_ENV, ...bundledRunTarget() });
     if (report.status !== 'pass') throw new Error(`the benign spec did not pass: ${report.error_message}`);
     return performance.now() - started;
   };

@@ -31,6 +31,7 @@ import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 import { startFakeOpenAI } from '../test/fixtures/fake-openai.ts';
 import { fenced } from '../test/fixtures/model-answers.ts';
 import { makeScribeProject } from '../test/fixtures/scribe-project.ts';
+import { bundledRunTarget } from '../test/fixtures/run-target.ts';
 
 const HOSTILE = fileURLToPath(new URL('../test/fixtures/hostile/', import.meta.url));
 /** The specs aim at /tmp/scribe-hostile; each bench run points them at a folder of its own, so parallel runs do not mix. */
@@ -134,7 +135,7 @@ async function withoutGate() {
       mkdirSync(MARKERS);
       const before = seen.length;
       const started = performance.now();
-      const report = await runSpec({ specText: specText(name), fileName: name, sourceDir, baseURL: app.url, cwd: project, env, untrusted: true, allowedEnv: ['BASE_URL', 'E2E_USERNAME', 'E2E_PASSWORD'] });
+      const report = await runSpec({ specText: specText(name), fileName: name, sourceDir, baseURL: app.url, cwd: project, env, untrusted: true, allowedEnv: ['BASE_URL', 'E2E_USERNAME', 'E2E_PASSWORD'], ...bundledRunTarget() });
       const hung = performance.now() - started > HUNG_MS;
       const requests = seen.slice(before);
       const reportText = JSON.stringify(report);

@@ -25,6 +25,7 @@ import { generateSpec } from '../src/workflow/pipeline.ts';
 import { startFakeOpenAI } from '../test/fixtures/fake-openai.ts';
 import { fenced } from '../test/fixtures/model-answers.ts';
 import { makeScribeProject } from '../test/fixtures/scribe-project.ts';
+import { bundledRunTarget } from '../test/fixtures/run-target.ts';
 import { median } from './load.mjs';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../test/fixtures/${name}/`, import.meta.url));
@@ -304,7 +305,7 @@ for (const c of CASES.filter((k) => only.length === 0 || only.includes(k.name)))
         const row: Row = { case: c.name, kind, accepted: document.success, proof: document.runner?.proof?.verdict ?? '-', calls: fake.requests.length, note: document.success ? '' : (document.error ?? '').slice(0, 110), ms };
         if (document.success && document.testPath) {
           const specPath = path.join(project.dir, document.testPath);
-          const run = (baseURL: string) => runSpec({ specPath, baseURL, cwd: project.dir, env });
+          const run = (baseURL: string) => runSpec({ specPath, baseURL, cwd: project.dir, env, ...bundledRunTarget() });
           row.onApp = (await run(app.url)).classification;
           row.onMutant = (await run(mutant.url)).classification;
         }

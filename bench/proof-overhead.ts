@@ -11,6 +11,7 @@ import path from 'node:path';
 import { runSpec } from '../src/agents/runner.ts';
 import { startDemoApp } from '../src/demo-app/server.ts';
 import { median } from './load.mjs';
+import { bundledRunTarget } from '../test/fixtures/run-target.ts';
 
 const SPEC = `import { test, expect } from '@playwright/test';
 
@@ -30,7 +31,7 @@ try {
   const times = { plain: [] as number[], proof: [] as number[] };
   const run = async (proof: boolean) => {
     const start = performance.now();
-    const report = await runSpec({ specText: SPEC, fileName: 'search.spec.ts', baseURL: app.url, cwd: work, untrusted: true, ...(proof ? { proof: {} } : {}) });
+    const report = await runSpec({ specText: SPEC, fileName: 'search.spec.ts', baseURL: app.url, cwd: work, untrusted: true, ...bundledRunTarget(), ...(proof ? { proof: {} } : {}) });
     const ms = performance.now() - start;
     if (report.classification !== 'pass' || (proof && report.proof?.verdict !== 'proved')) throw new Error(`unexpected run: ${report.classification} ${report.proof?.verdict ?? ''} ${report.error_message ?? ''}`);
     return ms;

@@ -7,6 +7,8 @@
 //   node bench/same-findings.mjs BASE_REF [--corpus FOLDER] [--no-type-check]
 //
 // Prints one line per report (same / DIFFERENT, its size, both wall times) and exits 1 when any report differs.
+// A suite Scribe cannot load (exit 2, e.g. a Playwright config needing a package not installed) is compared by its
+// exit code and first error line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
@@ -78,8 +80,9 @@ function report(checkout, corpus, extra) {
   });
   rmSync(home, { recursive: true, force: true });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  if (result.status !== 0 && result.status !== 1) throw new Error(`${checkout}: validate ${corpus.name} ${extra.join(' ')} exited ${result.status}: ${result.stderr.slice(0, 2000)}`);
-  return { text: result.stdout, seconds };
+  // A suite whose setup Scribe cannot load (exit 2) is compared too: the same exit and the same first line of error.
+  const text = result.status === 0 || result.status === 1 ? result.stdout : `exit ${result.status}: ${result.stderr.split('\n')[0]}`;
+  return { text, seconds, status: result.status };
 }
 
 const baseCommit = git('rev-parse', baseRef);
@@ -96,7 +99,8 @@ try {
       const same = before.text === after.text;
       if (!same) differences++;
       const label = `${corpus.name}${extra.length ? ' ' + extra.join(' ') : ''}`;
-      process.stdout.write(`${same ? 'same     ' : 'DIFFERENT'} ${label.padEnd(36)} ${String(corpus.files.length).padStart(5)} files ${String(after.text.length).padStart(9)} bytes  base ${before.seconds.toFixed(1)} s, now ${after.seconds.toFixed(1)} s\n`);
+      const size = after.status === 0 || after.status === 1 ? `${String(after.text.length).padStart(9)} bytes` : `   exit ${after.status}`;
+      process.stdout.write(`${same ? 'same     ' : 'DIFFERENT'} ${label.padEnd(36)} ${String(corpus.files.length).padStart(5)} files ${size}  base ${before.seconds.toFixed(1)} s, now ${after.seconds.toFixed(1)} s\n`);
     }
   }
 } finally {

@@ -9,11 +9,13 @@
  */
 import path from 'node:path';
 import { Scribe as ScribeAgent, type ScribeOptions } from './agents/scribe.ts';
+import { loadCriticConfig } from './config/critic.ts';
+import { loadScribeConfig } from './config/scribe.ts';
 import type { AgentResult, ScribeTask } from './contracts.ts';
 import { loadProject, type ProjectContext } from './project/context.ts';
 import { generateSpec, type GenerateRequest, type PipelineResult } from './workflow/pipeline.ts';
 
-export interface LibraryScribeOptions extends ScribeOptions {
+export interface LibraryScribeOptions extends Omit<ScribeOptions, 'config' | 'critic'>, Partial<Pick<ScribeOptions, 'config' | 'critic'>> {
   /**
    * The project, read once (loadProject): `execute` works in it, with `config`, `critic` and `offline`,
    * where given, in place of its own. Default: read from cwd and env when `execute` first needs it.
@@ -36,8 +38,9 @@ export class Scribe extends ScribeAgent {
       ...options,
       cwd: options.cwd ?? project?.cwd,
       env: options.env ?? project?.env,
-      config: options.config ?? project?.agents.scribe,
-      critic: options.critic ?? project?.agents.critic,
+      // The agent takes its configuration; the library loads the bundled one when neither is given.
+      config: options.config ?? project?.agents.scribe ?? loadScribeConfig(),
+      critic: options.critic ?? project?.agents.critic ?? loadCriticConfig(),
       offline: options.offline ?? project?.agents.offline,
     });
     this.given = options;

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { estimateDuration, MaxDurationOptions } from '../analysis/duration.ts';
 import { SpecModel } from '../analysis/model.ts';
 import type { CriticConfig } from '../config/critic.ts';
-import { loadScribeConfig, modelFor, renderTemplate, type ScribeConfig } from '../config/scribe.ts';
+import { modelFor, renderTemplate, type ScribeConfig } from '../config/scribe.ts';
 import type { CriticVerdict, Issue, PageInventory } from '../contracts.ts';
 import { fencedBlocks } from '../llm/extract.ts';
 import { createProvider, type ProviderName } from '../llm/provider.ts';
@@ -54,8 +54,8 @@ export interface CriticOptions {
   provider?: ModelProvider;
   model?: string;
   providerName?: ProviderName;
-  /** agents/scribe.yaml, loaded: the review model's settings; default: the bundled one. */
-  scribeConfig?: ScribeConfig;
+  /** agents/scribe.yaml, loaded: the review model's settings (a ProjectContext's `agents.scribe`). */
+  scribeConfig: ScribeConfig;
   /** Where statistics go; default: the log in $SCRIBE_HOME (else <cwd>/.scribe); false records nothing. */
   stats?: StatsSink | false;
   /** Where what happens goes besides (the pipeline's reporter). */
@@ -164,7 +164,7 @@ export class Critic {
 
   private reviewer(): Promise<{ provider: ModelProvider; model: string; scribe: ScribeConfig }> {
     this.reviewModel ??= (async () => {
-      const scribe = this.options.scribeConfig ?? loadScribeConfig();
+      const scribe = this.options.scribeConfig;
       const provider = this.options.provider ?? (await createProvider({ env: this.env, settings: scribe.provider, explicit: this.options.providerName }));
       return { provider, model: this.options.model ?? modelFor(scribe, scribe.provider.default_complexity, this.env), scribe };
     })();

@@ -3,6 +3,7 @@
  * through one reporter interface and a multiplexer). Every stage reports to a GenerationReporter; the
  * terminal's and an HTTP job's stage lines, the stage clock and the statistics log are implementations
  * of it, joined by `multiplex`. Statistics are derived from these events, never recorded beside them.
+ * A reporter that throws is recorded (a `reporter_failed` event to the others), never fatal to the generation.
  */
 import type { Issue } from '../contracts.ts';
 import type { RetryNotice } from '../llm/client.ts';
@@ -25,18 +26,37 @@ export type GenerationEvent =
   | { type: 'autofixed'; attempt: number; fixes: AppliedFix[] }
   /** An attempt's findings after autofix; `accepted` when it goes on, `retrying` when another attempt follows. */
   | { type: 'validated'; generation: string; attempt: number; maxAttempts: number; issues: Issue[]; autofixed: AppliedFix[]; accepted: boolean; retrying: boolean }
-  | { type: 'gave_up'; attempts: number; error: string }
+  /** Scribe's attempt loop ended with no validated spec (the generation's outcome, `give_up`, is recorded later). */
+  | { type: 'attempts_failed'; attempts: number; error: string }
+  /** A reporter threw: it is told the events that follow still, and this is reported once per reporter. */
+  | { type: 'reporter_failed'; reporter: string; error: string }
   | { type: 'written'; testPath: string }
   | RecordedFact;
 
 export interface GenerationReporter {
+  /** What a failure of this reporter is called in the line that reports it (default: "a reporter"). */
+  readonly name?: string;
   report(event: GenerationEvent): void;
 }
 
-/** One reporter that hands every event to each of these, in order. */
+/**
+ * One reporter that hands every event to each of these, in order. One that throws does not stop the others
+ * or the generation: its first failure goes to the others as a `reporter_failed` event.
+ */
 export function multiplex(...reporters: ReadonlyArray<GenerationReporter | undefined>): GenerationReporter {
   const present = reporters.filter((r): r is GenerationReporter => r !== undefined);
-  return { report: (event) => present.forEach((r) => r.report(event)) };
+  const failed = new Set<GenerationReporter>();
+  const tell = (reporter: GenerationReporter, event: GenerationEvent): void => {
+    try {
+      reporter.report(event);
+    } catch (error) {
+      if (failed.has(reporter)) return;
+      failed.add(reporter);
+      const failure: GenerationEvent = { type: 'reporter_failed', reporter: reporter.name ?? 'a reporter', error: error instanceof Error ? error.message : String(error) };
+      for (const other of present) if (other !== reporter) tell(other, failure);
+    }
+  };
+  return { report: (event) => present.forEach((reporter) => tell(reporter, event)) };
 }
 
 /** The statistics events an event means: the recorded facts as they are, an attempt's validation (and retry). */
@@ -61,7 +81,7 @@ export function statsEventsOf(event: GenerationEvent): NewStatsEvent[] {
 
 /** The statistics log as a reporter. */
 export function statsReporter(sink: StatsSink): GenerationReporter {
-  return { report: (event) => statsEventsOf(event).forEach((e) => sink.record(e)) };
+  return { name: 'the statistics log', report: (event) => statsEventsOf(event).forEach((e) => sink.record(e)) };
 }
 
 /**

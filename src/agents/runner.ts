@@ -14,8 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import type { LaunchOptions } from '@playwright/test';
 import { RunnerReport } from '../contracts.ts';
-import { loadCriticConfig } from '../config/critic.ts';
-import { loadRunnerConfig, runnerFolders, type RunnerConfig } from '../config/runner.ts';
+import { runnerFolders, type RunnerConfig } from '../config/runner.ts';
 import { browserCandidates, BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
 import { AppOriginError, appRoutes, NETWORK_DIR_INSIDE, openAppNetwork, type AppNetwork, type AppRoute } from './runner/app-network.ts';
 import { redact, type Secret } from '../llm/redact.ts';
@@ -54,10 +53,10 @@ export interface RunSpecOptions {
   /** The project: where the Scribe home is. Default: process.cwd(). */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
-  /** agents/runner.yaml, loaded (a ProjectContext's `agents.runner`); default: the bundled one. */
-  config?: RunnerConfig;
-  /** The project's test id attribute (a ProjectContext's `agents.critic.testIdAttribute`); default: the bundled critic.yaml's. */
-  testIdAttribute?: string;
+  /** agents/runner.yaml, loaded (a ProjectContext's `agents.runner`, as runTarget gives it). */
+  config: RunnerConfig;
+  /** The project's test id attribute (a ProjectContext's `agents.critic.testIdAttribute`, as runTarget gives it). */
+  testIdAttribute: string;
   /** The user's Playwright config and the project of it the spec belongs to (a ProjectContext's). */
   playwrightConfigFile?: string;
   project?: string;
@@ -98,7 +97,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   const elapsed = () => Math.round(performance.now() - started);
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
-  const config = options.config ?? loadRunnerConfig();
+  const { config } = options;
   const spec = specSource(options, cwd);
   const missing = unsetCredentials(spec.text, options.credentials ?? [], env);
   if (missing.length > 0) return notRun({ status: 'error', classification: 'environment', message: missingCredentialsMessage(missing), line: null }, elapsed());
@@ -112,7 +111,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     if (error instanceof BrowserNotFoundError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
     throw error;
   }
-  const testIdAttribute = options.testIdAttribute ?? loadCriticConfig().testIdAttribute;
+  const { testIdAttribute } = options;
   const playwright = resolvePlaywright(spec.sourceDir);
   const folders = runnerFolders(config, statsHome(env, cwd));
   removeAbandonedRuns(folders.temp);

@@ -7,9 +7,9 @@
  * store (src/store/) writes what they accept.
  */
 import { randomUUID } from 'node:crypto';
-import { loadCriticConfig, type CriticConfig } from '../config/critic.ts';
+import type { CriticConfig } from '../config/critic.ts';
 import type { OfflineVocabulary } from '../config/offline.ts';
-import { loadScribeConfig, modelFor, type ScribeConfig } from '../config/scribe.ts';
+import { modelFor, type ScribeConfig } from '../config/scribe.ts';
 import type { Issue, PageInventory, ProjectStyle } from '../contracts.ts';
 import { extractSpec } from '../llm/extract.ts';
 import { createProvider, type ProviderName } from '../llm/provider.ts';
@@ -29,10 +29,10 @@ export { NO_CODE_RULE } from './spec-check.ts';
 export interface ScribeOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
-  /** agents/scribe.yaml, loaded (a ProjectContext's `agents.scribe`); default: the bundled one. */
-  config?: ScribeConfig;
-  /** agents/critic.yaml, loaded; default: the bundled one. */
-  critic?: CriticConfig;
+  /** agents/scribe.yaml, loaded (a ProjectContext's `agents.scribe`). */
+  config: ScribeConfig;
+  /** agents/critic.yaml, loaded (a ProjectContext's `agents.critic`). */
+  critic: CriticConfig;
   /** agents/offline.yaml, loaded, for the offline generator; default: the bundled one. */
   offline?: OfflineVocabulary;
   /** The model; default: chosen by createProvider from env and providerName. */
@@ -103,12 +103,12 @@ export class Scribe {
   private provider: Promise<ModelProvider> | undefined;
   private sharedValidator: Validator | undefined;
 
-  constructor(options: ScribeOptions = {}) {
+  constructor(options: ScribeOptions) {
     this.options = options;
     this.cwd = options.cwd ?? process.cwd();
     this.env = options.env ?? process.env;
-    this.config = options.config ?? loadScribeConfig();
-    this.critic = options.critic ?? loadCriticConfig();
+    this.config = options.config;
+    this.critic = options.critic;
     this.reporter = stageReporter(options, this.env, this.cwd);
   }
 
@@ -132,7 +132,7 @@ export class Scribe {
       this.reporter.report({ type: 'attempt', attempt, maxAttempts, provider: provider.name, model });
       const answer = await this.callModel(provider, messages, model, request, generation);
       if ('failure' in answer) {
-        this.reporter.report({ type: 'gave_up', attempts: attempt, error: answer.error });
+        this.reporter.report({ type: 'attempts_failed', attempts: attempt, error: answer.error });
         return { ...last, attempts: attempt, failure: answer.failure, error: answer.error };
       }
       const assessed = this.assess(answer.text, request.file, validator, attempt);
@@ -155,7 +155,7 @@ export class Scribe {
     }
 
     const error = `gave up after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}: errors remain (${errorRuleIds(last.issues).join(', ')})`;
-    this.reporter.report({ type: 'gave_up', attempts: maxAttempts, error });
+    this.reporter.report({ type: 'attempts_failed', attempts: maxAttempts, error });
     return { ...last, failure: 'max_retries', error };
   }
 

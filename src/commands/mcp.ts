@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { Option, type Command } from 'commander';
-import { jsonLines } from '../http/log.ts';
+import { jsonLines } from '../endpoint/log.ts';
 import { PROVIDER_NAMES, type ProviderName } from '../llm/provider.ts';
 import { McpSetupError, serveHttp, serveStdio } from '../mcp/server.ts';
 import { createMcpContext } from '../mcp/tools.ts';

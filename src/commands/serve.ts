@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { Command } from 'commander';
 import { isRedisUrl } from '../config/server.ts';
-import { jsonLines } from '../http/log.ts';
+import { jsonLines } from '../endpoint/log.ts';
 import { ServeSetupError, startServer, stopOnSignals } from '../server.ts';
 import { UsageError, type CliContext } from './context.ts';
 

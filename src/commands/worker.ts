@@ -1,6 +1,6 @@
 /** `scribe worker --queue redis://…`: runs the shared queue's jobs in this project checkout until SIGTERM or SIGINT. */
 import type { Command } from 'commander';
-import { jsonLines } from '../http/log.ts';
+import { jsonLines } from '../endpoint/log.ts';
 import { loadProject } from '../project/context.ts';
 import { QueueWorker } from '../queue/worker.ts';
 import { UsageError, type CliContext } from './context.ts';

@@ -15,9 +15,9 @@ import type { ProjectContext } from '../project/context.ts';
 import { statsHome } from '../stats/log.ts';
 import { acceptedBefore, recordBatch, summarize, type BatchItem, type BatchResult, type ScenarioOutcome } from '../workflow/batch.ts';
 import type { JobBackend } from './backend.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../endpoint/errors.ts';
 import { isFinished } from './jobs.ts';
-import { checkedSpecTarget } from './paths.ts';
+import { checkedSpecTarget } from '../endpoint/paths.ts';
 
 /** A scenario of a batch as GET /v1/batches/:id shows it while the batch runs. */
 export interface BatchScenarioView {

@@ -7,8 +7,8 @@
  */
 import { createHmac } from 'node:crypto';
 import type { ServerConfig } from '../config/server.ts';
-import { HttpError } from './errors.ts';
-import type { LogSink } from './log.ts';
+import { HttpError } from '../endpoint/errors.ts';
+import type { LogSink } from '../endpoint/log.ts';
 
 export const SIGNATURE_HEADER = 'x-scribe-signature';
 

@@ -14,7 +14,7 @@ import { callbackSecret, CallbackSender } from './callback.ts';
 import { JobEvents } from './job-events.ts';
 import { JobStore } from './job-store.ts';
 import { isFinished, JobQueue } from './jobs.ts';
-import { logJob, type LogSink } from './log.ts';
+import { logJob, type LogSink } from '../endpoint/log.ts';
 import { JobThreads } from './threads.ts';
 
 export interface InProcessOptions {

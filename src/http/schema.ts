@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { GenerateRequest } from '../workflow/pipeline.ts';
 import { batchSchema, requestFields, type GenerateRequestFields, type RequestLimits, type RequestProblem } from '../workflow/request-contract.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../endpoint/errors.ts';
 
 /** The request contract's fields (workflow/request-contract.ts), and where the finished job is POSTed. */
 export function generateBodySchema(limits: RequestLimits) {

@@ -14,10 +14,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { PACKAGE_ROOT } from '../config/paths.ts';
-import { apiToken, checkBearer, isLoopbackHost } from '../http/auth.ts';
-import { readJsonBody } from '../http/body.ts';
-import { HttpError } from '../http/errors.ts';
-import type { LogSink } from '../http/log.ts';
+import { apiToken, checkBearer, isLoopbackHost } from '../endpoint/auth.ts';
+import { readJsonBody } from '../endpoint/body.ts';
+import { HttpError } from '../endpoint/errors.ts';
+import type { LogSink } from '../endpoint/log.ts';
 import { registerTools, type McpContext } from './tools.ts';
 
 const VERSION = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;

@@ -11,7 +11,7 @@ import type { ServerConfig } from '../config/server.ts';
 import type { JobView } from '../contracts.ts';
 import type { BackendHealth, CancelOutcome, DrainSummary, JobBackend, JobListener, NewJob, SubmitOutcome } from '../http/backend.ts';
 import { callbackSecret, CallbackSender } from '../http/callback.ts';
-import { logJob, type LogSink } from '../http/log.ts';
+import { logJob, type LogSink } from '../endpoint/log.ts';
 import { commandConnection, keysOf, reach, shownUrl, waitingOptions, type QueueKeys, type QueueTarget } from './connection.ts';
 import { placeOf, readJob, type QueuedData } from './records.ts';
 import type { PipelineResult } from '../workflow/pipeline.ts';

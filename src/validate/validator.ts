@@ -11,9 +11,12 @@ import { applyDirectives, parseDirectives, type Directive } from '../analysis/su
 import { fromCompilerDiagnostic, type TypeDiagnostic } from '../analysis/type-diagnostic.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import type { Issue, PageInventory } from '../contracts.ts';
-import type { Finding, RuleEnvironment, TextEdit } from '../rules/types.ts';
+import type { Finding, RuleEnvironment } from '../rules/types.ts';
 import type { TypeCheckerChoice } from './type-checker-choice.ts';
-import { compilerOptionsFor, JavaScriptPrograms, NativeTypeChecker, projectImports, readProjectTypes, typeCheckOptions, type ProjectTypes } from './type-checker.ts';
+import { compilerOptionsFor, JavaScriptPrograms, projectImports, readProjectTypes, typeCheckOptions, type ProjectTypes } from './type-checker.ts';
+import { nativeChecker, type Compiler } from './compiler.ts';
+import { applyEdits, fixKey, nonOverlapping } from './edits.ts';
+import { attempt, once } from '../util/once.ts';
 import { fixBreaks } from './verify-fix.ts';
 
 export interface ValidatorOptions {
@@ -364,44 +367,9 @@ export class Validator {
   }
 }
 
-interface Compiler {
-  javascript: JavaScriptPrograms;
-  native: NativeTypeChecker | undefined;
-}
-
 /** Whether the type-check rule checks strictly (its one option). */
 function strictOf(config: CriticConfig): boolean {
   return (config.rules.find((r) => r.rule.id === TYPE_CHECK_RULE)?.options as { strict?: boolean } | undefined)?.strict === true;
-}
-
-
-/** The native type checker for `auto` and `native` where it is installed; asked for by name and missing, an error that says so. */
-function nativeChecker(choice: TypeCheckerChoice, options: Record<string, unknown>, declarationFiles: readonly string[]): NativeTypeChecker | undefined {
-  if (choice === 'javascript') return undefined;
-  const native = NativeTypeChecker.create(options, process.cwd(), declarationFiles);
-  if (!(native instanceof Error)) return native;
-  if (choice === 'native') throw new Error(`the native type checker (TypeScript 7, the optional dependency typescript-native) cannot be loaded: ${native.message}`);
-  return undefined;
-}
-
-function attempt<T>(work: () => T): T | Error {
-  try {
-    return work();
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
-  }
-}
-
-function once<T>(compute: () => T): () => T {
-  let done = false;
-  let value: T;
-  return () => {
-    if (!done) {
-      value = compute();
-      done = true;
-    }
-    return value;
-  };
 }
 
 /** Issues in reading order: line, column, then rule id. */
@@ -427,25 +395,4 @@ function unanalysable(file: string, text: string, error: unknown): FileValidatio
   }
   const message = `Scribe failed while analysing the file (${error instanceof Error ? error.message : String(error)}); this is a limitation of Scribe, not a finding about the spec. The other files were validated.`;
   return { file, text, issues: [{ rule: INTERNAL_ERROR_RULE, severity: 'error', message, line: 1, column: 1, fixable: false }], passed: false };
-}
-
-function fixKey(fix: { rule: string; before: string }): string {
-  return `${fix.rule}\0${fix.before}`;
-}
-
-function nonOverlapping<T extends { edits: TextEdit[] }>(fixes: T[]): T[] {
-  const chosen: T[] = [];
-  const taken: TextEdit[] = [];
-  for (const fix of fixes) {
-    if (fix.edits.some((e) => taken.some((t) => e.start < t.end && t.start < e.end))) continue;
-    chosen.push(fix);
-    taken.push(...fix.edits);
-  }
-  return chosen;
-}
-
-export function applyEdits(text: string, edits: TextEdit[]): string {
-  let out = text;
-  for (const edit of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
-  return out;
 }

@@ -25,11 +25,12 @@ import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { runWorkflow } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
-import { displayPath, progressReporter } from './progress-reporter.ts';
+import { displayPath, progressReporter, reporterFailure } from './progress-reporter.ts';
 import { StageClock, type StageTimings } from './stage-clock.ts';
 import { resolveRequest, type RequestInput, type Settled } from './request.ts';
 import type { PipelineSegment } from './segments.ts';
 import { pipelineWorkers } from './workers.ts';
+import type { GenerationContext } from './generation-context.ts';
 
 /** What a caller asks for, and how the pipeline is to treat it. */
 export interface GenerateRequest extends RequestInput {
@@ -71,12 +72,22 @@ export interface PipelineResult {
 
 export async function generateSpec(request: GenerateRequest, options: PipelineOptions): Promise<PipelineResult> {
   const clock = new StageClock();
-  // One reporter for the generation: the statistics log, the lines the clock times and the caller shows, the caller's own.
-  const lines = progressReporter(options.cwd, (line) => {
-    clock.observe(line.stage, line.status);
-    options.onEvent?.(line);
-  });
-  const reporter = stageReporter({ stats: options.stats, reporter: multiplex(lines, options.reporter) }, options.env, options.cwd);
+  const failedReporters: string[] = [];
+  // One reporter for the generation: the statistics log, the lines the caller shows, the stage clock, the caller's
+  // own; one that fails is recorded (a line and a warning of the result) and the generation goes on.
+  const reporter = stageReporter(
+    {
+      stats: options.stats,
+      reporter: multiplex(
+        { ...progressReporter(options.cwd, (line) => options.onEvent?.(line)), name: 'the event listener' },
+        progressReporter(options.cwd, (line) => clock.observe(line.stage, line.status)),
+        { report: (event) => event.type === 'reporter_failed' && failedReporters.push(reporterFailure(event)) },
+        options.reporter,
+      ),
+    },
+    options.env,
+    options.cwd,
+  );
   const emit: Emit = (stage, status, message) => reporter.report({ type: 'stage', stage, status, message });
   const generation = options.generation ?? randomUUID();
   const project = options.project ?? (await loadProject({ cwd: options.cwd, env: options.env, provider: request.provider }));
@@ -84,7 +95,8 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   const settled = writableRequest(request, project);
   if (!settled.ok) return setupFailure(settled.error);
 
-  return generateWith(request, options, { project, request: settled.value, reporter, generation, emit, clock });
+  const result = await generateWith(request, options, { project, request: settled.value, reporter, generation, emit, clock });
+  return withWarnings(result, failedReporters);
 }
 
 /** What a generation's stages share once its request is settled. */
@@ -132,21 +144,12 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
     selfValidation: asked.selfValidation !== false,
     style: readProjectStyle(project),
   });
-  const workers = pipelineWorkers({
+  const context: GenerationContext = { generation, project, request, reporter, signal: options.signal, gate: validator, clock, run: asked.run !== false };
+  const workers = pipelineWorkers(context, {
     scribe,
     critic: new Critic({ ...shared, scribeConfig: config, providerName }),
     medic: async () => new Medic({ ...shared, scribeConfig: config, workflow: project.agents.workflow, provider: await scribe.modelProvider() }),
     store: new SpecStore({ project, reporter, force: asked.force === true }),
-    cwd: options.cwd,
-    env: options.env,
-    project,
-    gate: validator,
-    generation,
-    run: asked.run !== false,
-    reporter,
-    signal: options.signal,
-    emit,
-    timings: () => clock.snapshot(),
   });
   try {
     // An aborted job (a server shutting down) stops before its next stage.
@@ -172,12 +175,12 @@ function outcomeOf(generation: string, outcome: 'success' | 'failure', state: Ru
   const failure = state.newest('SCRIBE_FAILURE')?.candidate;
   if (failure) return { type: 'give_up', generation, attempts, reason: failure.failure ?? 'max_retries', error: failure.error ?? 'generation failed' };
   const final = state.newest('OUTCOME');
-  const exists = final?.status === 'accepted' && final.testPath === null;
+  const exists = final?.status === 'exists';
   return { type: 'give_up', generation, attempts, reason: exists ? 'exists' : 'not_accepted', error: final?.message ?? 'generation failed' };
 }
 
 function withWarnings(result: PipelineResult, warnings: string[]): PipelineResult {
-  return warnings.length > 0 ? { ...result, document: { ...result.document, warnings } } : result;
+  return warnings.length > 0 ? { ...result, document: { ...result.document, warnings: [...(result.document.warnings ?? []), ...warnings] } } : result;
 }
 
 /** How long after exploring starts the type checker is readied: by then the browser is starting in its own process. */

@@ -16,6 +16,11 @@ export function progressReporter(cwd: string, line: (event: PipelineEvent) => vo
   };
 }
 
+/** The line, and the generation's warning, that a reporter failed. */
+export function reporterFailure(event: { reporter: string; error: string }): string {
+  return `${event.reporter} failed (${event.error}); the generation goes on without it`;
+}
+
 /**
  * A line that would repeat the run's error (a kept spec's note, the final message) with the error left
  * out: the run's own line has shown it once, in full.
@@ -55,8 +60,10 @@ function describe(event: GenerationEvent, cwd: string): Omit<PipelineEvent, 'at'
       const because = [...new Set(event.issues.filter((i) => i.severity === 'error').map((i) => i.rule))].join(', ');
       return { stage: 'scribe', status: 'failed', message: event.retrying ? `attempt ${event.attempt}: retrying because of ${because}` : `attempt ${event.attempt}: still failing ${because}` };
     }
-    case 'gave_up':
+    case 'attempts_failed':
       return { stage: 'scribe', status: 'failed', message: event.error };
+    case 'reporter_failed':
+      return { stage: 'report', status: 'info', message: reporterFailure(event) };
     case 'written':
       return { stage: 'write', status: 'done', message: `wrote ${displayPath(event.testPath, cwd)}` };
     default:

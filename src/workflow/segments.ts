@@ -13,4 +13,6 @@ export type PipelineSegment =
   | { type: 'HEAL'; outcome: 'healed' | 'refused' | 'failed'; reasons: string[] }
   /** A green candidate its proof run did not prove: what the model is told. */
   | { type: 'UNPROVED'; issue: Issue }
-  | { type: 'OUTCOME'; status: 'accepted' | 'not_run' | 'needs_review'; testPath: string | null; message: string; issues?: Issue[] };
+  | { type: 'OUTCOME'; status: 'accepted' | 'not_run' | 'needs_review'; testPath: string; message: string; issues?: Issue[] }
+  /** Accepted, but a spec appeared at its path meanwhile (written by someone else): nothing was written. */
+  | { type: 'OUTCOME'; status: 'exists'; testPath: null; message: string };

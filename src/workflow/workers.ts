@@ -3,46 +3,20 @@
  * stage's work, and answers with a signal and the segments it adds. Only here do the stages meet.
  */
 import path from 'node:path';
-import type { Critic } from '../agents/critic.ts';
-import type { Medic } from '../agents/medic.ts';
 import { runGated } from '../agents/contained-run.ts';
-import type { Candidate, Scribe } from '../agents/scribe.ts';
+import type { Candidate } from '../agents/scribe.ts';
 import { renderTemplate } from '../config/scribe.ts';
 import type { CriticVerdict, Issue, ProofResult } from '../contracts.ts';
 import { namedActions } from '../agents/request-actions.ts';
-import { runTarget, type ProjectContext } from '../project/context.ts';
-import type { GenerationReporter } from '../agents/reporter.ts';
+import { runTarget } from '../project/context.ts';
 import { SpecExistsError } from '../store/spec-files.ts';
-import type { ReviewStatus, SpecEvidence, SpecStore } from '../store/spec-store.ts';
+import type { ReviewStatus, SpecEvidence } from '../store/spec-store.ts';
+import { reportStage, type GenerationContext, type Stages } from './generation-context.ts';
 import type { Worker, WorkerOutput } from './orchestrator.ts';
 import { RunState } from './run-state.ts';
 import { withoutRunError } from './progress-reporter.ts';
 import type { PipelineSegment } from './segments.ts';
 import { RUNNER_SIGNAL, type SignalOf, type WorkerName } from '../config/worker-contracts.ts';
-import type { Validator } from '../validate/validator.ts';
-
-export interface WorkerDeps {
-  scribe: Scribe;
-  critic: Critic;
-  /** Made on first use: healing needs the model, which a run that passes never asks twice. */
-  medic: () => Promise<Medic>;
-  /** Writes the accepted spec, or keeps one for review. */
-  store: SpecStore;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  project: ProjectContext;
-  /** The validator for untrusted code every candidate was checked with: a run takes only what it passes. */
-  gate: Validator;
-  generation: string;
-  /** Run the spec against the app (the request's `run`, default true). */
-  run: boolean;
-  /** The generation's reporter: the stats of a run are derived from what it is told. */
-  reporter: GenerationReporter;
-  /** Each stage's time so far, for the provenance record. */
-  timings?: () => Record<string, number>;
-  signal?: AbortSignal;
-  emit: (stage: string, status: 'started' | 'done' | 'failed' | 'info', message: string) => void;
-}
 
 /** What worker `W` answers: only the signals its contract lists. */
 type Output<W extends WorkerName> = WorkerOutput<PipelineSegment, SignalOf<W>>;
@@ -50,40 +24,40 @@ type Output<W extends WorkerName> = WorkerOutput<PipelineSegment, SignalOf<W>>;
 /** One worker per name of the contract, each typed by its signals. */
 export type PipelineWorkers = { [W in WorkerName]: Worker<PipelineSegment, SignalOf<W>> };
 
-export function pipelineWorkers(deps: WorkerDeps): PipelineWorkers {
+export function pipelineWorkers(context: GenerationContext, stages: Stages): PipelineWorkers {
   const on = <Signal extends string>(work: (state: RunState) => WorkerOutput<PipelineSegment, Signal> | Promise<WorkerOutput<PipelineSegment, Signal>>): Worker<PipelineSegment, Signal> =>
     async (payload) => work(new RunState(payload));
   return {
-    scribe: on((state) => scribeWorker(deps, state)),
-    critic: on((state) => criticWorker(deps, state)),
-    stage: on((state) => stageWorker(deps, state)),
-    runner: on((state) => runnerWorker(deps, state)),
-    medic: on((state) => medicWorker(deps, state)),
-    accept: on((state) => acceptWorker(deps, state)),
-    keep_unrun: on((state) => keepWorker(deps, state, 'not_run', notRunNote(state))),
-    fallback: on((state) => keepWorker(deps, state, 'needs_review', fallbackNote(deps, state))),
-    unproved: on((state) => unprovedWorker(deps, state)),
-    keep_app_bug: on((state) => keepWorker(deps, state, 'needs_review', regressionNote(state))),
+    scribe: on((state) => scribeWorker(context, stages, state)),
+    critic: on((state) => criticWorker(context, stages, state)),
+    stage: on((state) => stageWorker(context, state)),
+    runner: on((state) => runnerWorker(context, stages, state)),
+    medic: on((state) => medicWorker(context, stages, state)),
+    accept: on((state) => acceptWorker(context, stages, state)),
+    keep_unrun: on((state) => keepWorker(context, stages, state, 'not_run', notRunNote(state))),
+    fallback: on((state) => keepWorker(context, stages, state, 'needs_review', fallbackNote(stages, state))),
+    unproved: on((state) => unprovedWorker(context, stages, state)),
+    keep_app_bug: on((state) => keepWorker(context, stages, state, 'needs_review', regressionNote(state))),
   };
 }
 
 /** Generates a candidate; after a Critic rejection, from the rejected spec and the Critic's reasons. */
-async function scribeWorker(deps: WorkerDeps, state: RunState): Promise<Output<'scribe'>> {
+async function scribeWorker(context: GenerationContext, stages: Stages, state: RunState): Promise<Output<'scribe'>> {
   const task = state.task();
   const rejections = state.rejections();
   const sentBack = state.sentBack();
   const reason = sentBack?.type === 'VERDICT' ? sentBack.verdict.reason : sentBack?.issue.message;
-  const issues = sentBack?.type === 'VERDICT' ? criticFeedback(sentBack.verdict, deps.scribe.config.prompts.critic_rejection) : sentBack ? [sentBack.issue] : [];
+  const issues = sentBack?.type === 'VERDICT' ? criticFeedback(sentBack.verdict, stages.scribe.config.prompts.critic_rejection) : sentBack ? [sentBack.issue] : [];
   const prior = sentBack ? { code: state.candidate().candidate.code!, issues } : undefined;
-  const maxRejections = deps.scribe.config.generation.max_critic_rejections;
+  const maxRejections = stages.scribe.config.generation.max_critic_rejections;
   if (rejections > maxRejections) {
     const last = state.candidate().candidate;
     const error = `the Critic rejected ${rejections} candidates; last: ${reason ?? ''}`;
     return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate: { ...last, success: false, failure: 'max_retries', error } } as const] };
   }
   // Why was shown on the Critic's or the proof run's own line.
-  if (sentBack) deps.emit('scribe', 'info', sentBack.type === 'VERDICT' ? 'the Critic sent the spec back with its findings' : 'the proof run sent the spec back with what it showed');
-  const candidate = await deps.scribe.generate(task, prior, deps.generation);
+  if (sentBack) reportStage(context, 'scribe', 'info', sentBack.type === 'VERDICT' ? 'the Critic sent the spec back with its findings' : 'the proof run sent the spec back with what it showed');
+  const candidate = await stages.scribe.generate(task, prior, context.generation);
   if (!candidate.success) return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate } as const] };
   return { signal: 'CANDIDATE', segments: [{ type: 'CANDIDATE', candidate, origin: 'scribe' } as const] };
 }
@@ -98,43 +72,43 @@ function criticFeedback(verdict: CriticVerdict, rejection: string): Issue[] {
   return [{ rule: 'critic-review', severity: 'error', message: renderTemplate(rejection, { reason: verdict.reason }), line: 0, column: 0, fixable: false }];
 }
 
-async function criticWorker(deps: WorkerDeps, state: RunState): Promise<Output<'critic'>> {
+async function criticWorker(context: GenerationContext, stages: Stages, state: RunState): Promise<Output<'critic'>> {
   const task = state.task();
   const { candidate } = state.candidate();
-  deps.emit('critic', 'started', 'the Critic reviews the spec');
-  const verdict = await deps.critic.review({ file: candidate.file, code: candidate.code!, request: task, generation: deps.generation, standIn: candidate.substitute !== undefined });
+  reportStage(context, 'critic', 'started', 'the Critic reviews the spec');
+  const verdict = await stages.critic.review({ file: candidate.file, code: candidate.code!, request: task, generation: context.generation, standIn: candidate.substitute !== undefined });
   const approved = verdict.status === 'approved';
-  deps.emit('critic', approved ? 'done' : 'failed', approved ? `approved (about ${(verdict.estimated_duration_ms / 1000).toFixed(1)} s a run)` : `rejected: ${verdict.reason}`);
+  reportStage(context, 'critic', approved ? 'done' : 'failed', approved ? `approved (about ${(verdict.estimated_duration_ms / 1000).toFixed(1)} s a run)` : `rejected: ${verdict.reason}`);
   return { signal: approved ? 'APPROVED' : 'REJECTED', segments: [{ type: 'VERDICT', verdict } as const] };
 }
 
-function stageWorker(deps: WorkerDeps, state: RunState): Output<'stage'> {
+function stageWorker(context: GenerationContext, state: RunState): Output<'stage'> {
   const task = state.task();
-  if (deps.run && task.url) return { signal: 'STAGED' };
-  if (deps.run) deps.emit('run', 'info', 'not run: no app URL (pass --url or set BASE_URL)');
+  if (context.run && task.url) return { signal: 'STAGED' };
+  if (context.run) reportStage(context, 'run', 'info', 'not run: no app URL (pass --url or set BASE_URL)');
   return { signal: 'NO_RUN' };
 }
 
-async function runnerWorker(deps: WorkerDeps, state: RunState): Promise<Output<'runner'>> {
+async function runnerWorker(context: GenerationContext, stages: Stages, state: RunState): Promise<Output<'runner'>> {
   const task = state.task();
   const { candidate } = state.candidate();
-  deps.emit('run', 'started', `running the spec against ${task.url}`);
+  reportStage(context, 'run', 'started', `running the spec against ${task.url}`);
   // Every candidate is model-written: it passed this validator already (the answer is remembered), and runs contained.
-  const { report } = await runGated(deps.gate, candidate.file, candidate.code!, {
+  const { report } = await runGated(context.gate, candidate.file, candidate.code!, {
     baseURL: task.url!,
-    cwd: deps.cwd,
-    env: deps.env,
-    ...runTarget(deps.project),
-    signal: deps.signal,
+    cwd: context.project.cwd,
+    env: context.project.env,
+    ...runTarget(context.project),
+    signal: context.signal,
     proof: { signInUnderTest: namedActions(task.description).includes('log in') },
-    credentials: Object.values(deps.project.agents.critic.credentials),
+    credentials: Object.values(context.project.agents.critic.credentials),
   });
-  deps.reporter.report({ type: 'runner_outcome', generation: deps.generation, status: report.status, classification: report.classification, ...(report.proof ? { proof: report.proof.verdict } : {}) });
+  context.reporter.report({ type: 'runner_outcome', generation: context.generation, status: report.status, classification: report.classification, ...(report.proof ? { proof: report.proof.verdict } : {}) });
   const passed = report.classification === 'pass';
   // A stand-in (the offline generator's smoke test) is kept for review as what it is, proved or not.
   const unproved = passed && !candidate.substitute && !provesRequest(report.proof, task.description);
-  deps.emit('run', passed ? 'done' : 'failed', passed ? `passed in ${(report.duration_ms / 1000).toFixed(1)} s` : `${report.classification}: ${report.error_message ?? report.status}`);
-  if (report.proof) deps.emit('proof', unproved ? 'failed' : 'done', unproved ? `not proved: ${report.proof.message}` : proofLine(report.proof));
+  reportStage(context, 'run', passed ? 'done' : 'failed', passed ? `passed in ${(report.duration_ms / 1000).toFixed(1)} s` : `${report.classification}: ${report.error_message ?? report.status}`);
+  if (report.proof) reportStage(context, 'proof', unproved ? 'failed' : 'done', unproved ? `not proved: ${report.proof.message}` : proofLine(report.proof));
   const segment = report.segment ?? { type: 'TEST_RESULT' as const, content: report.error_message ?? '', outcome: passed ? ('PASS' as const) : ('FAIL' as const) };
   return { signal: unproved ? 'UNPROVED' : RUNNER_SIGNAL[report.classification], segments: [{ ...segment, report }] };
 }
@@ -156,33 +130,33 @@ function proofLine(proof: ProofResult): string {
  * After an unproved green run: another candidate, told what the proof run showed, while the rejection
  * limit allows and a model can write a different one; else the spec is kept for review, never accepted.
  */
-async function unprovedWorker(deps: WorkerDeps, state: RunState): Promise<Output<'unproved'>> {
+async function unprovedWorker(context: GenerationContext, stages: Stages, state: RunState): Promise<Output<'unproved'>> {
   const proof = state.lastRun()?.report.proof;
   const message = proof?.message ?? 'the proof run did not show that the assertions depend on the actions';
   const issue: Issue = { rule: 'proof-run', severity: 'error', message, line: proof?.line ?? 0, column: 0, fixable: false };
-  const limit = deps.scribe.config.generation.max_critic_rejections;
-  const offline = (await deps.scribe.modelProvider()).name === 'offline';
+  const limit = stages.scribe.config.generation.max_critic_rejections;
+  const offline = (await stages.scribe.modelProvider()).name === 'offline';
   if (!offline && state.rejections() < limit) return { signal: 'RETRY', segments: [{ type: 'UNPROVED', issue } as const] };
-  return keepWorker(deps, state, 'needs_review', `not proved: ${message}`);
+  return keepWorker(context, stages, state, 'needs_review', `not proved: ${message}`);
 }
 
-async function medicWorker(deps: WorkerDeps, state: RunState): Promise<Output<'medic'>> {
+async function medicWorker(context: GenerationContext, stages: Stages, state: RunState): Promise<Output<'medic'>> {
   const task = state.task();
   const current = state.candidate();
   const result = state.lastRun();
   const healsUsed = state.healsUsed();
-  const maxAttempts = deps.scribe.config.medic.max_debug_attempts;
+  const maxAttempts = stages.scribe.config.medic.max_debug_attempts;
   if (!result || healsUsed >= maxAttempts) return { signal: 'EXHAUSTED' };
-  const provider = await deps.scribe.modelProvider();
+  const provider = await stages.scribe.modelProvider();
   if (provider.name === 'offline') {
     const reasons = ['the offline generator writes the same spec again; healing needs a model (set OPENAI_API_KEY or OPENAI_BASE_URL)'];
-    deps.emit('medic', 'failed', reasons[0]!);
+    reportStage(context, 'medic', 'failed', reasons[0]!);
     return { signal: 'EXHAUSTED', segments: [{ type: 'HEAL', outcome: 'failed', reasons } as const] };
   }
   const attempt = healsUsed + 1;
   // The run's line has just shown its error: this one names it only.
-  deps.emit('medic', 'started', `heal ${attempt}/${maxAttempts} of the ${result.report.classification} run`);
-  const medic = await deps.medic();
+  reportStage(context, 'medic', 'started', `heal ${attempt}/${maxAttempts} of the ${result.report.classification} run`);
+  const medic = await stages.medic();
   const healed = await medic.heal({
     file: current.candidate.file,
     code: current.candidate.code!,
@@ -190,44 +164,44 @@ async function medicWorker(deps: WorkerDeps, state: RunState): Promise<Output<'m
     request: task,
     attempt,
     maxAttempts,
-    generation: deps.generation,
+    generation: context.generation,
     previousRefusal: state.lastRefusal()?.join('\n'),
   });
   if (healed.status === 'healed') {
-    deps.emit('medic', 'done', `heal ${attempt}: a new spec keeps every assertion`);
+    reportStage(context, 'medic', 'done', `heal ${attempt}: a new spec keeps every assertion`);
     const candidate: Candidate = { ...current.candidate, code: healed.code };
     return { signal: 'HEALED', segments: [{ type: 'HEAL', outcome: 'healed', reasons: [] as string[] } as const, { type: 'CANDIDATE', candidate, origin: 'medic' } as const] };
   }
   const reasons = healed.status === 'refused' ? healed.reasons : [healed.error];
-  deps.emit('medic', 'failed', `heal ${attempt} ${healed.status}: ${reasons.join('; ')}`);
+  reportStage(context, 'medic', 'failed', `heal ${attempt} ${healed.status}: ${reasons.join('; ')}`);
   const signal = healed.status === 'refused' && attempt < maxAttempts ? 'REFUSED' : 'EXHAUSTED';
   return { signal, segments: [{ type: 'HEAL', outcome: healed.status, reasons } as const] };
 }
 
-function acceptWorker(deps: WorkerDeps, state: RunState): Output<'accept'> {
+function acceptWorker(context: GenerationContext, stages: Stages, state: RunState): Output<'accept'> {
   const { candidate } = state.candidate();
   const ran = state.lastRun() !== undefined;
   // A stand-in that does not test the request is never reported as the requested test, even when green.
-  if (candidate.substitute) return { ...keepWorker(deps, state, 'needs_review', `kept for review: ${candidate.substitute}`), signal: 'FAILED' };
+  if (candidate.substitute) return { ...keepWorker(context, stages, state, 'needs_review', `kept for review: ${candidate.substitute}`), signal: 'FAILED' };
   try {
-    const testPath = deps.store.accept(candidate, state.task(), evidenceOf(deps, state));
+    const testPath = stages.store.accept(candidate, state.task(), evidenceOf(context, state));
     return { signal: 'ACCEPTED', segments: [{ type: 'OUTCOME', status: 'accepted', testPath, message: ran ? 'passed the rules, the Critic and a green run' : 'passed the rules and the Critic (not run)' } as const] };
   } catch (error) {
     if (!(error instanceof SpecExistsError)) throw error;
-    return { signal: 'FAILED', segments: [{ type: 'OUTCOME', status: 'accepted', testPath: null, message: error.message } as const] };
+    return { signal: 'FAILED', segments: [{ type: 'OUTCOME', status: 'exists', testPath: null, message: error.message } as const] };
   }
 }
 
 /** Keeps the best validated spec, not accepted (not run, or failing), for review; the store says where. */
-function keepWorker(deps: WorkerDeps, state: RunState, status: ReviewStatus, note: string): WorkerOutput<PipelineSegment, 'KEPT'> {
-  const testPath = deps.store.keep(state.bestCandidate(), state.task(), status, note, evidenceOf(deps, state));
-  deps.emit('keep', 'info', `kept for review: ${path.relative(deps.cwd, testPath) || testPath} (${withoutRunError(note, state.lastRun()?.report.error_message)})`);
+function keepWorker(context: GenerationContext, stages: Stages, state: RunState, status: ReviewStatus, note: string): WorkerOutput<PipelineSegment, 'KEPT'> {
+  const testPath = stages.store.keep(state.bestCandidate(), state.task(), status, note, evidenceOf(context, state));
+  reportStage(context, 'keep', 'info', `kept for review: ${path.relative(context.project.cwd, testPath) || testPath} (${withoutRunError(note, state.lastRun()?.report.error_message)})`);
   return { signal: 'KEPT', segments: [{ type: 'OUTCOME', status, testPath, message: note } as const] };
 }
 
 /** The Critic's verdict, the last run and the stage timings so far, for the provenance record. */
-function evidenceOf(deps: WorkerDeps, state: RunState): SpecEvidence {
-  return { verdict: state.lastVerdict(), report: state.lastRun()?.report, timings: deps.timings?.() };
+function evidenceOf(context: GenerationContext, state: RunState): SpecEvidence {
+  return { verdict: state.lastVerdict(), report: state.lastRun()?.report, timings: context.clock.snapshot() };
 }
 
 function notRunNote(state: RunState): string {
@@ -241,9 +215,9 @@ function regressionNote(state: RunState): string {
   return `possible regression: an assertion on an element that exists failed${line}: ${report?.error_message ?? report?.status ?? 'unknown'}`;
 }
 
-function fallbackNote(deps: WorkerDeps, state: RunState): string {
+function fallbackNote(stages: Stages, state: RunState): string {
   const report = state.lastRun()?.report;
   const heals = state.healsUsed();
-  return `needs human review: still failing after ${heals} heal attempt${heals === 1 ? '' : 's'} (max ${deps.scribe.config.medic.max_debug_attempts}): ${report?.classification ?? ''} ${report?.error_message ?? ''}`.trim();
+  return `needs human review: still failing after ${heals} heal attempt${heals === 1 ? '' : 's'} (max ${stages.scribe.config.medic.max_debug_attempts}): ${report?.classification ?? ''} ${report?.error_message ?? ''}`.trim();
 }
 

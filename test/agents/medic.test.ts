@@ -21,6 +21,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { fenced, STRICT_MODE, STRICT_MODE_LINE, STRICT_MODE_HEALED, STRICT_MODE_DROPPED, STRICT_MODE_LOOSENED } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
 import { serveDirectory, type StaticServer } from '../../src/demo-app/static-server.ts';
+import { bundledRunTarget } from '../fixtures/run-target.ts';
 
 const critic = loadCriticConfig();
 const validator = new Validator(critic, { typeCheck: true });
@@ -258,7 +259,7 @@ describe('Medic end to end with the Runner', () => {
   afterAll(() => app.close());
 
   it('a strict-mode violation fails as test_bug, is healed through the model, and the healed spec passes', async () => {
-    const run = (code: string) => runSpec({ specText: code, fileName: 'dashboard.spec.ts', sourceDir: path.dirname(file()), baseURL: app.url, cwd: project.dir, env: { ...process.env, SCRIBE_HOME: project.home } });
+    const run = (code: string) => runSpec({ specText: code, fileName: 'dashboard.spec.ts', sourceDir: path.dirname(file()), baseURL: app.url, cwd: project.dir, env: { ...process.env, SCRIBE_HOME: project.home }, ...bundledRunTarget() });
 
     const failed = await run(FAILING);
     expect(failed).toMatchObject({ status: 'fail', classification: 'test_bug', error_line: 5 });

@@ -10,6 +10,7 @@ import { runSpec } from '../../src/agents/runner.ts';
 import { osSandboxAvailable } from '../../src/agents/runner/sandbox.ts';
 import { loadRunnerConfig, type RunnerConfig } from '../../src/config/runner.ts';
 import { ALLOWED_ENV, HOSTILE_RUN_DIR, startHostileHost, type HostileHost } from '../fixtures/hostile-run.ts';
+import { bundledRunTarget } from '../fixtures/run-target.ts';
 
 const base = loadRunnerConfig();
 /** Small caps, so the resource payloads meet them in seconds. */
@@ -35,7 +36,7 @@ describe.skipIf(!osSandboxAvailable(process.env))('a hostile run with the gate b
   it.each(corpus)('%s leaves no effect on the host', async (name) => {
     const spec = host.specs().find((s) => s.name === name)!;
     host.reset();
-    const report = await runSpec({ specText: spec.text, fileName: name, baseURL: host.appUrl, cwd: host.project, env: host.env, untrusted: true, allowedEnv: ALLOWED_ENV, config });
+    const report = await runSpec({ specText: spec.text, fileName: name, baseURL: host.appUrl, cwd: host.project, env: host.env, untrusted: true, allowedEnv: ALLOWED_ENV, ...bundledRunTarget(config) });
     expect(host.effects(report)).toEqual([]);
     // The memory hog is stopped by the whole run's cap where the machine lets Scribe make one; the report says which.
     if (spec.containedBy.startsWith('memory cap')) {

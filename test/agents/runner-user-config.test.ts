@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSpec } from '../../src/agents/runner.ts';
 import { browserCandidates, CHROMIUM_ARGS, findBrowser } from '../../src/explore/browser.ts';
+import { bundledRunTarget } from '../fixtures/run-target.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -106,6 +107,7 @@ const run = (specText: string) =>
     env: process.env,
     playwrightConfigFile: path.join(project, 'playwright.config.ts'),
     project: 'shop',
+    ...bundledRunTarget(),
   });
 
 describe('a run under the user’s Playwright config', () => {
@@ -163,6 +165,7 @@ export default defineConfig({ testDir: './e2e', use: { testIdAttribute: 'data-te
 `,
       );
       const report = await runSpec({
+        ...bundledRunTarget(),
         specText: SIGNED_IN.replace("toHaveText('Hello, ada')", "toHaveText('Hello, guest')"),
         fileName: 'greeting.spec.ts',
         sourceDir: path.join(dir, 'e2e'),

@@ -17,6 +17,7 @@ import { loadRunnerConfig, type RunnerConfig } from '../../src/config/runner.ts'
 import { scribe } from '../commands/cli-harness.ts';
 import { serveDirectory, type StaticServer } from '../../src/demo-app/static-server.ts';
 import { closedUrl } from '../fixtures/closed-url.ts';
+import { bundledRunTarget } from '../fixtures/run-target.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/runner-app/', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -45,7 +46,7 @@ function spec(body: string, header = ''): string {
 }
 
 async function run(text: string, options: Partial<RunSpecOptions> & { config?: RunnerConfig } = {}): Promise<RunnerReport> {
-  const report = await runSpec({ specText: text, fileName: 'case.spec.ts', baseURL: server.url, cwd: project, config, ...options });
+  const report = await runSpec({ specText: text, fileName: 'case.spec.ts', baseURL: server.url, cwd: project, ...bundledRunTarget(options.config ?? config), ...options });
   expect(RunnerReport.safeParse(report).success).toBe(true);
   expectNoLeftovers();
   return report;
@@ -163,7 +164,7 @@ describe('runSpec', () => {
     writeFileSync(path.join(suite, 'ids.ts'), "export const TITLE = 'title';\n");
     const file = path.join(suite, 'home.spec.ts');
     writeFileSync(file, spec(`  await page.goto('/');\n  await expect(page.getByTestId(TITLE)).toHaveText('Welcome');`, "import { TITLE } from './ids';"));
-    const report = await runSpec({ specPath: 'e2e/home.spec.ts', baseURL: server.url, cwd: project, config });
+    const report = await runSpec({ specPath: 'e2e/home.spec.ts', baseURL: server.url, cwd: project, ...bundledRunTarget(config) });
     expect(report).toMatchObject({ status: 'pass', classification: 'pass' });
     expect(readdirSync(suite).sort()).toEqual(['home.spec.ts', 'ids.ts']);
     expectNoLeftovers();
@@ -179,7 +180,7 @@ describe('runSpec', () => {
       "import { test as base } from '@playwright/test';\nexport const test = base.extend<{ title: string }>({ title: async ({}, use) => use('Welcome') });\nexport { expect } from '@playwright/test';\n",
     );
     writeFileSync(path.join(suite, 'home.spec.ts'), "import { test, expect } from './fixtures';\n\ntest('home', async ({ page, title }) => {\n  await page.goto('/');\n  await expect(page.getByTestId('title')).toHaveText(title);\n});\n");
-    const report = await runSpec({ specPath: 'e2e/home.spec.ts', baseURL: server.url, cwd: project, config });
+    const report = await runSpec({ specPath: 'e2e/home.spec.ts', baseURL: server.url, cwd: project, ...bundledRunTarget(config) });
     expect(report).toMatchObject({ status: 'pass', classification: 'pass' });
     expectNoLeftovers();
   });
@@ -191,7 +192,7 @@ describe('runSpec', () => {
       "import { writeFileSync } from 'node:fs';",
     );
     const limited: RunnerConfig = { ...config, timeouts: { ...config.timeouts, test_ms: 10_000, run_ms: 15_000 } };
-    const pending = runSpec({ specText: hanging, fileName: 'hang.spec.ts', baseURL: server.url, cwd: project, config: limited });
+    const pending = runSpec({ specText: hanging, fileName: 'hang.spec.ts', baseURL: server.url, cwd: project, ...bundledRunTarget(limited) });
     const tree = processTree((await waitForJson<{ runner: number }>(pidFile)).runner);
     expect(tree.length).toBeGreaterThanOrEqual(3); // the runner, its worker, the browser (and its helpers)
 
@@ -212,7 +213,7 @@ describe('runSpec with an abort signal', () => {
       "import { writeFileSync } from 'node:fs';",
     );
     const controller = new AbortController();
-    const pending = runSpec({ specText: hanging, fileName: 'hang.spec.ts', baseURL: server.url, cwd: project, config, signal: controller.signal });
+    const pending = runSpec({ specText: hanging, fileName: 'hang.spec.ts', baseURL: server.url, cwd: project, ...bundledRunTarget(config), signal: controller.signal });
     const tree = processTree((await waitForJson<{ runner: number }>(pidFile)).runner);
     expect(tree.length).toBeGreaterThanOrEqual(3);
 

@@ -42,11 +42,11 @@ afterEach(() => {
   project.remove();
 });
 
-function scribe(options: ScribeOptions = {}): Scribe {
+function scribe(options: Partial<ScribeOptions> = {}): Scribe {
   return new Scribe({ cwd: project.dir, env: project.env(fake.url), config: loadAgents(project.dir).scribe, critic, validator, stats, ...options });
 }
 
-type LoopOptions = ScribeOptions & { force?: boolean; explore?: (url: string) => Promise<PageInventory> };
+type LoopOptions = Partial<ScribeOptions> & { force?: boolean; explore?: (url: string) => Promise<PageInventory> };
 
 /**
  * The attempt loop and the spec store, driven directly (the library's execute runs the whole pipeline

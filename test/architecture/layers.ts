@@ -38,15 +38,18 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   heal: [...FOUNDATION, 'agents', 'analysis', 'config', 'explore', 'llm', 'project', 'stats', 'validate'],
   // `scribe report`: the statistics, provenance records, batches and heals as one HTML page.
   report: [...FOUNDATION, 'heal', 'stats', 'store', 'workflow'],
-  http: [...FOUNDATION, 'config', 'llm', 'project', 'report', 'stats', 'store', 'validate', 'workflow'],
+  // What both servers that speak HTTP share (the API and MCP over HTTP): the bearer token and the Origin/Host
+  // check, JSON bodies, field errors, the access log, paths inside the project. Neither server imports the other.
+  endpoint: [...FOUNDATION, 'project', 'store', 'workflow'],
+  http: [...FOUNDATION, 'config', 'endpoint', 'llm', 'project', 'report', 'stats', 'store', 'validate', 'workflow'],
   // The shared queue (BullMQ on Redis): a JobBackend for the API (http's interface) and the worker that runs its jobs.
-  queue: [...FOUNDATION, 'config', 'http', 'project', 'stats', 'workflow'],
-  mcp: [...FOUNDATION, 'agents', 'config', 'heal', 'http', 'llm', 'project', 'stats', 'validate', 'workflow'],
-  'server.ts': [...FOUNDATION, 'agents', 'config', 'http', 'project', 'queue', 'stats'],
-  commands: [...FOUNDATION, 'agents', 'config', 'heal', 'http', 'report', 'llm', 'mcp', 'project', 'queue', 'server.ts', 'stats', 'validate', 'workflow'],
+  queue: [...FOUNDATION, 'config', 'endpoint', 'http', 'project', 'stats', 'workflow'],
+  mcp: [...FOUNDATION, 'agents', 'config', 'endpoint', 'heal', 'llm', 'project', 'stats', 'validate', 'workflow'],
+  'server.ts': [...FOUNDATION, 'agents', 'config', 'endpoint', 'http', 'project', 'queue', 'stats'],
+  commands: [...FOUNDATION, 'agents', 'config', 'endpoint', 'heal', 'http', 'report', 'llm', 'mcp', 'project', 'queue', 'server.ts', 'stats', 'validate', 'workflow'],
   'cli.ts': [...FOUNDATION, 'commands', 'config', 'project'],
   // The library's Scribe: the agent's attempt loop, and execute, which runs the pipeline (an agent cannot import workflow).
-  'library.ts': [...FOUNDATION, 'agents', 'project', 'workflow'],
+  'library.ts': [...FOUNDATION, 'agents', 'config', 'project', 'workflow'],
   // The library's API.
   'index.ts': [...FOUNDATION, 'agents', 'analysis', 'config', 'library.ts', 'llm', 'mcp', 'project', 'stats', 'store', 'validate', 'workflow'],
   'bin.ts': ['cli.ts'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiToken, checkBearer, isLoopbackHost, openRequestRefusal } from '../../src/http/auth.ts';
+import { apiToken, checkBearer, isLoopbackHost, openRequestRefusal } from '../../src/endpoint/auth.ts';
 
 describe('bearer tokens', () => {
   it('accepts the exact token only; a missing or malformed header is "missing", any other token "invalid"', () => {

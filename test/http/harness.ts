@@ -5,7 +5,7 @@ import type { JobView } from '../../src/contracts.ts';
 import { InProcessJobs } from '../../src/http/in-process.ts';
 import type { JobEvents } from '../../src/http/job-events.ts';
 import type { JobQueue } from '../../src/http/jobs.ts';
-import type { LogEntry } from '../../src/http/log.ts';
+import type { LogEntry } from '../../src/endpoint/log.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 
 export const TOKEN = 'test-token-9f3c1e';

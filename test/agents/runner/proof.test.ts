@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from
 import { runSpec } from '../../../src/agents/runner.ts';
 import { startDemoApp, type DemoApp } from '../../../src/demo-app/server.ts';
 import { GOOD_SPEC } from '../../fixtures/model-answers.ts';
+import { bundledRunTarget } from '../../fixtures/run-target.ts';
 
 let app: DemoApp;
 let project: string;
@@ -23,7 +24,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(project, { recursive: true, force: true }));
 
-const run = (specText: string) => runSpec({ specText, fileName: 'case.spec.ts', baseURL: app.url, cwd: project, proof: {}, untrusted: true });
+const run = (specText: string) => runSpec({ specText, fileName: 'case.spec.ts', baseURL: app.url, cwd: project, proof: {}, untrusted: true, ...bundledRunTarget() });
 
 /** Signs in on the demo app's login page (a fill of a credential variable and its submit), then opens the search page: the way there, not the actions under test. */
 const SIGNED_IN_SEARCH = `import { test, expect } from '@playwright/test';
