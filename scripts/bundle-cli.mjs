@@ -2,7 +2,7 @@
 // each command loads only what it uses. Development (bin/scribe.js) and the published package
 // (scripts/build.mjs) run the same bundle: it starts a tenth of a second sooner than some 170 modules.
 import { readFileSync } from 'node:fs';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 
 /**
  * Bundles `entry` into `outdir` (`.mjs` files). `moduleUrl(file)` is the JavaScript expression that stands
@@ -10,27 +10,33 @@ import { build } from 'esbuild';
  * (the config reader, the demo app's pages, agents/) where the bundle runs.
  */
 export async function bundleCli({ entry, outdir, moduleUrl }) {
-  await build({
-    entryPoints: [entry],
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    splitting: true,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'error',
-    plugins: [
-      {
-        name: 'keep-import-meta-url',
-        setup(b) {
-          b.onLoad({ filter: /\.[jt]s$/ }, (args) => ({
-            contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', moduleUrl(args.path)),
-            loader: args.path.endsWith('.ts') ? 'ts' : 'js',
-          }));
+  try {
+    await build({
+      entryPoints: [entry],
+      outdir,
+      outExtension: { '.js': '.mjs' },
+      splitting: true,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'error',
+      plugins: [
+        {
+          name: 'keep-import-meta-url',
+          setup(b) {
+            b.onLoad({ filter: /\.[jt]s$/ }, (args) => ({
+              contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', moduleUrl(args.path)),
+              loader: args.path.endsWith('.ts') ? 'ts' : 'js',
+            }));
+          },
         },
-      },
-    ],
-  });
+      ],
+    });
+  } finally {
+    // esbuild keeps its service process for the next call: the CLI that just bundled (an MCP server, a worker)
+    // would carry it as a child for its whole life, outliving the runs it cancels.
+    await stop();
+  }
 }

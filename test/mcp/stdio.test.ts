@@ -201,7 +201,7 @@ describe('scribe mcp over stdio (the SDK client, the real CLI)', { timeout: 120_
     await expect(call).rejects.toThrow(/changed their mind/);
     await eventually(() => descendants(pid).length === 0 && processesIn(project.dir, pid).length === 0, 'the run\'s process tree is gone', () => [descendants(pid).map(commandLine), processesIn(project.dir, pid)]);
     // Still serving, and nothing was written.
-    expect((await session.client.listTools()).tools).toHaveLength(5);
+    expect((await session.client.listTools()).tools).toHaveLength(6);
     expect(filesUnder(path.join(project.dir, 'generated-tests'))).toEqual([]);
   });
 });
