@@ -5,7 +5,6 @@
  * `scribe run` without --url starting the config's web server and stopping it after.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +13,7 @@ import { ConfigError } from '../../src/config/load.ts';
 import { loadProject } from '../../src/project/context.ts';
 import { startWebServers } from '../../src/project/web-server.ts';
 import { scribe } from '../commands/cli-harness.ts';
-import { closedUrl } from '../fixtures/closed-url.ts';
+import { answers, closedUrl, freePort } from '../fixtures/closed-url.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -43,22 +42,7 @@ export default defineConfig({
 `;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
-async function answers(url: string): Promise<boolean> {
-  try {
-    await fetch(url);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let dir: string;
 let port: number;
