@@ -168,7 +168,7 @@ async function generateOne(
   const counting: GenerationReporter = { report: (event) => void (event.type === 'model_call' && (tokens += event.tokens.total)) };
   const result = await generateSpec(
     { ...item.request, run: item.request.run ?? options.run !== false },
-    { cwd: project.cwd, env: project.env, project, stats: options.stats, generation, provider: options.provider, validator, signal: options.signal, reporter: counting },
+    { cwd: project.cwd, env: project.env, project, stats: options.stats, generation, provider: options.provider, validator, signal: options.signal, reporters: [counting] },
   );
   const { document } = result;
   return {
