@@ -39,6 +39,7 @@ export const E2E = [
   'test/validate/type-checker.test.ts',
   'test/validate/untrusted-gate.test.ts',
   'test/validate/validator.test.ts',
+  'test/workflow/cancel.test.ts',
   'test/workflow/failing-reporter.test.ts',
   'test/workflow/hostile-pipeline.test.ts',
   'test/workflow/hostile-run-pipeline.test.ts',
