@@ -1,6 +1,6 @@
 /**
  * The embedded backend of `scribe serve`: jobs queue in this process (jobs.ts), run in its worker
- * threads (threads.ts), and are recorded under Scribe's home (job-store.ts); the statistics are the
+ * threads (workflow/threads.ts), and are recorded under Scribe's home (job-store.ts); the statistics are the
  * project's event log. A restarted server answers for the jobs of the one before.
  */
 import path from 'node:path';
@@ -15,7 +15,7 @@ import { JobEvents } from './job-events.ts';
 import { JobStore } from './job-store.ts';
 import { isFinished, JobQueue } from './jobs.ts';
 import { logJob, type LogSink } from '../endpoint/log.ts';
-import { JobThreads } from './threads.ts';
+import { GenerationThreads } from '../workflow/threads.ts';
 
 export interface InProcessOptions {
   cwd: string;
@@ -29,7 +29,7 @@ export class InProcessJobs implements JobBackend {
   /** Live stage streams (GET /v1/jobs/:id/events). */
   readonly events = new JobEvents();
   private readonly options: InProcessOptions;
-  private readonly threads: JobThreads;
+  private readonly threads: GenerationThreads;
   private readonly outcomes: OneOutcomeSink;
   private readonly callbacks: CallbackSender;
   private closing = false;
@@ -39,7 +39,7 @@ export class InProcessJobs implements JobBackend {
     this.options = options;
     this.outcomes = OneOutcomeSink.resuming(StatsLog.at(options.env, options.cwd));
     this.callbacks = new CallbackSender(config.callbacks, callbackSecret(options.env), log);
-    this.threads = new JobThreads(options.env);
+    this.threads = new GenerationThreads(options.env);
     this.queue = new JobQueue(
       { concurrency: config.jobs.concurrency, maxQueued: config.jobs.max_queued, retentionMs: config.jobs.retention_ms, maxRetained: config.jobs.max_retained, timeoutMs: config.jobs.timeout_ms },
       (job) => {
