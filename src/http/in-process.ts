@@ -7,9 +7,10 @@ import path from 'node:path';
 import type { ServerConfig } from '../config/server.ts';
 import type { JobView } from '../contracts.ts';
 import { readStats } from '../stats/index.ts';
+import type { BatchResult } from '../workflow/batch.ts';
 import { statsHome, StatsLog } from '../stats/log.ts';
 import { OneOutcomeSink } from '../stats/outcome.ts';
-import type { BackendHealth, CancelOutcome, DrainSummary, JobBackend, NewJob, SubmitOutcome } from './backend.ts';
+import type { BackendHealth, BatchRecord, CancelOutcome, DrainSummary, JobBackend, NewJob, SubmitOutcome } from './backend.ts';
 import { callbackSecret, CallbackSender } from './callback.ts';
 import { JobEvents } from './job-events.ts';
 import { JobStore } from './job-store.ts';
@@ -32,6 +33,8 @@ export class InProcessJobs implements JobBackend {
   private readonly threads: GenerationThreads;
   private readonly outcomes: OneOutcomeSink;
   private readonly callbacks: CallbackSender;
+  /** POST /v1/batch's records, the newest jobs.max_retained kept. */
+  private readonly batches = new Map<string, BatchRecord>();
   private closing = false;
 
   constructor(options: InProcessOptions) {
@@ -99,6 +102,22 @@ export class InProcessJobs implements JobBackend {
 
   async health(): Promise<BackendHealth> {
     return { ok: !this.closing, ...this.queue.counts() };
+  }
+
+  async saveBatch(record: BatchRecord): Promise<void> {
+    this.batches.set(record.id, record);
+    for (const old of [...this.batches.keys()].slice(0, Math.max(0, this.batches.size - this.options.config.jobs.max_retained))) this.batches.delete(old);
+  }
+
+  async batch(id: string): Promise<BatchRecord | undefined> {
+    return this.batches.get(id);
+  }
+
+  async settleBatch(id: string, result: BatchResult): Promise<boolean> {
+    const record = this.batches.get(id);
+    if (!record || record.result) return false;
+    record.result = result;
+    return true;
   }
 
   async stats() {
