@@ -1,24 +1,41 @@
 /**
  * Site exploration: from the start URL, the same-origin pages its links reach, breadth first, bounded
  * by depth, page count and time (agents/scribe.yaml `explore:`), signed in through a storage state when
- * the project gives one. The result is the start page's inventory carrying the others in `pages`, all
+ * the project gives one, or through the start page's login form with the declared credentials. The result is the start page's inventory carrying the others in `pages`, all
  * capped together to the one token budget (render.ts renders it, naming what was cut).
  */
-import type { Browser, BrowserContext } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { PageInventory } from '../contracts.ts';
 import { launchOptions } from './browser.ts';
 import { ExploreError, inventoryOfPage, type ExploreOptions } from './inventory.ts';
 import { capSite } from './render.ts';
+import { isSignInPage, signInThroughForm, type FormCredentials } from './sign-in.ts';
 
 export interface SiteOptions extends ExploreOptions {
   /** A Playwright storage state file to explore signed in. */
   storageState?: string;
+  /**
+   * Credentials to sign in with when the start URL lands on a sign-in page: typed into its form, then the
+   * start URL is opened again (behind the login now, if they were right).
+   */
+  formSignIn?: FormCredentials;
   /** The clock, so a test can bound the time without waiting. */
   now?: () => number;
 }
 
 /** Explores the start URL and the same-origin pages it links to, within the configured bounds. */
 export async function exploreSite(url: string, options: SiteOptions): Promise<PageInventory> {
+  return (await exploreSiteSigningIn(url, options)).inventory;
+}
+
+export interface SiteExploration {
+  inventory: PageInventory;
+  /** Whether signing in through the start page's form (options.formSignIn) got past it; undefined when it was not tried. */
+  signedInThroughForm?: boolean;
+}
+
+/** exploreSite, saying whether it signed in through the start page's login form. */
+export async function exploreSiteSigningIn(url: string, options: SiteOptions): Promise<SiteExploration> {
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new ExploreError(`Cannot explore "${url}": give an absolute http(s) URL.`);
   const browser: Browser = options.browser ?? (await (await import('@playwright/test')).chromium.launch(launchOptions()));
   try {
@@ -33,7 +50,7 @@ export async function exploreSite(url: string, options: SiteOptions): Promise<Pa
   }
 }
 
-async function crawl(context: BrowserContext, startUrl: string, options: SiteOptions): Promise<PageInventory> {
+async function crawl(context: BrowserContext, startUrl: string, options: SiteOptions): Promise<SiteExploration> {
   const { settings } = options;
   const now = options.now ?? Date.now;
   const deadline = now() + settings.max_time_ms;
@@ -43,6 +60,7 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
   const seen = new Set([pathKey(startUrl)]);
   const explored: PageInventory[] = [];
   const unexplored: string[] = [];
+  let signedInThroughForm: boolean | undefined;
   while (queue.length > 0) {
     const next = queue.shift()!;
     const isStart = explored.length === 0;
@@ -50,7 +68,11 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
       unexplored.push(pathKey(next.url));
       continue;
     }
-    const inventory = await visit(page, next.url, options, isStart);
+    let inventory = await visit(page, next.url, options, isStart);
+    if (isStart && inventory && options.formSignIn && isSignInPage(inventory)) {
+      inventory = (await signedIn(page, next.url, options.formSignIn, options)) ?? inventory;
+      signedInThroughForm = !isSignInPage(inventory);
+    }
     if (!inventory) continue;
     // A redirect (to a login page, say) lands on a page that may already be known.
     const landed = pathKey(inventory.url);
@@ -66,11 +88,25 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
     }
   }
   const [start, ...others] = explored;
-  return capSite({ ...start!, pages: others, unexplored }, settings);
+  return { inventory: capSite({ ...start!, pages: others, unexplored }, settings), ...(signedInThroughForm === undefined ? {} : { signedInThroughForm }) };
+}
+
+/**
+ * The start page again after signing in through its form; undefined when the form could not be filled or
+ * sent (the caller keeps the sign-in page, and says the pages behind it were not explored). The error is
+ * not passed on: Playwright's messages about a fill may quote what was typed.
+ */
+async function signedIn(page: Page, url: string, credentials: FormCredentials, options: SiteOptions): Promise<PageInventory | undefined> {
+  try {
+    await signInThroughForm(page, credentials, options.settings.navigation_timeout_ms);
+  } catch {
+    return undefined;
+  }
+  return visit(page, url, options, true);
 }
 
 /** The inventory of one page; the start page must open, a linked page that fails is skipped. */
-async function visit(page: import('@playwright/test').Page, url: string, options: SiteOptions, required: boolean): Promise<PageInventory | undefined> {
+async function visit(page: Page, url: string, options: SiteOptions, required: boolean): Promise<PageInventory | undefined> {
   let status: number | undefined;
   try {
     status = (await page.goto(url, { waitUntil: 'load', timeout: options.settings.navigation_timeout_ms }))?.status();
