@@ -9,11 +9,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from '@playwright/test';
-import { runSpec } from '../agents/runner.ts';
+import { runGated } from '../agents/contained-run.ts';
 import type { ExploreSignIn, PageInventory } from '../contracts.ts';
 import type { ExploreSettings } from '../explore/settings.ts';
 import { isSignInPage, type FormCredentials } from '../explore/sign-in.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
+import { safetyGate } from '../validate/gate.ts';
 
 export interface SignedInExploration {
   inventory: PageInventory;
@@ -119,14 +120,13 @@ test('scribe: the setup projects sign in for exploring', () => {});
 /** Runs the setup project contained, in the spec's project, and keeps the storage state it writes. */
 async function runSetupProject(project: ProjectContext, url: string, setup: SetupProject, options: ExploreSignedInOptions): Promise<{ file: string } | { error: string }> {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'scribe-state-')), 'storage-state.json');
-  const report = await runSpec({
-    specText: SIGN_IN_SPEC,
-    fileName: 'scribe-sign-in.spec.ts',
+  // Through the gate like every contained run; the spec is Scribe's own, so its safety rules are enough.
+  const gate = safetyGate(project.agents.critic, { projectRoot: project.cwd });
+  const { report } = await runGated(gate, path.join(project.cwd, 'scribe-sign-in.spec.ts'), SIGN_IN_SPEC, {
     baseURL: url,
     cwd: project.cwd,
     env: options.env,
     ...runTarget(project),
-    untrusted: true,
     signal: options.signal,
     keepFile: { from: setup.stateFile, to: file },
   });
