@@ -15,8 +15,8 @@ export interface SiteOptions extends ExploreOptions {
   /** A Playwright storage state file to explore signed in. */
   storageState?: string;
   /**
-   * Credentials to sign in with when the start URL lands on a sign-in page: typed into its form, then the
-   * start URL is opened again (behind the login now, if they were right).
+   * Credentials to sign in with when the start URL lands on a sign-in page: typed into its form, and the
+   * page that answers explored with the rest (signed in, if they were right; the start page stays the sign-in page).
    */
   formSignIn?: FormCredentials;
   /** The clock, so a test can bound the time without waiting. */
@@ -61,6 +61,17 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
   const explored: PageInventory[] = [];
   const unexplored: string[] = [];
   let signedInThroughForm: boolean | undefined;
+  const take = (inventory: PageInventory, depth: number) => {
+    seen.add(pathKey(inventory.url));
+    explored.push(inventory);
+    for (const link of inventory.links) {
+      const target = sameOrigin(link.href, inventory.url, origin);
+      if (!target || seen.has(pathKey(target))) continue;
+      seen.add(pathKey(target));
+      if (depth + 1 > settings.max_depth) unexplored.push(pathKey(target));
+      else queue.push({ url: target, depth: depth + 1 });
+    }
+  };
   while (queue.length > 0) {
     const next = queue.shift()!;
     const isStart = explored.length === 0;
@@ -68,23 +79,17 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
       unexplored.push(pathKey(next.url));
       continue;
     }
-    let inventory = await visit(page, next.url, options, isStart);
-    if (isStart && inventory && options.formSignIn && isSignInPage(inventory)) {
-      inventory = (await signedIn(page, next.url, options.formSignIn, options)) ?? inventory;
-      signedInThroughForm = !isSignInPage(inventory);
-    }
+    const inventory = await visit(page, next.url, options, isStart);
     if (!inventory) continue;
     // A redirect (to a login page, say) lands on a page that may already be known.
-    const landed = pathKey(inventory.url);
-    if (!isStart && explored.some((known) => pathKey(known.url) === landed)) continue;
-    seen.add(landed);
-    explored.push(inventory);
-    for (const link of inventory.links) {
-      const target = sameOrigin(link.href, inventory.url, origin);
-      if (!target || seen.has(pathKey(target))) continue;
-      seen.add(pathKey(target));
-      if (next.depth + 1 > settings.max_depth) unexplored.push(pathKey(target));
-      else queue.push({ url: target, depth: next.depth + 1 });
+    if (!isStart && explored.some((known) => pathKey(known.url) === pathKey(inventory.url))) continue;
+    take(inventory, next.depth);
+    if (isStart && options.formSignIn && isSignInPage(inventory)) {
+      // The sign-in page stays the start page (a spec without a storage state signs in there); the page the
+      // form leads to is explored next, and the pages it links to, signed in.
+      const landed = await signedIn(page, options.formSignIn, options);
+      signedInThroughForm = landed !== undefined && !isSignInPage(landed) && pathKey(landed.url) !== pathKey(inventory.url);
+      if (signedInThroughForm) take(landed!, next.depth);
     }
   }
   const [start, ...others] = explored;
@@ -92,17 +97,16 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
 }
 
 /**
- * The start page again after signing in through its form; undefined when the form could not be filled or
- * sent (the caller keeps the sign-in page, and says the pages behind it were not explored). The error is
- * not passed on: Playwright's messages about a fill may quote what was typed.
+ * The page signing in through the form led to; undefined when the form could not be filled or sent. The
+ * error is not passed on: Playwright's messages about a fill may quote what was typed.
  */
-async function signedIn(page: Page, url: string, credentials: FormCredentials, options: SiteOptions): Promise<PageInventory | undefined> {
+async function signedIn(page: Page, credentials: FormCredentials, options: SiteOptions): Promise<PageInventory | undefined> {
   try {
     await signInThroughForm(page, credentials, options.settings.navigation_timeout_ms);
+    return await inventoryOfPage(page, options);
   } catch {
     return undefined;
   }
-  return visit(page, url, options, true);
 }
 
 /** The inventory of one page; the start page must open, a linked page that fails is skipped. */

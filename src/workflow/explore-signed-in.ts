@@ -59,7 +59,10 @@ export async function exploreSignedIn(url: string, options: ExploreSignedInOptio
   const credentials = setup ? undefined : formCredentials(project.agents.critic.credentials, options.env);
   const first = await explore(credentials ? { formSignIn: credentials } : {});
   if (first.signedInThroughForm !== undefined) {
-    return { inventory: first.inventory, signIn: outcome('login_form', first.inventory, 'signed in through the login form with the declared credentials', 'through the login form with the declared credentials (check their values)') };
+    const signIn: ExploreSignIn = first.signedInThroughForm
+      ? { method: 'login_form', explored_behind_login: true, message: 'signed in through the login form with the declared credentials' }
+      : notExplored(first.inventory, 'its login form, filled with the declared credentials, did not get past it (check their values)', 'login_form');
+    return { inventory: first.inventory, signIn };
   }
   if (!isSignInPage(first.inventory)) return { inventory: first.inventory };
   if (!setup) {
@@ -83,8 +86,8 @@ function outcome(method: ExploreSignIn['method'], inventory: PageInventory, done
   return { method, explored_behind_login: false, message: `${inventory.url} still asks to sign in after signing in ${tried}: the pages behind the login were not explored` };
 }
 
-function notExplored(inventory: PageInventory, why: string): ExploreSignIn {
-  return { method: 'none', explored_behind_login: false, message: `${inventory.url} is a sign-in page and ${why}: the pages behind the login were not explored` };
+function notExplored(inventory: PageInventory, why: string, method: ExploreSignIn['method'] = 'none'): ExploreSignIn {
+  return { method, explored_behind_login: false, message: `${inventory.url} is a sign-in page and ${why}: the pages behind the login were not explored` };
 }
 
 /** The declared username and password, when both are set (critic.yaml settings.credentials). */

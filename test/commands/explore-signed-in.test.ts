@@ -117,6 +117,8 @@ describe('scribe generate behind a login', { timeout: 300_000 }, () => {
     const prompt = JSON.stringify(fake.requests[0]!.body.messages);
     expect(prompt).toContain('Welcome, grace');
     expect(prompt).toContain('products-title');
+    // The sign-in page stays in view: with no storage state, the spec itself must sign in there.
+    expect(prompt).toContain('login-username');
     expect(result).toMatchObject({ success: true });
     expect(sent()).not.toContain(PASSWORD);
     expect(run.stdout + run.stderr + terminal).not.toContain(PASSWORD);
