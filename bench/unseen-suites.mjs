@@ -10,7 +10,7 @@
 // the labels in bench/corpus/labels.json it prints each rule's sampled precision and the precision over all
 // findings (each rule's precision weighted by its count).
 //
-//   node bench/unseen-suites.mjs FOLDER [--part tuning|held-out] [--seed 26] [--sample FILE] [--type-checker auto|native|javascript]
+//   node bench/unseen-suites.mjs FOLDER [--part tuning|held-out] [--seed 26] [--sample FILE] [--type-checker auto|native|javascript] [--measured DIR]
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -32,6 +32,9 @@ const onlyPart = option('part');
 const seed = Number(option('seed', '26'));
 const sampleFile = option('sample');
 const typeChecker = option('type-checker', 'auto');
+// --measured DIR keeps each part's findings and times (DIR/<part>.json) and, when they are there, reads them
+// instead of running both tools again: the tables are printed anew with the labels as they are now.
+const measuredDir = option('measured');
 /** About how many findings per tool and part are drawn for labelling. */
 const SAMPLE_SIZE = 100;
 // The suites are fetched without their node_modules; a user's install has @playwright/test, which their
@@ -216,10 +219,14 @@ function lineOf(cwd, file, line) {
 const parts = ['tuning', 'held-out'].filter((p) => !onlyPart || p === onlyPart);
 const drawnForLabelling = [];
 for (const part of parts) {
-  const measured = sources.filter((s) => s.part === part).map((source) => {
-    process.stderr.write(`${part}: ${source.name}…\n`);
-    return measure(source);
-  });
+  const measuredFile = measuredDir && path.join(measuredDir, `${part}.json`);
+  const measured = measuredFile && existsSync(measuredFile)
+    ? JSON.parse(readFileSync(measuredFile, 'utf8'))
+    : sources.filter((s) => s.part === part).map((source) => {
+        process.stderr.write(`${part}: ${source.name}…\n`);
+        return measure(source);
+      });
+  if (measuredFile && !existsSync(measuredFile)) writeFileSync(measuredFile, JSON.stringify(measured));
   const all = measured.flatMap((m) => m.findings);
   const scribe = all.filter((f) => f.tool === 'scribe');
   const eslint = all.filter((f) => f.tool === 'eslint');
