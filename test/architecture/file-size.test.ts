@@ -12,7 +12,6 @@ const FOLDERS = ['validate', 'analysis', 'rules'];
 const MAX_LINES = 400;
 /** Not split yet: each may shrink, never grow. */
 const NOT_YET_SPLIT: Readonly<Record<string, number>> = {
-  'rules/allowed-paths.ts': 551,
   'validate/type-checker.ts': 438,
 };
 
