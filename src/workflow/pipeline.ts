@@ -3,15 +3,13 @@
  * `generate --json` document out, with every stage reported as it happens.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
 import { multiplex, stageReporter, type GenerationReporter } from '../agents/reporter.ts';
 import { Scribe } from '../agents/scribe.ts';
 import type { ResolvedRequest } from '../agents/request.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
-import { GenerateResult, type PageInventory, type PipelineEvent } from '../contracts.ts';
+import { GenerateResult, type ExploreSignIn, type PageInventory, type PipelineEvent } from '../contracts.ts';
 import { launchOptions } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
@@ -31,6 +29,7 @@ import { resolveRequest, type RequestInput, type Settled } from './request.ts';
 import type { PipelineSegment } from './segments.ts';
 import { pipelineWorkers } from './workers.ts';
 import type { GenerationContext } from './generation-context.ts';
+import type { SignedInExploration } from './explore-signed-in.ts';
 
 /** What a caller asks for, and how the pipeline is to treat it. */
 export interface GenerateRequest extends RequestInput {
@@ -119,15 +118,16 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
   // so the allow-list gate applies.
   const validating = options.validator?.forUntrustedCode(options.cwd) ?? untrustedValidator(critic, { projectRoot: options.cwd, typeCheck: true, tsconfig: project.tsconfig });
   let inventory: PageInventory | undefined;
+  let signIn: ExploreSignIn | undefined;
   if (request.url) {
-    const exploring = explore(request.url, critic.testIdAttribute, config.explore, signedInState(project), emit, options.env);
+    const exploring = explore(request.url, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
     // Its failure is read below; meanwhile it must not count as unhandled.
     exploring.catch(() => undefined);
     // The type checker readies itself while the browser starts: its first spec is then checked at once.
     await new Promise((resolve) => setTimeout(resolve, WARM_AFTER_MS));
     validating.warmTypeCheck();
     try {
-      inventory = await exploring;
+      ({ inventory, signIn } = await exploring);
     } catch (error) {
       emit('explore', 'failed', `could not explore ${request.url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -156,7 +156,7 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
     const walk = await runWorkflow<PipelineSegment>(project.agents.workflow, workers, [{ type: 'REQUEST', task: request }], { onBlock: () => options.signal?.throwIfAborted() });
     const state = new RunState(walk.payload);
     reporter.report(outcomeOf(generation, walk.outcome, state));
-    return withWarnings(resultOf(walk.outcome, state, options.cwd, clock.snapshot()), project.warnings);
+    return withWarnings(resultOf(walk.outcome, state, options.cwd, clock.snapshot(), signIn), project.warnings);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof ProviderSetupError) {
@@ -201,45 +201,29 @@ function writableRequest(request: GenerateRequest, project: ProjectContext): Set
   return settled;
 }
 
-/**
- * The storage state to explore with, so pages behind a login are seen: agents/scribe.yaml
- * explore.storage_state, else the Playwright config's use.storageState; only a file that exists
- * (a setup project may not have written it yet).
- */
-export function signedInState(project: ProjectContext): string | undefined {
-  const configured = project.agents.scribe.explore.storage_state;
-  const file = configured ? path.resolve(project.cwd, configured) : (project.playwright?.project.use.storageState ?? undefined);
-  return file && existsSync(file) ? file : undefined;
-}
-
-async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], storageState: string | undefined, emit: Emit, env: NodeJS.ProcessEnv): Promise<PageInventory> {
+/** The site's inventory, signed in where the start URL lands on a login and a way to sign in is there (explore-signed-in.ts). */
+async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit, context: { project: ProjectContext; env: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<SignedInExploration> {
   emit('explore', 'started', `exploring ${url}`);
   // Loaded on demand: exploring needs a browser, which a run without a URL never does.
-  const { exploreSite } = await import('../explore/site.ts');
+  const { exploreSignedIn } = await import('./explore-signed-in.ts');
   // Scribe's own browser, not a run's: the runs launch theirs inside their boundary.
   const { chromium } = await import('@playwright/test');
-  const browser = await chromium.launch(launchOptions(env));
-  let inventory: PageInventory;
+  const browser = await chromium.launch(launchOptions(context.env));
+  let explored: SignedInExploration;
   try {
-    inventory = await exploreSite(url, { testIdAttribute, settings, storageState, browser });
+    explored = await exploreSignedIn(url, { ...context, browser, testIdAttribute, settings, onProgress: (message) => emit('explore', 'info', message) });
   } finally {
     await browser.close();
   }
+  const { inventory, signIn } = explored;
   const pages = 1 + (inventory.pages?.length ?? 0);
   const ids = inventory.testIds.length + (inventory.pages ?? []).reduce((sum, page) => sum + page.testIds.length, 0);
   emit('explore', 'done', `found ${ids} test ids on ${pages} page${pages === 1 ? '' : 's'} from ${url}`);
-  if (!storageState && isSignInPage(inventory)) {
-    emit('explore', 'info', `${inventory.url} is a sign-in page and there is no storage state: pages behind the login were not explored (set explore.storage_state in agents/scribe.yaml, or run the setup project that writes your config's use.storageState, then generate again)`);
-  }
+  if (signIn) emit('explore', 'info', signIn.explored_behind_login ? signIn.message : `${signIn.message} (set explore.storage_state in agents/scribe.yaml, a setup project that writes your config's use.storageState, or the declared credentials)`);
   if (showsNothingToActOn(inventory)) {
     emit('explore', 'info', `${inventory.url} still shows nothing to act on (no link, button, field or test id) ${settings.render_wait_ms / 1000} s after it loaded: the model writes its locators without seeing them`);
   }
-  return inventory;
-}
-
-/** A page that asks for a password: where a run without a storage state lands in front of a login. */
-function isSignInPage(page: PageInventory): boolean {
-  return page.fields.some((field) => field.type === 'password');
+  return explored;
 }
 
 function showsNothingToActOn(page: PageInventory): boolean {
@@ -247,7 +231,7 @@ function showsNothingToActOn(page: PageInventory): boolean {
 }
 
 /** The `generate --json` document of a finished walk, and the exit code it means. */
-function resultOf(outcome: 'success' | 'failure', state: RunState, cwd: string, timings: StageTimings): PipelineResult {
+function resultOf(outcome: 'success' | 'failure', state: RunState, cwd: string, timings: StageTimings, signIn: ExploreSignIn | undefined): PipelineResult {
   const final = state.newest('OUTCOME');
   const failure = state.newest('SCRIBE_FAILURE')?.candidate;
   const last = state.newest('CANDIDATE')?.candidate;
@@ -262,6 +246,7 @@ function resultOf(outcome: 'success' | 'failure', state: RunState, cwd: string, 
     runner: state.lastRun()?.report ?? null,
     error: success ? null : (final?.message ?? failure?.error ?? 'generation failed'),
     timings_ms: timings,
+    ...(signIn ? { sign_in: signIn } : {}),
   });
   return { document, exitCode: success ? 0 : failure?.failure === 'model_config' ? 2 : 1 };
 }
