@@ -6,7 +6,7 @@
  * timeout, crash or Ctrl-C; past the whole-run limit Playwright's whole process tree is killed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -88,6 +88,11 @@ export interface RunSpecOptions {
    * failed login).
    */
   credentials?: readonly string[];
+  /**
+   * A file the run writes, relative to its folder (the storage state a setup project makes), copied to `to`
+   * before the folder is removed; only a regular file inside the folder.
+   */
+  keepFile?: { from: string; to: string };
 }
 
 /** Playwright's CLI under the permission model (see contained-cli.cjs). */
@@ -188,6 +193,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     const outcome = await running.done.finally(() => options.signal?.removeEventListener('abort', stop));
     options.signal?.throwIfAborted();
     const result = report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd), cwd, neutralised);
+    if (options.keepFile) copyOut(workspace.dir, options.keepFile);
     const contain = capped && containmentOf(invocation.sandboxed, capped, config);
     return options.untrusted ? redactReport(contain ? withContainment(result, contain) : result, secretValues(env, options.allowedEnv ?? [])) : result;
   });
@@ -210,6 +216,15 @@ function playwrightProcess(invocation: PlaywrightInvocation): Setup<RunningProce
     running.done.then(end, end);
     return { value: running, teardown: () => (ended ? undefined : running.killNow()) };
   };
+}
+
+/** Copies a regular file of the run folder out of it (a link could point anywhere on this machine). */
+function copyOut(runDir: string, { from, to }: { from: string; to: string }): void {
+  const file = path.resolve(runDir, from);
+  if (!existsSync(file) || !lstatSync(file).isFile()) return;
+  // Also through a linked folder on the way.
+  if (path.relative(realpathSync(runDir), realpathSync(file)).startsWith('..')) return;
+  copyFileSync(file, to);
 }
 
 /** What a contained run is given: its browser's endpoint and launch, and the network it may reach. */

@@ -4,15 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Browser } from '@playwright/test';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
 import { multiplex, stageReporter, type GenerationReporter } from '../agents/reporter.ts';
 import { Scribe } from '../agents/scribe.ts';
 import type { ResolvedRequest } from '../agents/request.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
-import { GenerateResult, type PageInventory, type PipelineEvent } from '../contracts.ts';
+import { GenerateResult, type ExploreSignIn, type PageInventory, type PipelineEvent } from '../contracts.ts';
 import { launchedBrowser } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
@@ -33,6 +31,7 @@ import { resolveRequest, type RequestInput, type Settled } from './request.ts';
 import type { PipelineSegment } from './segments.ts';
 import { pipelineWorkers } from './workers.ts';
 import type { GenerationContext } from './generation-context.ts';
+import type { SignedInExploration } from './explore-signed-in.ts';
 
 /** What a caller asks for, and how the pipeline is to treat it. */
 export interface GenerateRequest extends RequestInput {
@@ -128,13 +127,14 @@ async function generateHolding(lifetimes: Lifetimes, asked: GenerateRequest, opt
   // so the allow-list gate applies.
   const validating = options.validator?.forUntrustedCode(options.cwd) ?? untrustedValidator(critic, { projectRoot: options.cwd, typeCheck: true, tsconfig: project.tsconfig });
   let inventory: PageInventory | undefined;
+  let signIn: ExploreSignIn | undefined;
   let browser: Browser | undefined;
   if (request.url) {
     const url = request.url;
     emit('explore', 'started', `exploring ${url}`);
     const exploring = lifetimes.acquire('the browser', launchedBrowser(options.env)).then((launched) => {
       browser = launched;
-      return explore(url, launched, critic.testIdAttribute, config.explore, signedInState(project), emit);
+      return explore(url, launched, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
     });
     // Its failure is read below; meanwhile it must not count as unhandled.
     exploring.catch(() => undefined);
@@ -142,7 +142,7 @@ async function generateHolding(lifetimes: Lifetimes, asked: GenerateRequest, opt
     await new Promise((resolve) => setTimeout(resolve, WARM_AFTER_MS));
     validating.warmTypeCheck();
     try {
-      inventory = await exploring;
+      ({ inventory, signIn } = await exploring);
     } catch (error) {
       emit('explore', 'failed', `could not explore ${url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -171,7 +171,7 @@ async function generateHolding(lifetimes: Lifetimes, asked: GenerateRequest, opt
     const walk = await runWorkflow<PipelineSegment>(project.agents.workflow, workers, [{ type: 'REQUEST', task: request }], { onBlock: () => options.signal?.throwIfAborted() });
     const state = new RunState(walk.payload);
     reporter.report(outcomeOf(generation, walk.outcome, state));
-    return withWarnings(resultOf(walk.outcome, state, options.cwd, clock.snapshot()), project.warnings);
+    return withWarnings(resultOf(walk.outcome, state, options.cwd, clock.snapshot(), signIn), project.warnings);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof ProviderSetupError) {
@@ -216,36 +216,20 @@ function writableRequest(request: GenerateRequest, project: ProjectContext): Set
   return settled;
 }
 
-/**
- * The storage state to explore with, so pages behind a login are seen: agents/scribe.yaml
- * explore.storage_state, else the Playwright config's use.storageState; only a file that exists
- * (a setup project may not have written it yet).
- */
-export function signedInState(project: ProjectContext): string | undefined {
-  const configured = project.agents.scribe.explore.storage_state;
-  const file = configured ? path.resolve(project.cwd, configured) : (project.playwright?.project.use.storageState ?? undefined);
-  return file && existsSync(file) ? file : undefined;
-}
-
-async function explore(url: string, browser: Browser, testIdAttribute: string, settings: ScribeConfig['explore'], storageState: string | undefined, emit: Emit): Promise<PageInventory> {
+/** The site's inventory, signed in where the start URL lands on a login and a way to sign in is there (explore-signed-in.ts). */
+async function explore(url: string, browser: Browser, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit, context: { project: ProjectContext; env: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<SignedInExploration> {
   // Loaded on demand: exploring needs Playwright, which a run without a URL never does.
-  const { exploreSite } = await import('../explore/site.ts');
-  const inventory = await exploreSite(url, { testIdAttribute, settings, storageState, browser });
+  const { exploreSignedIn } = await import('./explore-signed-in.ts');
+  const explored = await exploreSignedIn(url, { ...context, browser, testIdAttribute, settings, onProgress: (message) => emit('explore', 'info', message) });
+  const { inventory, signIn } = explored;
   const pages = 1 + (inventory.pages?.length ?? 0);
   const ids = inventory.testIds.length + (inventory.pages ?? []).reduce((sum, page) => sum + page.testIds.length, 0);
   emit('explore', 'done', `found ${ids} test ids on ${pages} page${pages === 1 ? '' : 's'} from ${url}`);
-  if (!storageState && isSignInPage(inventory)) {
-    emit('explore', 'info', `${inventory.url} is a sign-in page and there is no storage state: pages behind the login were not explored (set explore.storage_state in agents/scribe.yaml, or run the setup project that writes your config's use.storageState, then generate again)`);
-  }
+  if (signIn) emit('explore', 'info', signIn.explored_behind_login ? signIn.message : `${signIn.message} (set explore.storage_state in agents/scribe.yaml, a setup project that writes your config's use.storageState, or the declared credentials)`);
   if (showsNothingToActOn(inventory)) {
     emit('explore', 'info', `${inventory.url} still shows nothing to act on (no link, button, field or test id) ${settings.render_wait_ms / 1000} s after it loaded: the model writes its locators without seeing them`);
   }
-  return inventory;
-}
-
-/** A page that asks for a password: where a run without a storage state lands in front of a login. */
-function isSignInPage(page: PageInventory): boolean {
-  return page.fields.some((field) => field.type === 'password');
+  return explored;
 }
 
 function showsNothingToActOn(page: PageInventory): boolean {
@@ -253,7 +237,7 @@ function showsNothingToActOn(page: PageInventory): boolean {
 }
 
 /** The `generate --json` document of a finished walk, and the exit code it means. */
-function resultOf(outcome: 'success' | 'failure', state: RunState, cwd: string, timings: StageTimings): PipelineResult {
+function resultOf(outcome: 'success' | 'failure', state: RunState, cwd: string, timings: StageTimings, signIn: ExploreSignIn | undefined): PipelineResult {
   const final = state.newest('OUTCOME');
   const failure = state.newest('SCRIBE_FAILURE')?.candidate;
   const last = state.newest('CANDIDATE')?.candidate;
@@ -268,6 +252,7 @@ function resultOf(outcome: 'success' | 'failure', state: RunState, cwd: string, 
     runner: state.lastRun()?.report ?? null,
     error: success ? null : (final?.message ?? failure?.error ?? 'generation failed'),
     timings_ms: timings,
+    ...(signIn ? { sign_in: signIn } : {}),
   });
   return { document, exitCode: success ? 0 : failure?.failure === 'model_config' ? 2 : 1 };
 }
