@@ -80,10 +80,10 @@ export default defineRule({
 });
 
 /** The one-time read behind an assertion's subject, through awaits, variables, templates and normalising calls. */
-function readBehind(model: SpecModel, expr: ts.Expression, variable: string | undefined, inverted: boolean, depth: number): Read | undefined {
+function readBehind(model: SpecModel, expr: ts.Expression, variable: string | undefined, inverted: boolean, depth: number, awaitedByCaller = false): Read | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const e = model.unwrap(expr);
-  const next = (inner: ts.Expression, invert = false) => readBehind(model, inner, variable, inverted !== invert, depth + 1);
+  const next = (inner: ts.Expression, invert = false) => readBehind(model, inner, variable, inverted !== invert, depth + 1, awaitedByCaller);
   if (ts.isAwaitExpression(e)) return next(e.expression);
   if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken) return next(e.operand, true);
   if (ts.isTemplateExpression(e) && e.head.text === '' && e.templateSpans.length === 1 && e.templateSpans[0]!.literal.text === '') {
@@ -92,19 +92,23 @@ function readBehind(model: SpecModel, expr: ts.Expression, variable: string | un
   if (ts.isIdentifier(e)) {
     const declaration = model.declarationOf(e);
     if (!declaration || !ts.isVariableDeclaration(declaration) || !declaration.initializer || !ts.isIdentifier(declaration.name)) return undefined;
-    return readBehind(model, declaration.initializer, variable ?? e.text, inverted, depth + 1);
+    return readBehind(model, declaration.initializer, variable ?? e.text, inverted, depth + 1, awaitedByCaller);
   }
   if (!ts.isCallExpression(e)) return undefined;
   const { name, receiver } = model.callee(e);
   if (!name) return undefined;
   if (!receiver && CONVERSIONS.has(name)) return e.arguments[0] ? next(e.arguments[0]) : undefined;
-  if (!receiver) {
-    // `await textOf(page)` where the local helper returns `page.textContent(…)`.
-    const returned = returnedExpression(model.localFunction(e));
-    return returned ? next(returned) : undefined;
-  }
-  if (NORMALISERS.has(name)) return next(receiver);
-  if (!Object.hasOwn(READS, name)) return undefined;
+  if (receiver && NORMALISERS.has(name)) return next(receiver);
+  const read = receiver && Object.hasOwn(READS, name) ? directRead(model, e, name, receiver, variable, inverted, awaitedByCaller) : undefined;
+  if (read) return read;
+  // `await textOf(page)` or `await home.title()` where the helper or page-object method of this file
+  // returns `page.textContent(…)`: awaited where it is called, so the read it returns is awaited too.
+  const returned = returnedExpression(model.localFunction(e));
+  return returned ? readBehind(model, returned, variable, inverted, depth + 1, awaitedByCaller || isAwaitedDirectly(e)) : undefined;
+}
+
+/** `locator.textContent()`, `page.title()`, …: a read of the page, when its receiver is one that has it. */
+function directRead(model: SpecModel, e: ts.CallExpression, name: string, receiver: ts.Expression, variable: string | undefined, inverted: boolean, awaitedByCaller: boolean): Read | undefined {
   const spec = READS[name]!;
   const kind = model.kindOf(receiver);
   // title() and url() are also methods of requests and responses; only a page's count.
@@ -113,7 +117,7 @@ function readBehind(model: SpecModel, expr: ts.Expression, variable: string | un
     : kind === 'locator' || kind === 'page' || kind === 'frame' || kind === 'elementHandle' || kind === 'unknown';
   if (!fits) return undefined;
   // On an unknown value only an awaited read counts: the methods are async, so the await shows intent.
-  if (kind === 'unknown' && !isAwaitedDirectly(e)) return undefined;
+  if (kind === 'unknown' && !isAwaitedDirectly(e) && !awaitedByCaller) return undefined;
   // count() is also a database's or a collection's (prisma.user.count()): there is no web-first form for those.
   if (kind === 'unknown' && spec.kind === 'count') return undefined;
   return { call: e, method: name, spec, receiver, variable, inverted };

@@ -174,4 +174,23 @@ test('t', async ({ page }) => {
 `;
     expect(messages(code).map(([line]) => line)).toEqual([14]);
   });
+
+  it('follows a page-object method and an untyped helper that return a read, as awaited where they are called', () => {
+    const code = `import { test, expect } from '@playwright/test';
+class Home {
+  constructor(page) { this.page = page; }
+  title() { return this.page.locator('h1').textContent(); }
+  count() { return this.rows.length; }
+}
+const textOf = (page, selector) => page.textContent(selector);
+test('t', async ({ page }) => {
+  const home = new Home(page);
+  expect(await home.title()).toBe('Welcome');
+  expect(await textOf(page, '#status')).toBe('Saved');
+  expect(home.count()).toBe(3);
+  expect(textOf).toBeDefined();
+});
+`;
+    expect(messages(code).map(([line]) => line)).toEqual([10, 11]);
+  });
 });
