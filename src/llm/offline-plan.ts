@@ -33,7 +33,7 @@ export interface Fill extends Target {
 export interface Outcome extends Target {
   /** Several elements carry the test id: the check narrows by the typed text, or counts them. */
   several: boolean;
-  /** Text the outcome should contain: what the user typed (never a credential). */
+  /** Text the outcome should contain: what the user typed, else what the request quotes of the outcome (never a credential). */
   text: string | undefined;
 }
 
@@ -62,6 +62,7 @@ const FILLABLE_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'number
 const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'option']);
 const QUOTED = /["“'‘]([^"”'’]+)["”'’]/;
 const AFTER_FOR = /\bfor\s+(.+?)(?:\s+(?:and|with|then|in|on)\b|[,.;]|$)/i;
+const PAGE_PATH = /(?<=^|\s)\/\S*/g;
 
 /** Maps the request onto the page, or says why it cannot. */
 export function planSpec(task: GenerationTask, vocabulary: OfflineVocabulary): Plan {
@@ -75,8 +76,10 @@ export function planSpec(task: GenerationTask, vocabulary: OfflineVocabulary): P
   if (outcome === undefined || words.tokens(outcome).length === 0) {
     return smoke('the request does not say what should be seen afterwards (for example "... and see the dashboard")');
   }
-  const typed = typedValue(task.description, action);
-  const actionText = typed ? action.replace(typed, ' ') : action;
+  // A value to type comes from what the user does, never from what they should see ("see the heading \"Search\"").
+  const typed = typedValue(action);
+  // The page the request opens is where the spec starts, not something to fill or click ("open /search").
+  const actionText = (typed ? action.replace(typed, ' ') : action).replace(PAGE_PATH, ' ');
   const actionWords = new Set(words.tokens(actionText));
   const verbs = new Set([...actionWords].filter((w) => words.isAction(w)));
 
@@ -89,13 +92,14 @@ export function planSpec(task: GenerationTask, vocabulary: OfflineVocabulary): P
   }
   if (click) used.add(locatorKey(click.locator));
 
-  const target = chooseOutcome(inventory, words, new Set(words.tokens(outcome)), used);
-  if (!target) return smoke(`nothing on ${path} matches "${outcome.trim()}"`);
+  const shown = typed === undefined ? QUOTED.exec(outcome)?.[1]?.trim() || undefined : undefined;
+  const target = chooseOutcome(inventory, words, new Set(words.tokens(outcome)), used, shown);
+  if (!target) return smoke(shown === undefined ? `nothing on ${path} matches "${outcome.trim()}"` : `nothing on ${path} shows "${shown}"`);
   // Only values the request gives are typed and expected: one made up here would be asserted, and its
   // failure blamed on the app.
   const untyped = typed === undefined ? fills.find((f) => f.value.kind === 'text') : undefined;
   if (untyped) return smoke(`the request gives no value to type into "${untyped.name}" (put it in quotes: add "Water the plants")`);
-  const text = typed;
+  const text = typed ?? shown;
   return {
     kind: 'mapped',
     path,
@@ -119,9 +123,9 @@ function splitRequest(description: string, words: Words): { action: string; outc
   return { action: description.slice(0, marker.index), outcome: description.slice(marker.index + marker.length) };
 }
 
-/** A value the request gives: in quotes, or after "for" ("search for playwright"). */
-function typedValue(description: string, action: string): string | undefined {
-  const quoted = QUOTED.exec(description)?.[1]?.trim();
+/** A value the action part of the request gives: in quotes, or after "for" ("search for playwright"). */
+function typedValue(action: string): string | undefined {
+  const quoted = QUOTED.exec(action)?.[1]?.trim();
   if (quoted) return quoted;
   return AFTER_FOR.exec(action)?.[1]?.trim() || undefined;
 }
@@ -155,31 +159,38 @@ function textFills(inventory: PageInventory, words: Words, actionWords: Readonly
 /** The control whose words name an action of the request; visible ones first, then the best match. */
 function chooseControl(inventory: PageInventory, words: Words, verbs: ReadonlySet<string>, actionWords: ReadonlySet<string>, used: ReadonlySet<string>): Target | undefined {
   let best: { target: Target; score: number[] } | undefined;
-  const consider = (target: Target, own: Set<string>, visible: boolean, hasTestId: boolean) => {
+  const consider = (target: Target, own: Set<string>, visible: boolean, hasTestId: boolean, isButton: boolean) => {
     const verbMatches = count(own, verbs);
     if (verbMatches === 0 || used.has(locatorKey(target.locator))) return;
-    // Visible first, then the best match; an element with a test id before one found by its role.
-    const score = [visible ? 1 : 0, verbMatches, count(own, actionWords), hasTestId ? 1 : 0];
+    // Visible first, then the best match; a button before a link that says the same (the form's "Search",
+    // not the menu's); an element with a test id before one found by its role.
+    const score = [visible ? 1 : 0, verbMatches, count(own, actionWords), isButton ? 1 : 0, hasTestId ? 1 : 0];
     if (!best || compare(score, best.score) > 0) best = { target, score };
   };
   for (const entry of inventory.testIds) {
-    if (entry.count === 1 && isControl(entry)) consider({ locator: { testId: entry.testId }, name: nameOf(entry) }, elementWords(entry, words), entry.visible !== false, true);
+    if (entry.count === 1 && isControl(entry)) consider({ locator: { testId: entry.testId }, name: nameOf(entry) }, elementWords(entry, words), entry.visible !== false, true, entry.role === 'button' || entry.tag === 'button');
   }
   for (const entry of ladderRoles(inventory)) {
-    if (CONTROL_ROLES.has(entry.role)) consider({ locator: { role: entry.role, name: entry.name }, name: entry.name }, new Set(words.tokens(entry.name)), true, false);
+    if (CONTROL_ROLES.has(entry.role)) consider({ locator: { role: entry.role, name: entry.name }, name: entry.name }, new Set(words.tokens(entry.name)), true, false, entry.role === 'button');
   }
   return best?.target;
 }
 
-/** The element the outcome names: matches in its test id count double; the most specific id wins ties. */
-function chooseOutcome(inventory: PageInventory, words: Words, outcomeWords: ReadonlySet<string>, used: ReadonlySet<string>): Omit<Outcome, 'text'> | undefined {
+/**
+ * The element the outcome names: matches in its test id count double; the most specific id wins ties.
+ * When the outcome quotes a text, only an element showing it will do, one of the kind named first
+ * ("the heading \"Search\"").
+ */
+function chooseOutcome(inventory: PageInventory, words: Words, outcomeWords: ReadonlySet<string>, used: ReadonlySet<string>, shown: string | undefined): Omit<Outcome, 'text'> | undefined {
   let best: { outcome: Omit<Outcome, 'text'>; score: number[] } | undefined;
+  const showing = (text: string, role: string | null) => (shown === undefined ? 0 : !text.toLowerCase().includes(shown.toLowerCase()) ? -1 : role !== null && outcomeWords.has(role) ? 2 : 1);
   for (const entry of inventory.testIds) {
     if (used.has(locatorKey({ testId: entry.testId }))) continue;
     const idWords = new Set(words.tokens(entry.testId, true));
     const matches = 2 * count(idWords, outcomeWords) + count(new Set(words.tokens(`${entry.text ?? ''} ${entry.label ?? ''}`)), outcomeWords);
-    if (matches === 0) continue;
-    const score = [matches, 1, -idWords.size];
+    const shows = showing(`${entry.text ?? ''} ${entry.label ?? ''}`, entry.role);
+    if (matches === 0 || shows < 0) continue;
+    const score = [shows, matches, 1, -idWords.size];
     if (!best || compare(score, best.score) > 0) best = { outcome: { locator: { testId: entry.testId }, name: nameOf(entry), several: entry.count > 1 }, score };
   }
   for (const entry of ladderRoles(inventory)) {
@@ -187,8 +198,9 @@ function chooseOutcome(inventory: PageInventory, words: Words, outcomeWords: Rea
     if (used.has(locatorKey(locator)) || CONTROL_ROLES.has(entry.role) || entry.role === 'textbox') continue;
     const own = new Set(words.tokens(`${entry.role} ${entry.name}`));
     const matches = count(own, outcomeWords);
-    if (matches === 0) continue;
-    const score = [matches, 0, -own.size];
+    const shows = showing(entry.name, entry.role);
+    if (matches === 0 || shows < 0) continue;
+    const score = [shows, matches, 0, -own.size];
     if (!best || compare(score, best.score) > 0) best = { outcome: { locator, name: entry.name, several: false }, score };
   }
   return best?.outcome;

@@ -114,7 +114,8 @@ export function offlineScenarios(pages: readonly PageInventory[]): Scenario[] {
       const scenarios: Scenario[] = [];
       const heading = page.headings.find((h) => h.level === 1) ?? page.headings[0];
       if (heading) scenarios.push({ request: `open ${path} and see the heading "${heading.text}"`, page: path, steps: [open], expected: `the heading "${heading.text}" is visible` });
-      for (const list of page.testIds.filter((entry) => LIST_TAGS.has(entry.tag) && entry.count === 1 && entry.visible !== false)) {
+      // A list without items (search results before a search) has nothing to see.
+      for (const list of page.testIds.filter((entry) => LIST_TAGS.has(entry.tag) && entry.count === 1 && entry.visible !== false && entry.text?.trim())) {
         const name = list.testId.replace(/[-_]+/g, ' ');
         scenarios.push({ request: `open ${path} and see the ${name}`, page: path, steps: [open], expected: `the ${name} is visible with its items` });
       }

@@ -77,6 +77,70 @@ describe('planSpec', () => {
   });
 });
 
+/** A search page shaped like a real shop's: a heading, a box, a button and a link that all say "Search". */
+const search: PageInventory = {
+  url: 'http://127.0.0.1:4000/search',
+  title: 'Search',
+  testIdAttribute: 'data-testid',
+  testIds: [
+    entry('nav-search', 'a', 'link', 'Search', null),
+    entry('search-title', 'h1', 'heading', 'Search', null),
+    entry('search-input', 'input', 'textbox', null, 'Search products'),
+    entry('search-button', 'button', 'button', 'Search', null),
+    entry('search-results', 'ul', 'list', 'Milk — $2.50', null),
+  ],
+  roles: [],
+  fields: [{ type: 'text', label: 'Search products', placeholder: null, name: 'q', testId: 'search-input' }],
+  headings: [{ level: 2, text: 'Popular this week' }],
+  links: [],
+  truncated: [],
+  estimatedTokens: 0,
+};
+
+describe('planSpec: a value to type comes from the action, never from the outcome', () => {
+  it('opens a page and checks the heading the outcome quotes, typing nothing', () => {
+    const plan = planSpec({ description: 'open /search and see the heading "Search"', feature: 'search', inventory: search }, vocabulary);
+    expect(plan).toEqual({
+      kind: 'mapped',
+      path: '/search',
+      fills: [],
+      click: undefined,
+      submitWithEnter: undefined,
+      outcome: { locator: { testId: 'search-title' }, name: 'Search', several: false, text: 'Search' },
+    });
+  });
+
+  it('finds a quoted heading without a test id by its role and name', () => {
+    const plan = planSpec({ description: 'open /search and see the heading “Popular this week”', feature: 'search', inventory: search }, vocabulary);
+    expect(plan).toMatchObject({ kind: 'mapped', fills: [], outcome: { locator: { role: 'heading', name: 'Popular this week' }, text: 'Popular this week' } });
+  });
+
+  it('a page path in the request is where the spec starts, not a field to fill', () => {
+    const plan = planSpec({ description: 'open /search and see the search results', feature: 'search', inventory: search }, vocabulary);
+    expect(plan).toMatchObject({ kind: 'mapped', fills: [], click: undefined, outcome: { locator: { testId: 'search-results' }, text: undefined } });
+  });
+
+  it('types the quoted value of the action and expects it, whatever the outcome quotes', () => {
+    const plan = planSpec({ description: 'search for "eggs" and see the results "Eggs"', feature: 'search', inventory: search }, vocabulary);
+    expect(plan).toMatchObject({
+      kind: 'mapped',
+      fills: [{ locator: { testId: 'search-input' }, value: { kind: 'text', text: 'eggs' } }],
+      click: { locator: { testId: 'search-button' } },
+      outcome: { locator: { testId: 'search-results' }, text: 'eggs' },
+    });
+  });
+
+  it('never types the outcome\'s quoted text: a search without a value of its own is a smoke test', () => {
+    const plan = planSpec({ description: 'search and see the heading "Search"', feature: 'search', inventory: search }, vocabulary);
+    expect(plan).toMatchObject({ kind: 'smoke', reason: 'the request gives no value to type into "Search products" (put it in quotes: add "Water the plants")' });
+  });
+
+  it('will not check a quoted text the page does not show', () => {
+    const plan = planSpec({ description: 'open /search and see the heading "Checkout"', feature: 'search', inventory: search }, vocabulary);
+    expect(plan).toEqual({ kind: 'smoke', path: '/search', reason: 'nothing on /search shows "Checkout"', key: { locator: { testId: 'search-title' }, name: 'Search' } });
+  });
+});
+
 describe('Words', () => {
   const words = new Words(vocabulary);
 
