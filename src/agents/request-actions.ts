@@ -3,6 +3,7 @@
  * "change the display name and save". A request that names one asks for a spec that does something, so a
  * spec with nothing to prove after its last navigation does not answer it.
  */
+import { withoutPagePaths } from '../util/page-paths.ts';
 
 /** Verbs (and phrasal verbs) of doing, not of looking: "see", "open", "show" and "check that" are not here. */
 const ACTION_PATTERNS: ReadonlyArray<[string, RegExp]> = [
@@ -19,13 +20,13 @@ const ACTION_PATTERNS: ReadonlyArray<[string, RegExp]> = [
 
 /** The kinds of action the request names ("log in", "act", …); empty when it only asks to look. */
 export function namedActions(description: string): string[] {
-  const text = description.toLowerCase().replace(/"[^"]*"|'[^']*'|“[^”]*”/g, ' ');
+  const text = withoutPagePaths(description.toLowerCase().replace(/"[^"]*"|'[^']*'|“[^”]*”/g, ' '));
   return ACTION_PATTERNS.filter(([, pattern]) => pattern.test(text)).map(([name]) => name);
 }
 
 /** The words of doing the request uses, as it spells them ("change", "save"), in order, once each. */
 export function namedActionWords(description: string): string[] {
-  const text = description.toLowerCase().replace(/"[^"]*"|'[^']*'|“[^”]*”/g, ' ');
+  const text = withoutPagePaths(description.toLowerCase().replace(/"[^"]*"|'[^']*'|“[^”]*”/g, ' '));
   const found = ACTION_PATTERNS.flatMap(([, pattern]) => [...text.matchAll(new RegExp(pattern.source, 'g'))].map((m) => ({ word: m[0], at: m.index })));
   return [...new Set(found.sort((a, b) => a.at - b.at).map((f) => f.word))];
 }

@@ -11,6 +11,7 @@
 import { SpecModel } from '../analysis/model.ts';
 import { classifyCall, testCalls } from '../analysis/test-steps.ts';
 import { ts } from '../util/typescript.js';
+import { withoutPagePaths } from '../util/page-paths.ts';
 import { namedActions, namedActionWords } from './request-actions.ts';
 
 /** The issue id a missing part of the request is reported under. */
@@ -121,7 +122,7 @@ function readRequest(description: string): ReadRequest {
   const quotes = [...text.matchAll(QUOTED)].map((m) => ({ value: (m[1] ?? m[2] ?? m[3] ?? '').trim(), at: m.index })).filter((q) => q.value !== '');
   const outcome = text.slice(split).toLowerCase();
   const unquotedOutcome = outcome.replace(QUOTED, ' ');
-  const doing = text.slice(0, split).toLowerCase().replace(QUOTED, ' ');
+  const doing = withoutPagePaths(text.slice(0, split).toLowerCase().replace(QUOTED, ' '));
   const named = namedActionWords(doing);
   const actions: ActionNeed[] = [];
   for (const need of ACTION_NEEDS) if (need.verbs.test(doing)) actions.push(need);

@@ -5,6 +5,7 @@
  */
 import type { OfflineVocabulary } from '../config/offline.ts';
 import type { PageInventory } from '../contracts.ts';
+import { withoutPagePaths } from '../util/page-paths.ts';
 import type { GenerationTask } from './types.ts';
 
 type TestIdEntry = PageInventory['testIds'][number];
@@ -62,7 +63,6 @@ const FILLABLE_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'number
 const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'option']);
 const QUOTED = /["“'‘]([^"”'’]+)["”'’]/;
 const AFTER_FOR = /\bfor\s+(.+?)(?:\s+(?:and|with|then|in|on)\b|[,.;]|$)/i;
-const PAGE_PATH = /(?<=^|\s)\/\S*/g;
 
 /** Maps the request onto the page, or says why it cannot. */
 export function planSpec(task: GenerationTask, vocabulary: OfflineVocabulary): Plan {
@@ -78,8 +78,7 @@ export function planSpec(task: GenerationTask, vocabulary: OfflineVocabulary): P
   }
   // A value to type comes from what the user does, never from what they should see ("see the heading \"Search\"").
   const typed = typedValue(action);
-  // The page the request opens is where the spec starts, not something to fill or click ("open /search").
-  const actionText = (typed ? action.replace(typed, ' ') : action).replace(PAGE_PATH, ' ');
+  const actionText = withoutPagePaths(typed ? action.replace(typed, ' ') : action);
   const actionWords = new Set(words.tokens(actionText));
   const verbs = new Set([...actionWords].filter((w) => words.isAction(w)));
 

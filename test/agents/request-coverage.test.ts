@@ -4,6 +4,7 @@
  * that leave out what was asked are named.
  */
 import { describe, expect, it } from 'vitest';
+import { namedActions } from '../../src/agents/request-actions.ts';
 import { uncoveredParts } from '../../src/agents/request-coverage.ts';
 import { GOOD_SPEC } from '../fixtures/model-answers.ts';
 
@@ -32,6 +33,7 @@ describe('uncoveredParts: good specs are not rejected', () => {
     ['change the display name and save settings, see "Settings saved"', spec(`  await page.goto('/settings');\n  await page.getByLabel('Display name').fill('Ada');\n  await page.getByRole('button', { name: 'Save' }).click();\n  await expect(page.getByRole('status')).toHaveText('Settings saved');`)],
     ['open the reports page', spec(`  await page.goto('/reports');\n  await expect(page).toHaveURL(/reports/);`)],
     ['see the reports page', spec(`  await page.goto('/');\n  await page.getByRole('link', { name: 'Reports' }).click();\n  await expect(page).toHaveURL(/\\/reports/);`)],
+    ['open /search and see the heading "Search"', spec(`  await page.goto('/search');\n  await expect(page.getByTestId('search-title')).toContainText('Search', { ignoreCase: true });`)],
     ['upload a photo and see it saved', spec(`  await page.goto('/profile');\n  await page.getByLabel('Photo').setInputFiles('fixtures/photo.png');\n  await expect(page.getByText('Photo updated')).toBeVisible();`)],
   ];
   for (const [request, code] of covered) {
@@ -89,6 +91,7 @@ describe('uncoveredParts: what the spec leaves out is named', () => {
     expect(uncoveredParts('search for milk', clicking)).toEqual([expect.stringContaining('the request asks to type')]);
     expect(uncoveredParts('log in', clicking)).toEqual([expect.stringContaining('the request asks to sign in')]);
     expect(uncoveredParts('upload a photo', clicking)).toEqual([expect.stringContaining('the request asks to upload')]);
+    expect(uncoveredParts('open /search and search for milk', clicking)).toEqual([expect.stringContaining('the request asks to type')]);
   });
 
   it('steps in a helper the test calls count; steps in a function nothing calls do not', () => {
@@ -107,5 +110,14 @@ test('adds', async ({ page }) => {
 `;
     expect(uncoveredParts('add a todo "Pay rent" and see it in the list', helper(true))).toEqual([]);
     expect(uncoveredParts('add a todo "Pay rent" and see it in the list', helper(false))).toEqual([expect.stringContaining('the request asks to add but the spec has no step')]);
+  });
+});
+
+describe('namedActions: the page a request opens is not an action', () => {
+  it('reads "/search" as a page, "search for" as an action', () => {
+    expect(namedActions('open /search and see the heading "Search"')).toEqual([]);
+    expect(namedActions('open /products/sign-in-offers and see the offer')).toEqual([]);
+    expect(namedActions('open /search and search for milk')).toEqual(['act']);
+    expect(namedActions('log in on /login and see the dashboard')).toEqual(['log in']);
   });
 });
