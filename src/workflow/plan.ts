@@ -104,27 +104,39 @@ function dedupe(scenarios: readonly Scenario[]): Scenario[] {
 
 /**
  * Scenarios read off the pages, phrased as the offline generator understands them (an outcome after
- * "see"): each page shows its heading; each visible list shows its items; an error a page displays is shown.
+ * "see", a page to open and nothing to type): each page shows its heading; each visible list shows its
+ * items; an error a page displays is shown; then, after every page's, the first text each page shows.
+ * A text that holds a quote mark is left out: the request could not quote it whole.
  */
 export function offlineScenarios(pages: readonly PageInventory[]): Scenario[] {
-  return dedupe(
-    pages.flatMap((page) => {
-      const path = pathKey(page.url);
-      const open = `open ${path}`;
-      const scenarios: Scenario[] = [];
-      const heading = page.headings.find((h) => h.level === 1) ?? page.headings[0];
-      if (heading) scenarios.push({ request: `open ${path} and see the heading "${heading.text}"`, page: path, steps: [open], expected: `the heading "${heading.text}" is visible` });
-      // A list without items (search results before a search) has nothing to see.
-      for (const list of page.testIds.filter((entry) => LIST_TAGS.has(entry.tag) && entry.count === 1 && entry.visible !== false && entry.text?.trim())) {
-        const name = list.testId.replace(/[-_]+/g, ' ');
-        scenarios.push({ request: `open ${path} and see the ${name}`, page: path, steps: [open], expected: `the ${name} is visible with its items` });
-      }
-      for (const error of page.testIds.filter((entry) => entry.visible !== false && (entry.role === 'alert' || /error/i.test(entry.testId)) && entry.text)) {
-        scenarios.push({ request: `open ${path} and see the error "${error.text}"`, page: path, steps: [open], expected: `the error "${error.text}" is shown` });
-      }
-      return scenarios;
-    }),
-  );
+  const shown = (page: PageInventory, what: string, text: string): Scenario => {
+    const path = pathKey(page.url);
+    return { request: `open ${path} and see ${what}"${text}"`, page: path, steps: [`open ${path}`], expected: `${what}"${text}" is shown` };
+  };
+  const perPage = pages.flatMap((page) => {
+    const path = pathKey(page.url);
+    const scenarios: Scenario[] = [];
+    const heading = page.headings.find((h) => h.level === 1) ?? page.headings[0];
+    if (heading && quotable(heading.text)) scenarios.push(shown(page, 'the heading ', heading.text));
+    // A list without items (search results before a search) has nothing to see.
+    for (const list of page.testIds.filter((entry) => LIST_TAGS.has(entry.tag) && entry.count === 1 && entry.visible !== false && entry.text?.trim())) {
+      const name = list.testId.replace(/[-_]+/g, ' ');
+      scenarios.push({ request: `open ${path} and see the ${name}`, page: path, steps: [`open ${path}`], expected: `the ${name} is visible with its items` });
+    }
+    for (const error of page.testIds.filter((entry) => entry.visible !== false && (entry.role === 'alert' || /error/i.test(entry.testId)) && entry.text && quotable(entry.text))) {
+      scenarios.push(shown(page, 'the error ', error.text!));
+    }
+    return scenarios;
+  });
+  const texts = pages.flatMap((page) => {
+    const text = page.testIds.find((entry) => entry.tag === 'p' && entry.count === 1 && entry.visible !== false && entry.role !== 'alert' && entry.text && quotable(entry.text));
+    return text ? [shown(page, '', text.text!.trim())] : [];
+  });
+  return dedupe([...perPage, ...texts]);
+}
+
+function quotable(text: string): boolean {
+  return text.trim() !== '' && text.length <= 80 && !/["“”'‘’]/.test(text);
 }
 
 const LIST_TAGS = new Set(['ul', 'ol', 'table', 'tbody']);
