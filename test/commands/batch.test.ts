@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 beforeEach(() => {
-  project = makeSignedInSuiteProject(app.url, { 'planner.max_scenarios': 4 });
+  project = makeSignedInSuiteProject(app.url, { 'planner.max_scenarios': 8 });
 });
 afterEach(() => project.remove());
 
@@ -31,22 +31,23 @@ describe('scribe generate --plan', { timeout: 600_000 }, () => {
   it('accepts every scenario of the plan with 2 workers; a second run skips them all', async () => {
     expect((await cli(['plan', '--out', 'plan.yaml'])).code).toBe(0);
     const plan = parsePlan(readFileSync(path.join(project.dir, 'plan.yaml'), 'utf8'), 'plan.yaml');
-    expect(plan.scenarios).toHaveLength(4);
+    expect(plan.scenarios).toHaveLength(8);
+    expect(new Set(plan.scenarios.map((s) => s.page)).size).toBeGreaterThanOrEqual(6);
 
     const first = await cli(['generate', '--plan', 'plan.yaml', '--workers', '2', '--json']);
     const result = BatchResult.parse(JSON.parse(first.stdout));
     expect(result.scenarios.filter((s) => s.status !== 'accepted'), first.stdout).toEqual([]);
     expect(first.code).toBe(0);
     expect(first.stderr).toBe('');
-    expect(result).toMatchObject({ workers: 2, success: true, summary: { scenarios: 4, accepted: 4, skipped: 0, failed: 0 } });
+    expect(result).toMatchObject({ workers: 2, success: true, summary: { scenarios: 8, accepted: 8, skipped: 0, failed: 0 } });
     for (const scenario of result.scenarios) expect(existsSync(path.join(project.dir, scenario.testPath!))).toBe(true);
     expect(result.scenarios.map((s) => s.request)).toEqual(plan.scenarios.map((s) => s.request));
 
     const second = await cli(['generate', '--plan', 'plan.yaml', '--workers', '2']);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain('4 scenarios: 0 accepted, 4 skipped');
-    expect(second.stdout.match(/^\d+\s+skipped\s/gm)).toHaveLength(4);
-    expect(readBatches(project.home).map((b) => b.summary.skipped)).toEqual([0, 4]);
+    expect(second.stdout).toContain('8 scenarios: 0 accepted, 8 skipped');
+    expect(second.stdout.match(/^\d+\s+skipped\s/gm)).toHaveLength(8);
+    expect(readBatches(project.home).map((b) => b.summary.skipped)).toEqual([0, 8]);
   });
 
   it('a plan that is not one is a usage error naming the file and field (exit 2); so are --workers 0 and a description with --plan', async () => {
