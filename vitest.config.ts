@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFirstSequencer } from './test/lanes/slowest-first.ts';
 
 /**
  * The e2e lane: test files that start a browser or a child process (the CLI, Playwright, the native type
@@ -39,6 +40,7 @@ export const E2E = [
   'test/validate/type-checker.test.ts',
   'test/validate/untrusted-gate.test.ts',
   'test/validate/validator.test.ts',
+  'test/workflow/cancel.test.ts',
   'test/workflow/failing-reporter.test.ts',
   'test/workflow/hostile-pipeline.test.ts',
   'test/workflow/hostile-run-pipeline.test.ts',
@@ -55,6 +57,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Browser-driving suites start Chromium; two cores do not gain from more workers.
     maxWorkers: 2,
+    // The slowest e2e files start first: the lane ends with short files on both workers.
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       { extends: true, test: { name: 'unit', include: ALL, exclude: E2E, setupFiles: ['test/lanes/no-child-process.ts'] } },
       // A folder's pattern takes its test files only, not the harnesses beside them.

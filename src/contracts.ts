@@ -32,6 +32,8 @@ export const ValidateReport = z.object({
     errors: z.number().int(),
     warnings: z.number().int(),
   }),
+  /** What the run asks a person to know, beyond each file (a package not installed where the specs are checked, …); absent when nothing. */
+  warnings: z.array(z.string()).optional(),
 });
 export type ValidateReport = z.infer<typeof ValidateReport>;
 

@@ -60,6 +60,8 @@ export interface CriticOptions {
   stats?: StatsSink | false;
   /** Where what happens goes besides (the pipeline's reporter). */
   reporter?: GenerationReporter;
+  /** Aborts a model call in flight: a cancelled or timed-out job must not wait for its answer. */
+  signal?: AbortSignal;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -146,7 +148,7 @@ export class Critic {
     const prompt = renderTemplate(this.critic.review.prompt!, { request: input.request.description, feature: input.request.feature, spec: input.code.trimEnd() });
     const answer = await completeRecorded(
       reviewer.provider,
-      { messages: [{ role: 'user', content: prompt.trim() }], model: reviewer.model, temperature: this.critic.review.temperature!, stream: reviewer.scribe.provider.stream },
+      { messages: [{ role: 'user', content: prompt.trim() }], model: reviewer.model, temperature: this.critic.review.temperature!, stream: reviewer.scribe.provider.stream, signal: this.options.signal },
       generation,
       this.reporter,
       { secrets: secretsOf(this.critic.credentials, this.env), keep: [input.request.description] },

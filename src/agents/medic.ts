@@ -46,6 +46,8 @@ export interface MedicOptions {
   stats?: StatsSink | false;
   /** Where what happens goes besides (the pipeline's reporter). */
   reporter?: GenerationReporter;
+  /** Aborts a model call in flight: a cancelled or timed-out job must not wait for its answer. */
+  signal?: AbortSignal;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -110,6 +112,7 @@ export class Medic {
         temperature: this.config.provider.temperature,
         stream: this.config.provider.stream,
         task: { description: input.request.description, feature: input.request.feature, inventory: this.options.inventory },
+        signal: this.options.signal,
       },
       generation,
       this.reporter,

@@ -62,6 +62,8 @@ export interface ScribeOptions {
   selfValidation?: boolean;
   /** Where what happens goes (the pipeline's reporter); the statistics log is one more, unless `stats` is false. */
   reporter?: GenerationReporter;
+  /** Aborts a model call in flight: a cancelled or timed-out job must not wait for its answer. */
+  signal?: AbortSignal;
 }
 
 export type GenerationFailure = 'max_retries' | 'model_error' | 'model_config';
@@ -172,6 +174,7 @@ export class Scribe {
       temperature: this.config.provider.temperature,
       stream: this.options.stream ?? this.config.provider.stream,
       task: { description: request.description, feature: request.feature, url: request.url, inventory: this.options.inventory, credentials: this.critic.credentials },
+      signal: this.options.signal,
     };
     return completeRecorded(provider, completion, generation, this.reporter, { secrets: secretsOf(this.critic.credentials, this.env), keep: [request.description], shown: { texts: shownTexts(this.options.inventory), messages: INITIAL_MESSAGES } });
   }

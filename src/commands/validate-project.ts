@@ -4,7 +4,8 @@ import { GENERATED_PRESET, withPreset, type CriticConfig } from '../config/criti
 import { loadProject, projectTsconfig } from '../project/context.ts';
 import type { PlaywrightProject } from '../project/playwright.ts';
 import type { TypeCheckerChoice } from '../validate/type-checker-choice.ts';
-import { groupByProjectTypes, NativeTypeChecker, type ProjectTypes } from '../validate/type-checker.ts';
+import { groupByProjectTypes, type ProjectTypes } from '../validate/project-types.ts';
+import { NativeTypeChecker } from '../validate/type-checker-native.ts';
 import { peopleValidator, untrustedValidator } from '../validate/gate.ts';
 import type { Validator, FileValidation } from '../validate/validator.ts';
 import { UsageError, type CliContext } from './context.ts';

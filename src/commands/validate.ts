@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../util/fs.ts';
 import { printable } from '../util/terminal.ts';
 import { CACHE_FILE, cacheKey, ValidationCache } from '../validate/cache.ts';
 import { collectSpecFiles, MissingPathError, namesAFolder } from '../validate/files.ts';
-import { formatStylish, validateReport } from '../validate/report.ts';
+import { formatStylish, validateReport, withMissingPackagesFolded } from '../validate/report.ts';
 import { TYPE_CHECKER_CHOICES, type TypeCheckerChoice } from '../validate/type-checker-choice.ts';
 import { INTERNAL_ERROR_RULE, type FileValidation, type Validator } from '../validate/validator.ts';
 import { INTERNAL_ERROR_EXIT, printWarnings, UsageError, type CliContext } from './context.ts';
@@ -98,8 +98,10 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
 
   // Every file unchanged, and nothing to print that needs the rules: no compiler or project is loaded.
   if (cache && format !== 'sarif' && cached.length === specs.length && cached.every((r) => r !== undefined)) {
-    printWarnings(ctx, cache.warnings);
-    print(format, shown({ ...validateReport(cached, ctx.cwd), ...withWarnings(cache.warnings) }, flags), ctx, output, maxWarnings);
+    const folded = withMissingPackagesFolded(cached, ctx.cwd);
+    const warnings = [...cache.warnings, ...folded.warnings];
+    printWarnings(ctx, warnings);
+    print(format, shown({ ...validateReport(folded.results, ctx.cwd), ...withWarnings(warnings) }, flags), ctx, output, maxWarnings);
     return;
   }
 
@@ -112,14 +114,15 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   const { validator, config, warnings, results: checking } = await checkedProject(flags, ctx, playwright, flags.fix ? [] : fresh);
   const checked = flags.fix ? fresh.map((spec) => fixFile(validator, spec, ctx, quiet)) : await checking;
   progress.stop();
-  printWarnings(ctx, warnings);
   if (cache) {
     for (const result of checked) cache.store(result, validator.projectImports(result.file, result.text));
     cache.save(warnings);
   }
   const byFile = new Map(checked.map((result) => [result.file, result]));
-  const results = specs.map((spec, i) => cached[i] ?? byFile.get(spec.file)!);
-  const report = shown({ ...validateReport(results, ctx.cwd), ...withWarnings(warnings) }, flags);
+  const folded = withMissingPackagesFolded(specs.map((spec, i) => cached[i] ?? byFile.get(spec.file)!), ctx.cwd);
+  const allWarnings = [...warnings, ...folded.warnings];
+  printWarnings(ctx, allWarnings);
+  const report = shown({ ...validateReport(folded.results, ctx.cwd), ...withWarnings(allWarnings) }, flags);
   if (format === 'sarif') {
     const { sarifReport } = await import('../validate/sarif.ts');
     output(`${JSON.stringify(sarifReport(report, config, { cwd: ctx.cwd }), null, 2)}\n`);
@@ -129,7 +132,7 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   print(format, report, ctx, output, maxWarnings);
 }
 
-function print(format: 'stylish' | 'json', report: ValidateReport & { warnings?: readonly string[] }, ctx: CliContext, output: Output, maxWarnings: number | undefined): void {
+function print(format: 'stylish' | 'json', report: ValidateReport, ctx: CliContext, output: Output, maxWarnings: number | undefined): void {
   output(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatStylish(report, output.color));
   ctx.exitCode = exitCodeWithin(report, maxWarnings, ctx);
 }

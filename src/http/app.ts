@@ -18,7 +18,7 @@
  *   GET  /v1/stats         200 the `stats --json` document
  *   GET  /report           200 the HTML report (`scribe report`)
  *
- * The jobs live in a JobBackend (backend.ts): this process by default, or a shared queue (src/queue/).
+ * The jobs and batches live in a JobBackend (backend.ts): this process by default, or a shared queue (src/queue/).
  *
  * Every route but /healthz needs `Authorization: Bearer $SCRIBE_API_TOKEN` when a token is set. Without a
  * token, every route but /healthz answers 403 to a browser (an Origin header) and to a Host not of this machine.
@@ -79,7 +79,7 @@ export function createApp(options: AppOptions): ScribeApp {
   const backend = options.backend ?? new InProcessJobs({ cwd: options.cwd, env: options.env, config, log });
   const secret = callbackSecret(options.env);
   const limits = { maxDescriptionChars: config.http.max_description_chars, maxFieldChars: config.http.max_field_chars };
-  const batches = createBatchTracker({ backend, project: options.project, workers: config.jobs.concurrency, maxKept: config.jobs.max_retained });
+  const batches = createBatchTracker({ backend, project: options.project, workers: config.jobs.concurrency });
   let closing = false;
 
   const generate = async (req: IncomingMessage, notes: RequestNotes): Promise<Answer> => {
@@ -151,7 +151,7 @@ export function createApp(options: AppOptions): ScribeApp {
     if (batchPath) {
       allow(req, ['GET', 'HEAD']);
       const found = await batches.get(batchPath[1]!);
-      if (!found) throw new HttpError(404, 'batch_not_found', `no batch ${batchPath[1]} on this server`);
+      if (!found) throw new HttpError(404, 'batch_not_found', `no batch ${batchPath[1]} (a batch is kept as long as finished jobs, jobs.retention_ms)`);
       return { status: 200, body: found };
     }
     if (path === '/v1/stats') {

@@ -6,6 +6,7 @@
  */
 import type { JobView } from '../contracts.ts';
 import type { StatsDocument } from '../stats/index.ts';
+import type { BatchItem, BatchResult } from '../workflow/batch.ts';
 import type { GenerateRequest } from '../workflow/pipeline.ts';
 
 /** A job as the API accepts it: the checked request, the spec it may write, and who asked. */
@@ -41,6 +42,17 @@ export interface DrainSummary {
   cancelled: number;
 }
 
+/** POST /v1/batch's record: its items and, per item, its job or the spec an earlier batch accepted. */
+export interface BatchRecord {
+  id: string;
+  /** ISO time the batch was taken. */
+  started: string;
+  items: BatchItem[];
+  slots: Array<{ job: string } | { skipped: string }>;
+  /** The summary, once every job has finished. */
+  result?: BatchResult;
+}
+
 /** A change to a job a client is watching: the job as it now is. */
 export type JobListener = (job: JobView) => void;
 
@@ -51,6 +63,12 @@ export interface JobBackend {
   watch(id: string, listener: JobListener): Promise<() => void>;
   cancel(id: string): Promise<CancelOutcome>;
   health(): Promise<BackendHealth>;
+  /** Keeps a batch's record where its jobs are (kept as long as finished jobs), so every API node answers for it. */
+  saveBatch(record: BatchRecord): Promise<void>;
+  /** The batch's record, with its summary once one was kept. */
+  batch(id: string): Promise<BatchRecord | undefined>;
+  /** Keeps the batch's summary unless one is kept already: true for the one caller that kept it (and records it in the ledger). */
+  settleBatch(id: string, result: BatchResult): Promise<boolean>;
   /** The `stats --json` document of every generation this backend's jobs ran. */
   stats(): Promise<StatsDocument>;
   /** Refuses new jobs from now on and settles (or hands back) those it holds. */

@@ -5,8 +5,9 @@
  * its limits; the others are skipped. Once every job has finished, the batch's summary is recorded in the
  * ledger (for `scribe report`, and so the next batch skips what this one accepted).
  *
- * A batch's record of which job is which lives in this API process: another node of a shared queue does not
- * know the batch (its jobs, at /v1/jobs/:id, it does).
+ * A batch's record of which job is which is kept by the backend, where its jobs are: with a shared queue,
+ * in Redis, so every API node answers for every batch; its summary is kept once, and recorded in the
+ * ledger by the node that kept it.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import type { JobView } from '../contracts.ts';
 import type { ProjectContext } from '../project/context.ts';
 import { statsHome } from '../stats/log.ts';
 import { acceptedBefore, recordBatch, summarize, type BatchItem, type BatchResult, type ScenarioOutcome } from '../workflow/batch.ts';
-import type { JobBackend } from './backend.ts';
+import type { BatchRecord, JobBackend } from './backend.ts';
 import { HttpError } from '../endpoint/errors.ts';
 import { isFinished } from './jobs.ts';
 import { checkedSpecTarget } from '../endpoint/paths.ts';
@@ -39,40 +40,33 @@ export interface BatchView {
   result?: BatchResult;
 }
 
-interface TrackedBatch {
-  id: string;
-  started: Date;
-  items: BatchItem[];
-  /** Per item: its job, or the spec an earlier batch accepted. */
-  slots: Array<{ job: string } | { skipped: string }>;
-  result?: BatchResult;
-}
-
 export interface BatchTracker {
   submit(items: BatchItem[], owner: string): Promise<BatchView>;
   get(id: string): Promise<BatchView | undefined>;
 }
 
-export function createBatchTracker(options: { backend: JobBackend; project: ProjectContext; workers: number; maxKept: number }): BatchTracker {
+export function createBatchTracker(options: { backend: JobBackend; project: ProjectContext; workers: number }): BatchTracker {
   const { backend, project } = options;
   const home = statsHome(project.env, project.cwd);
-  const batches = new Map<string, TrackedBatch>();
 
-  const view = async (batch: TrackedBatch): Promise<BatchView> => {
+  const view = async (batch: BatchRecord): Promise<BatchView> => {
     if (batch.result) return { batch: batch.id, done: true, scenarios: batch.result.scenarios.map((s, i) => ({ ...s, job: jobOf(batch.slots[i]!) })), result: batch.result };
     const jobs = await Promise.all(batch.slots.map((slot) => ('job' in slot ? backend.get(slot.job) : Promise.resolve(undefined))));
     const outcomes = batch.items.map((item, i) => outcomeOf(item, i, batch.slots[i]!, jobs[i]));
     if (outcomes.every((o) => o.status !== 'queued' && o.status !== 'running')) {
-      batch.result = summarize({
+      const started = Date.parse(batch.started);
+      const result = summarize({
         batch: batch.id,
         plan: 'POST /v1/batch',
-        started: batch.started.toISOString(),
+        started: batch.started,
         workers: options.workers,
         scenarios: outcomes.map((o, i) => scenarioOutcome(batch.items[i]!, o, jobs[i])),
-        durationMs: Math.max(0, ...jobs.map((job) => (job?.finished_at ? Date.parse(job.finished_at) - batch.started.getTime() : 0))),
+        durationMs: Math.max(0, ...jobs.map((job) => (job?.finished_at ? Date.parse(job.finished_at) - started : 0))),
       });
-      recordBatch(home, batch.result);
-      return view(batch);
+      // Of the nodes that see the batch finish, the one that keeps its summary records it in the ledger; the others show the kept one.
+      if (await backend.settleBatch(batch.id, result)) recordBatch(home, result);
+      const settled = await backend.batch(batch.id);
+      return view({ ...batch, result: settled?.result ?? result });
     }
     return { batch: batch.id, done: false, scenarios: outcomes };
   };
@@ -89,7 +83,7 @@ export function createBatchTracker(options: { backend: JobBackend; project: Proj
           throw error;
         }
       });
-      const slots: TrackedBatch['slots'] = [];
+      const slots: BatchRecord['slots'] = [];
       for (const [index, item] of items.entries()) {
         const before = accepted.get(item.hash);
         if (before) {
@@ -104,23 +98,22 @@ export function createBatchTracker(options: { backend: JobBackend; project: Proj
         }
         slots.push({ job: outcome.job.id });
       }
-      const batch: TrackedBatch = { id: randomUUID(), started: new Date(), items, slots };
-      batches.set(batch.id, batch);
-      for (const old of [...batches.keys()].slice(0, Math.max(0, batches.size - options.maxKept))) batches.delete(old);
+      const batch: BatchRecord = { id: randomUUID(), started: new Date().toISOString(), items, slots };
+      await backend.saveBatch(batch);
       return view(batch);
     },
     async get(id) {
-      const batch = batches.get(id);
+      const batch = await backend.batch(id);
       return batch ? view(batch) : undefined;
     },
   };
 }
 
-function jobOf(slot: TrackedBatch['slots'][number]): string | null {
+function jobOf(slot: BatchRecord['slots'][number]): string | null {
   return 'job' in slot ? slot.job : null;
 }
 
-function outcomeOf(item: BatchItem, index: number, slot: TrackedBatch['slots'][number], job: JobView | undefined): BatchScenarioView {
+function outcomeOf(item: BatchItem, index: number, slot: BatchRecord['slots'][number], job: JobView | undefined): BatchScenarioView {
   const base = { index: index + 1, request: item.request.description, page: item.page, job: jobOf(slot) };
   if ('skipped' in slot) return { ...base, status: 'skipped', testPath: slot.skipped, error: null };
   if (!job) return { ...base, status: 'failed', testPath: null, error: 'the job is no longer known (finished jobs are kept for jobs.retention_ms)' };

@@ -1,21 +1,22 @@
 /**
  * The embedded backend of `scribe serve`: jobs queue in this process (jobs.ts), run in its worker
- * threads (threads.ts), and are recorded under Scribe's home (job-store.ts); the statistics are the
+ * threads (workflow/threads.ts), and are recorded under Scribe's home (job-store.ts); the statistics are the
  * project's event log. A restarted server answers for the jobs of the one before.
  */
 import path from 'node:path';
 import type { ServerConfig } from '../config/server.ts';
 import type { JobView } from '../contracts.ts';
 import { readStats } from '../stats/index.ts';
+import type { BatchResult } from '../workflow/batch.ts';
 import { statsHome, StatsLog } from '../stats/log.ts';
 import { OneOutcomeSink } from '../stats/outcome.ts';
-import type { BackendHealth, CancelOutcome, DrainSummary, JobBackend, NewJob, SubmitOutcome } from './backend.ts';
+import type { BackendHealth, BatchRecord, CancelOutcome, DrainSummary, JobBackend, NewJob, SubmitOutcome } from './backend.ts';
 import { callbackSecret, CallbackSender } from './callback.ts';
 import { JobEvents } from './job-events.ts';
 import { JobStore } from './job-store.ts';
 import { isFinished, JobQueue } from './jobs.ts';
 import { logJob, type LogSink } from '../endpoint/log.ts';
-import { JobThreads } from './threads.ts';
+import { GenerationThreads } from '../workflow/threads.ts';
 
 export interface InProcessOptions {
   cwd: string;
@@ -29,9 +30,11 @@ export class InProcessJobs implements JobBackend {
   /** Live stage streams (GET /v1/jobs/:id/events). */
   readonly events = new JobEvents();
   private readonly options: InProcessOptions;
-  private readonly threads: JobThreads;
+  private readonly threads: GenerationThreads;
   private readonly outcomes: OneOutcomeSink;
   private readonly callbacks: CallbackSender;
+  /** POST /v1/batch's records, the newest jobs.max_retained kept. */
+  private readonly batches = new Map<string, BatchRecord>();
   private closing = false;
 
   constructor(options: InProcessOptions) {
@@ -39,7 +42,7 @@ export class InProcessJobs implements JobBackend {
     this.options = options;
     this.outcomes = OneOutcomeSink.resuming(StatsLog.at(options.env, options.cwd));
     this.callbacks = new CallbackSender(config.callbacks, callbackSecret(options.env), log);
-    this.threads = new JobThreads(options.env);
+    this.threads = new GenerationThreads(options.env);
     this.queue = new JobQueue(
       { concurrency: config.jobs.concurrency, maxQueued: config.jobs.max_queued, retentionMs: config.jobs.retention_ms, maxRetained: config.jobs.max_retained, timeoutMs: config.jobs.timeout_ms },
       (job) => {
@@ -99,6 +102,22 @@ export class InProcessJobs implements JobBackend {
 
   async health(): Promise<BackendHealth> {
     return { ok: !this.closing, ...this.queue.counts() };
+  }
+
+  async saveBatch(record: BatchRecord): Promise<void> {
+    this.batches.set(record.id, record);
+    for (const old of [...this.batches.keys()].slice(0, Math.max(0, this.batches.size - this.options.config.jobs.max_retained))) this.batches.delete(old);
+  }
+
+  async batch(id: string): Promise<BatchRecord | undefined> {
+    return this.batches.get(id);
+  }
+
+  async settleBatch(id: string, result: BatchResult): Promise<boolean> {
+    const record = this.batches.get(id);
+    if (!record || record.result) return false;
+    record.result = result;
+    return true;
   }
 
   async stats() {

@@ -9,11 +9,12 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ServerConfig } from '../config/server.ts';
 import type { JobView } from '../contracts.ts';
-import type { BackendHealth, CancelOutcome, DrainSummary, JobBackend, JobListener, NewJob, SubmitOutcome } from '../http/backend.ts';
+import type { BackendHealth, BatchRecord, CancelOutcome, DrainSummary, JobBackend, JobListener, NewJob, SubmitOutcome } from '../http/backend.ts';
 import { callbackSecret, CallbackSender } from '../http/callback.ts';
 import { logJob, type LogSink } from '../endpoint/log.ts';
 import { commandConnection, keysOf, reach, shownUrl, waitingOptions, type QueueKeys, type QueueTarget } from './connection.ts';
 import { placeOf, readJob, type QueuedData } from './records.ts';
+import { BatchResult } from '../workflow/batch.ts';
 import type { PipelineResult } from '../workflow/pipeline.ts';
 import { QueueStats } from './stats.ts';
 
@@ -126,6 +127,23 @@ export class QueueJobs implements JobBackend {
     } catch (error) {
       return { ok: false, queued: 0, running: 0, queue: { ...queue, reachable: false, error: (error as Error).message } };
     }
+  }
+
+  /** In Redis beside the jobs, for as long as finished jobs are kept: any API node answers GET /v1/batches/:id. */
+  saveBatch(record: BatchRecord): Promise<void> {
+    return reach(this.target, this.redis, async () => void (await this.redis.set(this.keys.batch(record.id), JSON.stringify(record), 'PX', this.config.jobs.retention_ms)));
+  }
+
+  batch(id: string): Promise<BatchRecord | undefined> {
+    return reach(this.target, this.redis, async () => {
+      const [record, result] = await this.redis.mget(this.keys.batch(id), this.keys.batchResult(id));
+      if (!record) return undefined;
+      return { ...(JSON.parse(record) as BatchRecord), ...(result ? { result: BatchResult.parse(JSON.parse(result)) } : {}) };
+    });
+  }
+
+  settleBatch(id: string, result: BatchResult): Promise<boolean> {
+    return reach(this.target, this.redis, async () => (await this.redis.set(this.keys.batchResult(id), JSON.stringify(result), 'PX', this.config.jobs.retention_ms, 'NX')) === 'OK');
   }
 
   stats() {

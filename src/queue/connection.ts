@@ -61,6 +61,10 @@ export function keysOf(settings: QueueSettings) {
     cancelled: (id: string) => `${base}:cancelled:${id}`,
     /** A queued job cancelled before any worker took it: its final record. */
     tombstone: (id: string) => `${base}:tombstone:${id}`,
+    /** A batch of POST /v1/batch: its items and which job is which (JSON). */
+    batch: (id: string) => `${base}:batch:${id}`,
+    /** The batch's summary, kept once (SET NX) by the first API node that saw every job of it finished. */
+    batchResult: (id: string) => `${base}:batch-result:${id}`,
     /** The jobs of one caller running now (a set of job ids). */
     running: (owner: string) => `${base}:running:${owner}`,
   };

@@ -1,6 +1,6 @@
 /**
  * `scribe worker --queue redis://…`: takes jobs off the shared queue and runs each one's pipeline in a
- * worker thread (http/threads.ts), in this machine's checkout of the project. Stages go to the job's
+ * worker thread (workflow/threads.ts), in this machine's checkout of the project. Stages go to the job's
  * log (any API node shows them), statistics to the shared stream (stats.ts). BullMQ's lock on each job
  * is what makes a dead worker's job come back: the lock lapses, another worker's stalled check puts
  * the job back on the queue, and the generation goes on under the same id.
@@ -13,7 +13,7 @@ import type { PipelineEvent } from '../contracts.ts';
 import { callbackSecret, CallbackSender } from '../http/callback.ts';
 import { logJob, type LogSink } from '../endpoint/log.ts';
 import { checkedSpecTarget } from '../endpoint/paths.ts';
-import { JobThreads } from '../http/threads.ts';
+import { GenerationThreads } from '../workflow/threads.ts';
 import type { ProjectContext } from '../project/context.ts';
 import type { PipelineResult } from '../workflow/pipeline.ts';
 import { keysOf, shownUrl, waitingConnection, waitingOptions, type QueueKeys, type QueueTarget } from './connection.ts';
@@ -68,7 +68,7 @@ export class QueueWorker {
   private readonly subscriber: Redis;
   private readonly queue: Queue<QueuedData, PipelineResult>;
   private readonly worker: Worker<QueuedData, PipelineResult>;
-  private readonly threads: JobThreads;
+  private readonly threads: GenerationThreads;
   private readonly stats: QueueStats;
   private readonly callbacks: CallbackSender;
   private readonly running = new Map<string, Running>();
@@ -96,7 +96,7 @@ export class QueueWorker {
     this.subscriber.on('error', () => {});
     this.queue = new Queue(config.queue.name, { connection: this.redis });
     this.queue.on('error', () => {});
-    this.threads = new JobThreads(options.env);
+    this.threads = new GenerationThreads(options.env);
     this.stats = new QueueStats(this.redis, this.keys, (error) => log({ level: 'error', msg: 'statistics event lost', error: error.message }));
     this.callbacks = new CallbackSender(config.callbacks, callbackSecret(options.env), log);
     this.worker = new Worker(config.queue.name, (job, token) => this.process(job, token), {

@@ -22,7 +22,7 @@ export default defineRule({
           message: `${calleeText(model, call)}() sleeps for a fixed time; wait for a condition instead (await expect(locator).toBeVisible()).`,
           fix: removeStatementFix(model, call),
         });
-      } else if (isTimerCall(model, call, name, receiver) && !inRouteHandler(model, call)) {
+      } else if (isSleep(model, call, name, receiver) && !inRouteHandler(model, call)) {
         const sleep = enclosingPromise(call);
         findings.push({
           node: call,
@@ -36,19 +36,36 @@ export default defineRule({
 });
 
 /**
- * A call of the global setTimeout (also via globalThis/window), or of node's timers' setTimeout under any
- * name (`import { setTimeout as sleep } from 'node:timers/promises'`).
+ * A fixed sleep: timers/promises' setTimeout under any name (`import { setTimeout as sleep } from
+ * 'node:timers/promises'`), which is a promise, or a callback setTimeout (global, via globalThis/window, or
+ * node's timers) that settles a `new Promise`. A callback setTimeout elsewhere schedules work and waits for
+ * nothing: app code the test hands the page (a plugin hook that calls `next` later), not the test sleeping.
  */
-function isTimerCall(model: SpecModel, call: ts.CallExpression, name: string | undefined, receiver: ts.Expression | undefined): boolean {
+function isSleep(model: SpecModel, call: ts.CallExpression, name: string | undefined, receiver: ts.Expression | undefined): boolean {
+  const timer = timerModule(model, call, name, receiver);
+  if (timer === undefined) return false;
+  return PROMISE_TIMER_MODULES.has(timer) || enclosingPromise(call) !== undefined;
+}
+
+const PROMISE_TIMER_MODULES = new Set(['timers/promises', 'node:timers/promises']);
+
+/**
+ * Where a setTimeout call comes from: its module for node's timers (imported under any name, or through
+ * a namespace), 'global' for the global one (also via globalThis/window); undefined for any other call.
+ */
+function timerModule(model: SpecModel, call: ts.CallExpression, name: string | undefined, receiver: ts.Expression | undefined): string | undefined {
   if (receiver) {
     const base = model.unwrap(receiver);
-    return name === 'setTimeout' && ts.isIdentifier(base) && (['globalThis', 'window', 'global', 'self'].includes(base.text) || TIMER_MODULES.has(model.moduleBinding(base)?.module ?? ''));
+    if (name !== 'setTimeout' || !ts.isIdentifier(base)) return undefined;
+    if (['globalThis', 'window', 'global', 'self'].includes(base.text)) return 'global';
+    const module = model.moduleBinding(base)?.module ?? '';
+    return TIMER_MODULES.has(module) ? module : undefined;
   }
   const callee = model.unwrap(call.expression);
-  if (!ts.isIdentifier(callee)) return false;
+  if (!ts.isIdentifier(callee)) return undefined;
   const binding = model.moduleBinding(callee);
-  if (binding) return TIMER_MODULES.has(binding.module) && binding.imported === 'setTimeout';
-  return name === 'setTimeout' && model.declarationOf(callee) === undefined;
+  if (binding) return TIMER_MODULES.has(binding.module) && binding.imported === 'setTimeout' ? binding.module : undefined;
+  return name === 'setTimeout' && model.declarationOf(callee) === undefined ? 'global' : undefined;
 }
 
 /** Methods whose callback answers the page's requests: a delay there simulates the server, the test does not wait. */

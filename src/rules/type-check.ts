@@ -22,16 +22,24 @@ const NO_SUCH_PROPERTY = new Set([2339, 2551]);
 /** Playwright's own types: a member missing there is an invented API. */
 const PLAYWRIGHT_TYPE = /on type '(Page|Locator|FrameLocator|Frame|BrowserContext|Browser|APIRequestContext|APIResponse|Response|Request|Keyboard|Mouse|ElementHandle|JSHandle|TestType<[^']*>|Expect<[^']*>|PlaywrightTestArgs[^']*)'/;
 
+const NOT_INSTALLED = ' is not installed where the specs are checked';
+
 function hintFor(code: number, text: string): string {
   if (MODULE_NOT_FOUND.has(code)) {
     const specifier = /module '([^']+)'/.exec(text)?.[1] ?? '';
     if (specifier.startsWith('.') || specifier.startsWith('/')) return '; no such file: check the import path';
-    return `; "${packageOf(specifier)}" is not installed where the specs are checked (npm install it), or, if it is an alias, declare it in the tsconfig.json compilerOptions.paths that applies to this file (Scribe reads the nearest one)`;
+    return `; "${packageOf(specifier)}"${NOT_INSTALLED} (npm install it), or, if it is an alias, declare it in the tsconfig.json compilerOptions.paths that applies to this file (Scribe reads the nearest one)`;
   }
   if (NAME_NOT_FOUND.has(code)) return "; declare it: an app's global in a .d.ts file the nearest tsconfig.json includes, a browser global with lib \"dom\"";
   if (ARITY.has(code)) return '; the call passes a different number of arguments than the function takes';
   if (NO_SUCH_PROPERTY.has(code) && PLAYWRIGHT_TYPE.test(text)) return '; use only the real @playwright/test API';
   return '';
+}
+
+/** The package a type-check finding says is not installed where the specs are checked; undefined for any other finding. */
+export function missingPackageOf(issue: { rule: string; message: string }): string | undefined {
+  if (issue.rule !== 'type-check') return undefined;
+  return new RegExp(`; "([^"]+)"${NOT_INSTALLED}`).exec(issue.message)?.[1];
 }
 
 /** npm's package name of an import: `@scope/name` or `name`, without the path inside it. */

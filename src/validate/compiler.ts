@@ -1,6 +1,7 @@
 /** The compilers a Validator keeps for the type-check rule: the JavaScript one always, the native one where chosen and installed. */
 import type { TypeCheckerChoice } from './type-checker-choice.ts';
-import { NativeTypeChecker, type JavaScriptPrograms } from './type-checker.ts';
+import { NativeTypeChecker } from './type-checker-native.ts';
+import type { JavaScriptPrograms } from './type-checker.ts';
 
 export interface Compiler {
   javascript: JavaScriptPrograms;

@@ -2,8 +2,33 @@
 import path from 'node:path';
 import pc from 'picocolors';
 import type { ValidateReport } from '../contracts.ts';
+import { missingPackageOf } from '../rules/type-check.ts';
 import { printable } from '../util/terminal.ts';
 import type { FileValidation } from './validator.ts';
+
+/**
+ * A package that is not installed where the specs are checked is a fact about the checkout, not a fault of
+ * each spec that imports it: its per-file type-check warnings become one warning per package for the run,
+ * naming how many files import it, the first of them, and what to install or configure.
+ */
+export function withMissingPackagesFolded<R extends Pick<FileValidation, 'file' | 'issues'>>(results: readonly R[], cwd: string): { results: R[]; warnings: string[] } {
+  const importers = new Map<string, Array<{ file: string; line: number }>>();
+  const folded = results.map((result) => {
+    const issues = result.issues.filter((issue) => {
+      const missing = missingPackageOf(issue);
+      if (missing === undefined) return true;
+      importers.set(missing, [...(importers.get(missing) ?? []), { file: path.relative(cwd, result.file) || result.file, line: issue.line }]);
+      return false;
+    });
+    return issues.length === result.issues.length ? result : { ...result, issues };
+  });
+  const warnings = [...importers].map(([name, files]) => {
+    const first = files[0]!;
+    const count = files.length === 1 ? 'a spec file imports it' : `${files.length} spec files import it`;
+    return `type-check: "${name}" is not installed where the specs are checked (${count}, first ${first.file}:${first.line}), so what it exports is not type-checked: npm install it, or, if it is an alias, declare it in the compilerOptions.paths of the tsconfig.json that applies to those files`;
+  });
+  return { results: folded, warnings };
+}
 
 /** The `validate --json` document (the ValidateReport contract); built from typed results, so nothing to re-check. */
 export function validateReport(results: readonly FileValidation[], cwd: string): ValidateReport {

@@ -1,8 +1,10 @@
 /**
  * `scribe generate --plan` (and the MCP tool generate_batch): every scenario of a plan, or every request of
  * a list, through the whole pipeline, N generations at once.
- * Each worker keeps one validator (its compiler stays warm) across its scenarios; each run launches its own
- * browser inside its boundary.
+ * Each worker is a worker thread (threads.ts) with one validator (its compiler stays warm) across its
+ * scenarios, so the type checks, rules and model parsing of N generations run on N cores; each run
+ * launches its own browser inside its boundary. A model provider made by the caller (an MCP host's, through
+ * sampling) lives in the caller's thread: then the generations share it, as N tasks of that thread.
  * Resumable: a scenario accepted before (its hash in the batch ledger, its spec still on disk) is
  * skipped. Every batch is recorded (batches.jsonl beside the statistics log) for `scribe report`.
  */
@@ -11,14 +13,15 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import type { GenerationReporter } from '../agents/reporter.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import type { ProjectContext } from '../project/context.ts';
-import { statsHome, type StatsSink } from '../stats/log.ts';
+import type { NewStatsEvent } from '../stats/events.ts';
+import { statsHome, StatsLog, type StatsSink } from '../stats/log.ts';
 import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
-import { generateSpec, type GenerateRequest } from './pipeline.ts';
+import { generateSpec, type GenerateRequest, type PipelineResult } from './pipeline.ts';
 import { scenarioHash, type TestPlan } from './plan-file.ts';
+import { GenerationThreads } from './threads.ts';
 import type { GenerateRequestFields } from './request-contract.ts';
 
 export const BATCHES_FILE = 'batches.jsonl';
@@ -97,6 +100,7 @@ export interface BatchOptions {
   workers?: number;
   /** Where each generation's statistics go (default: the project's log). */
   stats?: StatsSink | false;
+  /** A provider made by the caller: the generations then run in the caller's thread, where it lives. */
   provider?: ModelProvider;
   /** Run each spec against the app (default true; an item's own `run` wins). */
   run?: boolean;
@@ -126,9 +130,9 @@ export async function generateBatch(options: BatchOptions): Promise<BatchResult>
     options.onProgress?.({ type: 'finished', outcome, done: ++done, total: items.length });
   };
 
+  const threads = options.provider ? undefined : new GenerationThreads(project.env);
   const worker = async (id: number) => {
-    // One compiler for all of this worker's scenarios.
-    const validator = untrustedValidator(project.agents.critic, { projectRoot: project.cwd, typeCheck: true, tsconfig: project.tsconfig });
+    const generate = threads ? inThread(options, threads) : inCallerThread(options);
     for (let index = next++; index < items.length; index = next++) {
       options.signal?.throwIfAborted();
       const item = items[index]!;
@@ -139,10 +143,15 @@ export async function generateBatch(options: BatchOptions): Promise<BatchResult>
         continue;
       }
       options.onProgress?.({ type: 'started', index: index + 1, total: items.length, request: item.request.description, worker: id });
-      finish(await generateOne(options, item, base, validator));
+      finish(await generateOne(options, item, base, generate));
     }
   };
-  await Promise.all(Array.from({ length: workers }, (_, id) => worker(id + 1)));
+  try {
+    await Promise.all(Array.from({ length: workers }, (_, id) => worker(id + 1)));
+  } finally {
+    // Every worker is idle once the batch is over; after a failure, a generation still running gets the kill grace.
+    await threads?.close(project.agents.runner.timeouts.kill_grace_ms);
+  }
 
   const result = summarize({ batch, plan: options.source, started: started.toISOString(), workers, scenarios: outcomes, durationMs: Math.round(performance.now() - clock) });
   recordBatch(home, result);
@@ -155,22 +164,40 @@ export function recordBatch(home: string, result: BatchResult): void {
   appendFileSync(path.join(home, BATCHES_FILE), `${JSON.stringify(result)}\n`);
 }
 
-async function generateOne(
-  options: BatchOptions,
-  item: BatchItem,
-  base: Pick<ScenarioOutcome, 'index' | 'hash' | 'request' | 'page'>,
-  validator: Validator,
-): Promise<ScenarioOutcome> {
+/** One generation of a worker: the request (its run settled), its id, and where its statistics go. */
+type Generate = (request: GenerateRequest, generation: string, stats: StatsSink) => Promise<PipelineResult>;
+
+/** In a worker thread, which reads the project from its folder and keeps its own validator. */
+function inThread(options: BatchOptions, threads: GenerationThreads): Generate {
   const { project } = options;
+  return (request, generation, stats) =>
+    threads.run(
+      { request: { ...request, provider: request.provider ?? project.provider }, cwd: project.cwd, generation },
+      { onEvent: () => undefined, stats },
+      options.signal ?? new AbortController().signal,
+    );
+}
+
+/** In this thread, beside the caller's provider, with one validator for all of this worker's scenarios. */
+function inCallerThread(options: BatchOptions): Generate {
+  const { project } = options;
+  const validator: Validator = untrustedValidator(project.agents.critic, { projectRoot: project.cwd, typeCheck: true, tsconfig: project.tsconfig });
+  return (request, generation, stats) =>
+    generateSpec(request, { cwd: project.cwd, env: project.env, project, stats, generation, provider: options.provider, validator, signal: options.signal });
+}
+
+async function generateOne(options: BatchOptions, item: BatchItem, base: Pick<ScenarioOutcome, 'index' | 'hash' | 'request' | 'page'>, generate: Generate): Promise<ScenarioOutcome> {
   const started = performance.now();
   const generation = randomUUID();
   let tokens = 0;
-  const counting: GenerationReporter = { report: (event) => void (event.type === 'model_call' && (tokens += event.tokens.total)) };
-  const result = await generateSpec(
-    { ...item.request, run: item.request.run ?? options.run !== false },
-    { cwd: project.cwd, env: project.env, project, stats: options.stats, generation, provider: options.provider, validator, signal: options.signal, reporter: counting },
-  );
-  const { document } = result;
+  const sink = options.stats === false ? undefined : (options.stats ?? StatsLog.at(options.project.env, options.project.cwd));
+  const counting: StatsSink = {
+    record: (event: NewStatsEvent) => {
+      if (event.type === 'model_call') tokens += event.tokens.total;
+      sink?.record(event);
+    },
+  };
+  const { document } = await generate({ ...item.request, run: item.request.run ?? options.run !== false }, generation, counting);
   return {
     ...base,
     status: document.success ? 'accepted' : 'failed',

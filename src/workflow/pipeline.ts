@@ -134,7 +134,7 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
   }
   const validator = validating.withInventory(inventory).withEnv(options.env);
   const providerName = asked.provider ?? project.provider;
-  const shared = { critic, validator, inventory, stats: false as const, reporter, cwd: options.cwd, env: options.env };
+  const shared = { critic, validator, inventory, stats: false as const, reporter, cwd: options.cwd, env: options.env, signal: options.signal };
   const scribe = new Scribe({
     ...shared,
     config,

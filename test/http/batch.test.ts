@@ -56,6 +56,7 @@ describe('POST /v1/batch', { timeout: 300_000 }, () => {
 
     const first = await settledBatch(posted.json.batch);
     const result = BatchResult.parse(first.result);
+    expect(result.scenarios.filter((s) => s.status !== 'accepted'), JSON.stringify(result.scenarios)).toEqual([]);
     expect(result).toMatchObject({ success: true, summary: { scenarios: 2, accepted: 2, skipped: 0, failed: 0 } });
     expect(result.scenarios.map((s) => s.request)).toEqual(REQUESTS.map((r) => r.description));
     for (const scenario of result.scenarios) expect(existsSync(path.join(project.dir, scenario.testPath!))).toBe(true);

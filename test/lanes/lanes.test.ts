@@ -3,12 +3,13 @@
  * makes starting one an error (shown here), and its files import nothing that exists to start one.
  */
 import childProcess, { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ts } from '../../src/util/typescript.js';
 import { E2E } from '../../vitest.config.ts';
+import { SLOWEST_FIRST, slowestFirst } from './slowest-first.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -42,5 +43,18 @@ describe('the unit lane', () => {
 
   it('would name a file that imports the CLI harness or child_process', () => {
     expect(starters("import { scribe } from './cli-harness.ts';\nimport { execFile } from 'node:child_process';\nimport { x } from './other.ts';")).toEqual(['./cli-harness.ts', 'node:child_process']);
+  });
+});
+
+describe('the e2e lane\'s order', () => {
+  it('lists only test files of the e2e lane that exist, each once', () => {
+    const e2e = (file: string) => E2E.some((pattern) => (pattern.endsWith('/**') ? file.startsWith(pattern.slice(0, -2)) : file === pattern));
+    expect(SLOWEST_FIRST.filter((file) => !e2e(file) || !existsSync(path.join(ROOT, file)))).toEqual([]);
+    expect(new Set(SLOWEST_FIRST).size).toBe(SLOWEST_FIRST.length);
+  });
+
+  it('starts the listed files first, slowest first, and keeps the order of the rest', () => {
+    const files = ['test/http/auth.test.ts', SLOWEST_FIRST[2]!, 'test/mcp/http.test.ts', SLOWEST_FIRST[0]!, 'test/commands/stats.test.ts'];
+    expect(slowestFirst(files, (file) => file)).toEqual([SLOWEST_FIRST[0], SLOWEST_FIRST[2], 'test/http/auth.test.ts', 'test/mcp/http.test.ts', 'test/commands/stats.test.ts']);
   });
 });

@@ -103,4 +103,26 @@ test('x', async () => {
   await new Promise((resolve) => setTimeout(resolve, 800));`);
     expect(lines(code)).toEqual([10]);
   });
+
+  it('a callback setTimeout that settles no promise schedules app code the test hands the page, it waits for nothing', () => {
+    const code = `import { test } from '@playwright/test';
+import { appInit } from './helpers';
+test('plugin hooks run later', async ({ page }) => {
+  await appInit(page, {
+    plugins: [
+      function (hook) {
+        hook.beforeEach((markdown, next) => {
+          setTimeout(() => next(markdown), 100);
+        });
+      },
+    ],
+    routes: { '/async': async (route, matched, next) => { window.setTimeout(() => next('# done'), 100); } },
+  });
+  await page.evaluate(() => { setTimeout(() => document.body.classList.add('late'), 50); });
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
+  await new Promise((resolve) => { setTimeout(() => { console.log('slept'); resolve(undefined); }, 300); });
+});
+`;
+    expect(lines(code)).toEqual([15, 16]);
+  });
 });

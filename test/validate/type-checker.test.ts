@@ -5,7 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadCriticConfig } from '../../src/config/critic.ts';
 import { collectSpecFiles } from '../../src/validate/files.ts';
 import { Validator, type FileValidation } from '../../src/validate/validator.ts';
-import { groupByProjectTypes, NativeTypeChecker, typeCheckOptions } from '../../src/validate/type-checker.ts';
+import { groupByProjectTypes } from '../../src/validate/project-types.ts';
+import { NativeTypeChecker } from '../../src/validate/type-checker-native.ts';
+import { typeCheckOptions } from '../../src/validate/type-checker.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const critic = loadCriticConfig();

@@ -1,13 +1,13 @@
 /**
- * Worker threads that run the pipeline for the HTTP server, one job each at a time. The job queue
- * decides how many run at once; a worker is started on first need and kept for the next job. An
- * aborted job is asked to stop (its pipeline's AbortSignal fires); at close, a worker still busy after
- * the wait it is given is terminated.
+ * Worker threads that run the pipeline, one generation each at a time: the HTTP server's jobs, a shared
+ * queue's worker's, a batch's scenarios. The caller decides how many run at once; a worker is started on
+ * first need and kept (with its warm validator) for the next. An aborted generation is asked to stop (its
+ * pipeline's AbortSignal fires); at close, a worker still busy after the wait it is given is terminated.
  */
 import { Worker } from 'node:worker_threads';
 import type { NewStatsEvent } from '../stats/events.ts';
 import type { StatsSink } from '../stats/log.ts';
-import type { GenerateRequest, PipelineResult } from '../workflow/pipeline.ts';
+import type { GenerateRequest, PipelineResult } from './pipeline.ts';
 import type { PipelineEvent } from '../contracts.ts';
 
 export interface PipelineJob {
@@ -31,10 +31,10 @@ export interface JobReports {
   stats: StatsSink;
 }
 
-// From the sources a worker needs tsx to load TypeScript (job-worker.mjs); the build runs job-worker.js as is.
-const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './job-worker.mjs' : './job-worker.js', import.meta.url);
+// From the sources a worker needs tsx to load TypeScript (generation-worker.mjs); the build runs generation-worker.js as is.
+const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './generation-worker.mjs' : './generation-worker.js', import.meta.url);
 
-export class JobThreads {
+export class GenerationThreads {
   private readonly env: NodeJS.ProcessEnv;
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Promise<unknown>>();
@@ -64,7 +64,7 @@ export class JobThreads {
         else finish(!signal.aborted, () => reject(new Error(message.message)));
       };
       const onError = (error: Error) => finish(false, () => reject(error));
-      const onExit = (code: number) => finish(false, () => reject(new Error(`the job's worker stopped (exit code ${code})`)));
+      const onExit = (code: number) => finish(false, () => reject(new Error(`the generation's worker thread stopped (exit code ${code})`)));
       const onAbort = () => worker.postMessage({ type: 'abort', reason: signal.reason instanceof Error ? signal.reason.message : String(signal.reason) } satisfies ToWorker);
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
       signal.addEventListener('abort', onAbort, { once: true });

@@ -1,13 +1,13 @@
 /**
- * Inside a job's worker thread: runs one pipeline at a time for the HTTP server, reporting each stage
- * as it happens. Parsing and type-checking a spec take whole seconds of CPU; here they do not stall
- * the server's event loop.
+ * Inside a generation's worker thread (threads.ts): runs one pipeline at a time, reporting each stage as
+ * it happens. Parsing and type-checking a spec take whole seconds of CPU; here they neither stall the
+ * server's event loop nor wait for the other generations of a batch.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
-import { generateSpec } from '../workflow/pipeline.ts';
+import { generateSpec } from './pipeline.ts';
 import type { FromWorker, ToWorker } from './threads.ts';
 
 serveJobs(parentPort!);
