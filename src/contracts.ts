@@ -121,6 +121,20 @@ export const CriticVerdict = z.object({
 export type CriticVerdict = z.infer<typeof CriticVerdict>;
 
 /** `scribe generate --json`, and the `result` of an HTTP job. */
+/**
+ * How exploring got past the start URL's sign-in page (or why it did not): `storage_state` the project's
+ * state file, `setup_project` the state the config's setup project made (run contained, as in a candidate's
+ * run), `login_form` the page's form with the declared credentials, `none` not signed in.
+ */
+export const ExploreSignIn = z.object({
+  method: z.enum(['storage_state', 'setup_project', 'login_form', 'none']),
+  /** Whether the pages behind the login were explored (the start URL no longer landed on a sign-in page). */
+  explored_behind_login: z.boolean(),
+  /** What was done, as the terminal shows it. */
+  message: z.string(),
+});
+export type ExploreSignIn = z.infer<typeof ExploreSignIn>;
+
 export const GenerateResult = z.object({
   success: z.boolean(),
   testPath: z.string().nullable(),
@@ -133,6 +147,8 @@ export const GenerateResult = z.object({
   warnings: z.array(z.string()).optional(),
   /** Wall time per stage (explore, scribe, critic, run, medic) and `total`, in ms; absent when the request was refused. */
   timings_ms: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** How the explorer signed in; absent when the start page asked for no sign-in, or nothing was explored. */
+  sign_in: ExploreSignIn.optional(),
 });
 export type GenerateResult = z.infer<typeof GenerateResult>;
 

@@ -1,24 +1,41 @@
 /**
  * Site exploration: from the start URL, the same-origin pages its links reach, breadth first, bounded
  * by depth, page count and time (agents/scribe.yaml `explore:`), signed in through a storage state when
- * the project gives one. The result is the start page's inventory carrying the others in `pages`, all
+ * the project gives one, or through the start page's login form with the declared credentials. The result is the start page's inventory carrying the others in `pages`, all
  * capped together to the one token budget (render.ts renders it, naming what was cut).
  */
-import type { Browser, BrowserContext } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { PageInventory } from '../contracts.ts';
 import { launchOptions } from './browser.ts';
 import { ExploreError, inventoryOfPage, type ExploreOptions } from './inventory.ts';
 import { capSite } from './render.ts';
+import { isSignInPage, signInThroughForm, type FormCredentials } from './sign-in.ts';
 
 export interface SiteOptions extends ExploreOptions {
   /** A Playwright storage state file to explore signed in. */
   storageState?: string;
+  /**
+   * Credentials to sign in with when the start URL lands on a sign-in page: typed into its form, and the
+   * page that answers explored with the rest (signed in, if they were right; the start page stays the sign-in page).
+   */
+  formSignIn?: FormCredentials;
   /** The clock, so a test can bound the time without waiting. */
   now?: () => number;
 }
 
 /** Explores the start URL and the same-origin pages it links to, within the configured bounds. */
 export async function exploreSite(url: string, options: SiteOptions): Promise<PageInventory> {
+  return (await exploreSiteSigningIn(url, options)).inventory;
+}
+
+export interface SiteExploration {
+  inventory: PageInventory;
+  /** Whether signing in through the start page's form (options.formSignIn) got past it; undefined when it was not tried. */
+  signedInThroughForm?: boolean;
+}
+
+/** exploreSite, saying whether it signed in through the start page's login form. */
+export async function exploreSiteSigningIn(url: string, options: SiteOptions): Promise<SiteExploration> {
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new ExploreError(`Cannot explore "${url}": give an absolute http(s) URL.`);
   const browser: Browser = options.browser ?? (await (await import('@playwright/test')).chromium.launch(launchOptions()));
   try {
@@ -33,7 +50,7 @@ export async function exploreSite(url: string, options: SiteOptions): Promise<Pa
   }
 }
 
-async function crawl(context: BrowserContext, startUrl: string, options: SiteOptions): Promise<PageInventory> {
+async function crawl(context: BrowserContext, startUrl: string, options: SiteOptions): Promise<SiteExploration> {
   const { settings } = options;
   const now = options.now ?? Date.now;
   const deadline = now() + settings.max_time_ms;
@@ -43,6 +60,18 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
   const seen = new Set([pathKey(startUrl)]);
   const explored: PageInventory[] = [];
   const unexplored: string[] = [];
+  let signedInThroughForm: boolean | undefined;
+  const take = (inventory: PageInventory, depth: number) => {
+    seen.add(pathKey(inventory.url));
+    explored.push(inventory);
+    for (const link of inventory.links) {
+      const target = sameOrigin(link.href, inventory.url, origin);
+      if (!target || seen.has(pathKey(target))) continue;
+      seen.add(pathKey(target));
+      if (depth + 1 > settings.max_depth) unexplored.push(pathKey(target));
+      else queue.push({ url: target, depth: depth + 1 });
+    }
+  };
   while (queue.length > 0) {
     const next = queue.shift()!;
     const isStart = explored.length === 0;
@@ -53,24 +82,35 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
     const inventory = await visit(page, next.url, options, isStart);
     if (!inventory) continue;
     // A redirect (to a login page, say) lands on a page that may already be known.
-    const landed = pathKey(inventory.url);
-    if (!isStart && explored.some((known) => pathKey(known.url) === landed)) continue;
-    seen.add(landed);
-    explored.push(inventory);
-    for (const link of inventory.links) {
-      const target = sameOrigin(link.href, inventory.url, origin);
-      if (!target || seen.has(pathKey(target))) continue;
-      seen.add(pathKey(target));
-      if (next.depth + 1 > settings.max_depth) unexplored.push(pathKey(target));
-      else queue.push({ url: target, depth: next.depth + 1 });
+    if (!isStart && explored.some((known) => pathKey(known.url) === pathKey(inventory.url))) continue;
+    take(inventory, next.depth);
+    if (isStart && options.formSignIn && isSignInPage(inventory)) {
+      // The sign-in page stays the start page (a spec without a storage state signs in there); the page the
+      // form leads to is explored next, and the pages it links to, signed in.
+      const landed = await signedIn(page, options.formSignIn, options);
+      signedInThroughForm = landed !== undefined && !isSignInPage(landed) && pathKey(landed.url) !== pathKey(inventory.url);
+      if (signedInThroughForm) take(landed!, next.depth);
     }
   }
   const [start, ...others] = explored;
-  return capSite({ ...start!, pages: others, unexplored }, settings);
+  return { inventory: capSite({ ...start!, pages: others, unexplored }, settings), ...(signedInThroughForm === undefined ? {} : { signedInThroughForm }) };
+}
+
+/**
+ * The page signing in through the form led to; undefined when the form could not be filled or sent. The
+ * error is not passed on: Playwright's messages about a fill may quote what was typed.
+ */
+async function signedIn(page: Page, credentials: FormCredentials, options: SiteOptions): Promise<PageInventory | undefined> {
+  try {
+    await signInThroughForm(page, credentials, options.settings.navigation_timeout_ms);
+    return await inventoryOfPage(page, options);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The inventory of one page; the start page must open, a linked page that fails is skipped. */
-async function visit(page: import('@playwright/test').Page, url: string, options: SiteOptions, required: boolean): Promise<PageInventory | undefined> {
+async function visit(page: Page, url: string, options: SiteOptions, required: boolean): Promise<PageInventory | undefined> {
   let status: number | undefined;
   try {
     status = (await page.goto(url, { waitUntil: 'load', timeout: options.settings.navigation_timeout_ms }))?.status();

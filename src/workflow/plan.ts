@@ -20,7 +20,7 @@ import { secretsOf, shownTexts } from '../llm/redact.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import type { ProjectContext } from '../project/context.ts';
 import type { StatsSink } from '../stats/log.ts';
-import { signedInState } from './pipeline.ts';
+import { signedInState } from './explore-signed-in.ts';
 import { Scenario, TestPlan } from './plan-file.ts';
 
 export interface PlanOptions {

@@ -1,6 +1,6 @@
 /**
  * No file in src/validate/, src/analysis/ or src/rules/ over 400 lines: a file that long answers more than one
- * question, and is split along its questions (issue 29), not given an exception.
+ * question (issue 29).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

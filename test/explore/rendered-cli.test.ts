@@ -30,6 +30,8 @@ describe('scribe generate: a page that shows nothing to act on', { timeout: 180_
   it('says when the start page is a sign-in page and nothing signed it in: the pages behind it were not explored', async () => {
     project = makeScribeProject({ 'explore.max_pages': 1 });
     const run = await runCli(['generate', 'log in and see the dashboard', '--url', `${demo.url}/login`, '--provider', 'offline', '--no-run'], { env: project.env('http://127.0.0.1:9'), cwd: project.dir });
-    expect(run.stderr + run.stdout).toContain(`${demo.url}/login is a sign-in page and there is no storage state: pages behind the login were not explored`);
+    expect(run.stderr + run.stdout).toContain(
+      `${demo.url}/login is a sign-in page and there is no storage state, no setup project, and the declared credentials (E2E_USERNAME, E2E_PASSWORD) are not set: the pages behind the login were not explored`,
+    );
   });
 });
