@@ -44,6 +44,7 @@ export const E2E = [
   'test/workflow/failing-reporter.test.ts',
   'test/workflow/hostile-pipeline.test.ts',
   'test/workflow/hostile-run-pipeline.test.ts',
+  'test/workflow/lifetimes.test.ts',
   'test/workflow/pipeline.test.ts',
   'test/workflow/real-apps.test.ts',
   'test/workflow/request-contract.test.ts',

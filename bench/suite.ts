@@ -53,6 +53,7 @@ async function planBench(): Promise<void> {
     wall.set(workers, seconds);
     const result = BatchResult.parse(JSON.parse(run.stdout));
     console.log(`generate --plan, ${workers} worker${workers === 1 ? '' : 's'}: ${seconds.toFixed(1)} s wall; ${result.summary.accepted}/${result.summary.scenarios} accepted; load average before ${before}, after ${load()}`);
+    for (const failed of result.scenarios.filter((s) => s.status === 'failed')) console.log(`  not accepted: ${failed.request} — ${failed.error?.split('\n')[0] ?? 'no error'}`);
     project.remove();
   }
   console.log(`2 workers against 1: ${(wall.get(1)! / wall.get(2)!).toFixed(2)}× faster (goal 1.6×); load average now ${load()}`);

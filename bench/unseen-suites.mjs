@@ -10,9 +10,10 @@
 // the labels in bench/corpus/labels.json it prints each rule's sampled precision and the precision over all
 // findings (each rule's precision weighted by its count).
 //
-//   node bench/unseen-suites.mjs FOLDER [--part tuning|held-out] [--seed 26] [--sample FILE] [--type-checker auto|native|javascript]
+//   node bench/unseen-suites.mjs FOLDER [--part tuning|held-out] [--seed 26] [--sample FILE] [--type-checker auto|native|javascript] [--measured DIR]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,15 +32,27 @@ const onlyPart = option('part');
 const seed = Number(option('seed', '26'));
 const sampleFile = option('sample');
 const typeChecker = option('type-checker', 'auto');
+// --measured DIR keeps each part's findings and times (DIR/<part>.json) and, when they are there, reads them
+// instead of running both tools again: the tables are printed anew with the labels as they are now.
+const measuredDir = option('measured');
 /** About how many findings per tool and part are drawn for labelling. */
 const SAMPLE_SIZE = 100;
 // The suites are fetched without their node_modules; a user's install has @playwright/test, which their
 // Playwright config imports. It is linked in once above the suites (Scribe's own copy), nothing else is.
+// A link left by another checkout (which may be gone) is pointed at this one.
 const linked = path.join(folder, 'node_modules', '@playwright', 'test');
-if (!existsSync(linked)) {
+const ownPlaywright = path.join(root, 'node_modules', '@playwright', 'test');
+if (lstatIfPresent(linked) && readlinkIfLink(linked) !== ownPlaywright) rmSync(linked, { recursive: true, force: true });
+if (!lstatIfPresent(linked)) {
   mkdirSync(path.dirname(linked), { recursive: true });
-  symlinkSync(path.join(root, 'node_modules', '@playwright', 'test'), linked, 'dir');
+  symlinkSync(ownPlaywright, linked, 'dir');
 }
+// A suite whose Playwright config Playwright cannot load here (it imports a package of the suite that is not
+// installed) is validated with Playwright's defaults instead: an empty config named with -c. The files are named
+// one by one either way, so both tools check the same files, and Scribe still refuses that config (exit 2, the
+// file named) when a user runs it as it is; the bench says which suites it did this for.
+const defaultsConfig = path.join(mkdtempSync(path.join(os.tmpdir(), 'scribe-unseen-')), 'playwright.config.mjs');
+writeFileSync(defaultsConfig, 'export default {};\n');
 const { sources } = JSON.parse(readFileSync(path.join(root, 'bench', 'corpus', 'sources.json'), 'utf8'));
 const labelsFile = path.join(root, 'bench', 'corpus', 'labels.json');
 /** finding id → { ok, why } per tool, judged by hand on the sample this script draws; none yet is no precision. */
@@ -47,6 +60,18 @@ const labels = existsSync(labelsFile) ? JSON.parse(readFileSync(labelsFile, 'utf
 
 /** Rules of both tools: eslint-plugin-playwright's name → Scribe's. */
 /** Map.groupBy, which Node 20 lacks. */
+function lstatIfPresent(file) {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function readlinkIfLink(file) {
+  return lstatIfPresent(file)?.isSymbolicLink() ? readlinkSync(file) : undefined;
+}
+
 function groupBy(list, key) {
   const groups = new Map();
   for (const item of list) {
@@ -99,18 +124,23 @@ function run(command, commandArgs, cwd) {
 /** Every finding of both tools on one source, with stable ids (tool|source|file|line|rule). */
 function measure(source) {
   const { cwd, files } = specFiles(source);
-  const scribe = run(path.join(root, 'bin', 'scribe.js'), ['validate', '--json', '--type-checker', typeChecker, ...files], cwd);
+  const scribeArgs = (config) => ['validate', ...config, '--json', '--type-checker', typeChecker, ...files];
+  let scribe = run(path.join(root, 'bin', 'scribe.js'), scribeArgs([]), cwd);
+  // Exit 2 with "configuration error": the suite's Playwright config does not load here (its packages are not
+  // installed), which Scribe reports as bad input; the same files are then validated with Playwright's defaults.
+  const configRefused = scribe.status === 2 && /configuration error/.test(scribe.stderr);
+  if (configRefused) scribe = run(path.join(root, 'bin', 'scribe.js'), scribeArgs(['-c', defaultsConfig]), cwd);
   const eslint = run(path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), ['--no-config-lookup', '-c', path.join(root, 'bench', 'corpus', 'eslint.config.mjs'), '--format', 'json', ...files], cwd);
   const findings = [];
   let crashes = 0;
-  // Exit 2 with "configuration error": the suite's Playwright config does not load here (its packages are not
-  // installed), which Scribe reports as bad input. Not a crash; the suite then has no Scribe findings.
-  const configRefused = scribe.status === 2 && /configuration error/.test(scribe.stderr);
-  if (scribe.status !== 0 && scribe.status !== 1 && !configRefused) crashes += 1;
+  if (scribe.status !== 0 && scribe.status !== 1) crashes += 1;
   let scribeWarnings = [];
+  let scribeFiles = 0;
+  let eslintFiles = 0;
   try {
     const report = JSON.parse(scribe.stdout);
     scribeWarnings = report.warnings ?? [];
+    scribeFiles = report.files.length;
     for (const file of report.files) {
       const rel = path.relative(cwd, path.resolve(cwd, file.file)).split(path.sep).join('/');
       for (const issue of file.issues) {
@@ -119,11 +149,13 @@ function measure(source) {
       }
     }
   } catch {
-    if (!configRefused) crashes += 1;
+    crashes += 1;
     process.stderr.write(`scribe on ${source.name}: exit ${scribe.status}\n${scribe.stderr.slice(0, 2000)}\n`);
   }
   try {
-    for (const file of JSON.parse(eslint.stdout)) {
+    const report = JSON.parse(eslint.stdout);
+    eslintFiles = report.length;
+    for (const file of report) {
       const rel = path.relative(cwd, file.filePath).split(path.sep).join('/');
       for (const message of file.messages) {
         findings.push({ tool: 'eslint', source: source.name, file: rel, line: message.line, rule: message.ruleId ?? 'parse-error', severity: message.severity === 2 ? 'error' : 'warning', message: message.message });
@@ -133,7 +165,7 @@ function measure(source) {
     process.stderr.write(`eslint on ${source.name}: exit ${eslint.status}\n${eslint.stderr.slice(0, 2000)}\n`);
   }
   for (const f of findings) f.id = `${f.tool}|${f.source}|${f.file}|${f.line}|${f.rule}`;
-  return { source, cwd, files: files.length, findings, crashes, configRefused, scribeSeconds: scribe.seconds, eslintSeconds: eslint.seconds, scribeWarnings };
+  return { source, cwd, files: files.length, scribeFiles, eslintFiles, findings, crashes, configRefused, scribeSeconds: scribe.seconds, eslintSeconds: eslint.seconds, scribeWarnings };
 }
 
 /** mulberry32: the same sample for the same seed and findings. */
@@ -187,10 +219,14 @@ function lineOf(cwd, file, line) {
 const parts = ['tuning', 'held-out'].filter((p) => !onlyPart || p === onlyPart);
 const drawnForLabelling = [];
 for (const part of parts) {
-  const measured = sources.filter((s) => s.part === part).map((source) => {
-    process.stderr.write(`${part}: ${source.name}…\n`);
-    return measure(source);
-  });
+  const measuredFile = measuredDir && path.join(measuredDir, `${part}.json`);
+  const measured = measuredFile && existsSync(measuredFile)
+    ? JSON.parse(readFileSync(measuredFile, 'utf8'))
+    : sources.filter((s) => s.part === part).map((source) => {
+        process.stderr.write(`${part}: ${source.name}…\n`);
+        return measure(source);
+      });
+  if (measuredFile && !existsSync(measuredFile)) writeFileSync(measuredFile, JSON.stringify(measured));
   const all = measured.flatMap((m) => m.findings);
   const scribe = all.filter((f) => f.tool === 'scribe');
   const eslint = all.filter((f) => f.tool === 'eslint');
@@ -199,12 +235,16 @@ for (const part of parts) {
   const eslintSeconds = measured.reduce((n, m) => n + m.eslintSeconds, 0);
   const crashes = measured.reduce((n, m) => n + m.crashes, 0);
   const scribeAt = new Set(scribe.map((f) => `${f.source}|${f.file}|${f.line}|${f.rule}`));
-  const refused = new Set(measured.filter((m) => m.configRefused).map((m) => m.source.name));
-  const missed = eslint.filter((f) => SHARED[f.rule] && !refused.has(f.source) && !scribeAt.has(`${f.source}|${f.file}|${f.line}|${SHARED[f.rule]}`));
+  const refused = measured.filter((m) => m.configRefused).map((m) => m.source.name);
+  const missed = eslint.filter((f) => SHARED[f.rule] && !scribeAt.has(`${f.source}|${f.file}|${f.line}|${SHARED[f.rule]}`));
+  const scribeFiles = measured.reduce((n, m) => n + m.scribeFiles, 0);
+  const eslintFiles = measured.reduce((n, m) => n + m.eslintFiles, 0);
   console.log(`\n=== ${part}: ${measured.length} suites, ${files} spec files (${measured.map((m) => `${m.source.name} ${m.files}`).join(', ')})`);
   console.log(`wall time: scribe validate (type check) ${scribeSeconds.toFixed(1)} s, eslint ${eslintSeconds.toFixed(1)} s (ratio ${(scribeSeconds / eslintSeconds).toFixed(2)})`);
   console.log(`crashes (scribe exit other than 0/1, unreadable report or internal-error findings): ${crashes}`);
-  if (refused.size > 0) console.log(`Playwright config refused (exit 2, a configuration error; no Scribe findings, left out of the shared-rule comparison): ${[...refused].join(', ')}`);
+  console.log(`files checked: scribe ${scribeFiles}, eslint ${eslintFiles}${scribeFiles === eslintFiles && scribeFiles === files ? ' (the same files)' : ' — NOT THE SAME FILES'}`);
+  for (const m of measured.filter((x) => x.scribeFiles !== x.eslintFiles)) console.log(`  ${m.source.name}: scribe ${m.scribeFiles}, eslint ${m.eslintFiles} of ${m.files}`);
+  if (refused.length > 0) console.log(`Playwright config refused here (exit 2, a configuration error: its imports are not installed), validated with Playwright's defaults (-c an empty config): ${refused.join(', ')}`);
   for (const m of measured) for (const w of m.scribeWarnings) console.log(`scribe warning (${m.source.name}): ${w}`);
   for (const [tool, findings] of [['scribe', scribe], ['eslint', eslint]]) {
     const table = precisionTable(tool, findings);
@@ -224,3 +264,4 @@ if (sampleFile) {
   writeFileSync(sampleFile, `${JSON.stringify(drawnForLabelling, null, 2)}\n`);
   console.log(`\n${drawnForLabelling.length} sampled findings written to ${sampleFile} (${drawnForLabelling.filter((d) => !d.label).length} unlabelled)`);
 }
+rmSync(path.dirname(defaultsConfig), { recursive: true, force: true });

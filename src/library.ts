@@ -55,7 +55,7 @@ export class Scribe extends ScribeAgent {
   async execute(task: ScribeTask): Promise<AgentResult> {
     const project = await this.projectToWorkIn();
     const { provider, stats, reporter, validator } = this.given;
-    const result = await generateSpec(this.requestOf(task), { cwd: project.cwd, env: this.env, project, provider, stats, reporter, validator });
+    const result = await generateSpec(this.requestOf(task), { cwd: project.cwd, env: this.env, project, provider, stats, reporters: [reporter], validator });
     return agentResultOf(result, project.cwd);
   }
 

@@ -16,9 +16,10 @@ import type { LaunchOptions } from '@playwright/test';
 import { RunnerReport } from '../contracts.ts';
 import { runnerFolders, type RunnerConfig } from '../config/runner.ts';
 import { browserCandidates, BrowserNotFoundError, launchOptions } from '../explore/browser.ts';
-import { AppOriginError, appRoutes, NETWORK_DIR_INSIDE, openAppNetwork, type AppNetwork, type AppRoute } from './runner/app-network.ts';
-import { redact, type Secret } from '../llm/redact.ts';
+import { AppOriginError, appRoutes, NETWORK_DIR_INSIDE, relayedNetwork, type AppRoute } from './runner/app-network.ts';
+import { redact, secretValues, type Secret } from '../llm/redact.ts';
 import { statsHome } from '../stats/log.ts';
+import { withLifetimes, type Setup } from '../util/lifetimes.ts';
 import { variablesRead } from '../analysis/environment.ts';
 import { neutraliseActions, type NeutraliseOptions, type NeutralisedSpec } from '../analysis/neutralise.ts';
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
@@ -27,7 +28,7 @@ import { gatherEvidence, keepRunFiles } from './runner/evidence.ts';
 import { readPlaywrightReport, testsOf } from './runner/playwright-report.ts';
 import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
 import { newRunId, removeAbandonedRuns, removeAbandonedScratch, removeWorkspace, scratchName, workspaceDir } from './runner/run-folders.ts';
-import { hostCgroups, openMemoryCap, removeAbandonedCaps, type MemoryCap, type MemoryCapOutcome } from './runner/memory-cap.ts';
+import { hostCgroups, openMemoryCap, removeAbandonedCaps, type MemoryCapOutcome } from './runner/memory-cap.ts';
 import { runPermissions } from './runner/permissions.ts';
 import { fileSizeLimit, sandboxPrefix, SandboxUnavailableError } from './runner/sandbox.ts';
 import {
@@ -126,17 +127,22 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   }
 
   const id = newRunId();
-  const dir = workspaceDir(folders.temp, id);
-  let running: RunningProcess | undefined;
-  let contained: ContainedSetup | undefined;
-  let network: AppNetwork | undefined;
-  let memoryCap: MemoryCap | undefined;
-  const unregister = onInterrupt(() => {
-    running?.killNow();
-    removeWorkspace(dir);
-    if (contained) for (const folder of [contained.tempDir, contained.networkDir]) removeWorkspace(folder);
-  });
-  try {
+  // What the run holds, torn down in reverse however it ends: its folder, the interrupt handler, the contained
+  // run's TMPDIR, the network relay, the memory cap and Playwright's process tree.
+  return withLifetimes(options.signal, async (lifetimes) => {
+    const dir = await lifetimes.acquire('the run folder', async () => {
+      const folder = workspaceDir(folders.temp, id);
+      return { value: folder, teardown: () => removeWorkspace(folder) };
+    });
+    let running: RunningProcess | undefined;
+    let contained: ContainedSetup | undefined;
+    // A signal ends this process before any teardown could run: what must not outlive it goes at once.
+    const unregister = onInterrupt(() => {
+      running?.killNow();
+      removeWorkspace(dir);
+      if (contained) for (const folder of [contained.tempDir, contained.networkDir]) removeWorkspace(folder);
+    });
+    lifetimes.hold('the interrupt handler', unregister);
     const userConfig = options.playwrightConfigFile ? { file: path.resolve(cwd, options.playwrightConfigFile), ...(options.project ? { project: options.project } : {}) } : undefined;
     if (options.untrusted) {
       try {
@@ -145,6 +151,8 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
         if (error instanceof AppOriginError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
         throw error;
       }
+      const { tempDir } = contained;
+      lifetimes.hold("the contained run's TMPDIR", () => removeWorkspace(tempDir));
     }
     if (options.untrusted && (options.playwrightArgs?.length || options.reporters?.length)) throw new Error('Playwright flags and reporters pass through to trusted runs only');
     // The HTML report goes where `npx playwright test` puts it, not into the run's folder (removed after the run).
@@ -169,17 +177,17 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
       throw error;
     }
     // In the OS sandbox the run has no network but the app's origins, relayed from here.
-    if (contained && invocation.sandboxed) network = await openAppNetwork(contained.networkDir, contained.routes);
-    const capped = contained && openMemoryCap(id.slice(-8), config.containment.limits.memory_mb * MB, hostCgroups());
-    if (capped && 'cap' in capped) memoryCap = capped.cap;
-    running = startPlaywright({
+    if (contained && invocation.sandboxed) await lifetimes.acquire('the network relay', relayedNetwork(contained.networkDir, contained.routes));
+    const capped = contained && (await lifetimes.acquire('the memory cap', memoryCapOf(id, config)));
+    const memoryCap = capped && 'cap' in capped ? capped.cap : undefined;
+    running = await lifetimes.acquire('Playwright', playwrightProcess({
       ...invocation,
       prefix: [...(memoryCap?.prefix ?? []), ...(invocation.prefix ?? [])],
       cwd: workspace.dir,
       limitMs: config.timeouts.run_ms,
       killGraceMs: config.timeouts.kill_grace_ms,
       maxOutputChars: config.report.max_output_chars,
-    });
+    }));
     const stop = () => running?.killNow();
     options.signal?.addEventListener('abort', stop, { once: true });
     const outcome = await running.done.finally(() => options.signal?.removeEventListener('abort', stop));
@@ -188,13 +196,26 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     if (options.keepFile) copyOut(workspace.dir, options.keepFile);
     const contain = capped && containmentOf(invocation.sandboxed, capped, config);
     return options.untrusted ? redactReport(contain ? withContainment(result, contain) : result, secretValues(env, options.allowedEnv ?? [])) : result;
-  } finally {
-    unregister();
-    removeWorkspace(dir);
-    if (contained) removeWorkspace(contained.tempDir);
-    await network?.close();
-    await memoryCap?.close();
-  }
+  });
+}
+
+/** The setup of the run's memory cgroup, or why there is none here: the cgroup removed at teardown. */
+function memoryCapOf(id: string, config: RunnerConfig): Setup<MemoryCapOutcome> {
+  return async () => {
+    const capped = openMemoryCap(id.slice(-8), config.containment.limits.memory_mb * MB, hostCgroups());
+    return { value: capped, teardown: () => ('cap' in capped ? capped.cap.close() : undefined) };
+  };
+}
+
+/** The setup of Playwright's process: its whole tree killed at teardown unless it has ended. */
+function playwrightProcess(invocation: PlaywrightInvocation): Setup<RunningProcess> {
+  return async () => {
+    const running = startPlaywright(invocation);
+    let ended = false;
+    const end = () => (ended = true);
+    running.done.then(end, end);
+    return { value: running, teardown: () => (ended ? undefined : running.killNow()) };
+  };
 }
 
 /** Copies a regular file of the run folder out of it (a link could point anywhere on this machine). */
@@ -338,20 +359,6 @@ const CONTAINED_BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ'];
 export function containedEnv(env: NodeJS.ProcessEnv, baseURL: string, allowed: readonly string[], runDir: string, tempDir: string): NodeJS.ProcessEnv {
   const kept = Object.fromEntries([...CONTAINED_BASE_ENV, ...allowed].filter((key) => env[key] !== undefined).map((key) => [key, env[key]]));
   return { ...kept, BASE_URL: baseURL, HOME: runDir, TMPDIR: tempDir, FORCE_COLOR: '0' };
-}
-
-/** Variables whose values are never shown to a model: the caller's keys and tokens, and the declared credentials. */
-const SECRET_ENV = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|USERNAME|AUTH)/i;
-/** Shorter values would blank out ordinary words of a message. */
-const MIN_SECRET_CHARS = 4;
-
-/** The values an untrusted run's evidence must not carry: every secret-looking variable's, the declared ones included. */
-export function secretValues(env: NodeJS.ProcessEnv, allowed: readonly string[]): Secret[] {
-  const names = Object.keys(env).filter((key) => SECRET_ENV.test(key) || (allowed.includes(key) && key !== 'BASE_URL'));
-  return names.flatMap((variable) => {
-    const value = env[variable] ?? '';
-    return value.length >= MIN_SECRET_CHARS ? [{ variable, value }] : [];
-  });
 }
 
 /** The report with each secret value replaced, so error messages, console lines, snapshots and output sent to the Medic hold none. */

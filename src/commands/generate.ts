@@ -7,7 +7,7 @@ import { StatsLog } from '../stats/log.ts';
 import { OneOutcomeSink } from '../stats/outcome.ts';
 import { generateSpec, type PipelineResult } from '../workflow/pipeline.ts';
 import type { PipelineEvent } from '../contracts.ts';
-import { withoutRunError } from '../workflow/progress-reporter.ts';
+import { progressReporter, withoutRunError } from '../workflow/progress-reporter.ts';
 import { parseRequest, REQUEST_FIELD_DESCRIPTIONS } from '../workflow/request-contract.ts';
 import { resolveRequest } from '../workflow/request.ts';
 import { UsageError, type CliContext } from './context.ts';
@@ -56,11 +56,11 @@ async function runGenerate(description: string, flags: GenerateFlags, ctx: CliCo
   // Shared with the signal handler: a generation stopped by Ctrl-C or SIGTERM still ends with one outcome.
   const stats = new OneOutcomeSink(StatsLog.at(ctx.env, ctx.cwd));
   const generation = randomUUID();
-  const generate = (signal: AbortSignal) => generateSpec(request, { cwd: ctx.cwd, env: ctx.env, project, stats, generation, signal, onEvent: (event) => show(event, progress) });
+  const generate = (signal: AbortSignal) => generateSpec(request, { cwd: ctx.cwd, env: ctx.env, project, stats, generation, signal, reporters: [progressReporter(ctx.cwd, (event) => show(event, progress), 'the terminal')] });
   const needsApp = settled.value.url !== undefined;
   let result: PipelineResult;
   try {
-    result = await interruptible((signal) => (needsApp ? withWebServer(project, (note) => progress.info(note), () => generate(signal)) : generate(signal)), {
+    result = await interruptible((signal) => (needsApp ? withWebServer(project, (note) => progress.info(note), () => generate(signal), signal) : generate(signal)), {
       onSignal: (signal) => stats.giveUp(generation, 'interrupted', `stopped by ${signal}`),
       graceMs: project.agents.runner.timeouts.kill_grace_ms,
     });

@@ -4,7 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { LaunchOptions } from '@playwright/test';
+import type { Browser, LaunchOptions } from '@playwright/test';
+import type { Setup } from '../util/lifetimes.ts';
 
 /** Without these, Chromium's background connections hang on a closed network. */
 export const CHROMIUM_ARGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -62,4 +63,16 @@ function playwrightChromium(): string | undefined {
 /** Launch options for Playwright: the browser found and the flags this network needs. */
 export function launchOptions(env: NodeJS.ProcessEnv = process.env): LaunchOptions {
   return { executablePath: findBrowser(env).executablePath, args: CHROMIUM_ARGS, headless: true };
+}
+
+/**
+ * The setup of Scribe's own browser (exploring pages; runs launch theirs inside their boundary): launched on
+ * loopback, closed at teardown. Loaded on demand, as a generation without a URL never needs Playwright.
+ */
+export function launchedBrowser(env: NodeJS.ProcessEnv): Setup<Browser> {
+  return async () => {
+    const { chromium } = await import('@playwright/test');
+    const browser = await chromium.launch(launchOptions(env));
+    return { value: browser, teardown: () => browser.close() };
+  };
 }

@@ -1,5 +1,7 @@
 /**
- * The credentials contract's last line: the values of the declared secret credentials never reach a model.
+ * The one secret policy: which values never reach a model. The declared secret credentials' values, hidden from
+ * every message of every model call (secretsOf), and an untrusted run's evidence, which carries no secret-looking
+ * variable's value either (secretValues).
  * Every message of every model call passes through here, whatever it quotes (run output, error messages,
  * page snapshots, console lines).
  *
@@ -38,6 +40,20 @@ export function secretsOf(credentials: Readonly<Record<string, string>>, env: Re
   return Object.entries(credentials).flatMap(([role, variable]) => {
     const value = env[variable];
     return value && !IDENTITY_ROLE.test(role) ? [{ variable, value }] : [];
+  });
+}
+
+/** Variables whose values are never shown to a model from an untrusted run's evidence: the caller's keys and tokens, and the declared credentials. */
+const SECRET_ENV = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|USERNAME|AUTH)/i;
+/** Shorter values would blank out ordinary words of a message. */
+const MIN_SECRET_CHARS = 4;
+
+/** The values an untrusted run's evidence must not carry: every secret-looking variable's, the declared ones included. */
+export function secretValues(env: Readonly<Record<string, string | undefined>>, allowed: readonly string[]): Secret[] {
+  const names = Object.keys(env).filter((key) => SECRET_ENV.test(key) || (allowed.includes(key) && key !== 'BASE_URL'));
+  return names.flatMap((variable) => {
+    const value = env[variable] ?? '';
+    return value.length >= MIN_SECRET_CHARS ? [{ variable, value }] : [];
   });
 }
 

@@ -18,6 +18,7 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import { runGated } from '../agents/contained-run.ts';
+import type { GenerationReporter } from '../agents/reporter.ts';
 import { ConfigError } from '../config/load.ts';
 import type { ServerConfig } from '../config/server.ts';
 import { GenerateToolResult, RunnerReport, ValidateReport, type Issue } from '../contracts.ts';
@@ -35,9 +36,9 @@ import { peopleValidator, safetyGate } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { BatchResult, generateBatch, requestItems, type BatchProgress } from '../workflow/batch.ts';
 import { generateSpec } from '../workflow/pipeline.ts';
+import { progressReporter } from '../workflow/progress-reporter.ts';
 import { batchSchema, mcpRequestShape, parseRequest, REQUEST_FIELD_DESCRIPTIONS } from '../workflow/request-contract.ts';
 import { settleUrl } from '../workflow/request.ts';
-import type { PipelineEvent } from '../contracts.ts';
 import { chooseModel } from './model-choice.ts';
 import { JobSlots, SlotsFullError } from './slots.ts';
 
@@ -105,7 +106,7 @@ export function registerTools(server: McpServer, context: McpContext): void {
         try {
           const result = await generateSpec(
             { ...request, outputPath, provider: choice.provider === 'mcp' ? undefined : choice.provider },
-            { cwd, env, project: context.project, signal: extra.signal, provider, validator: context.validator(), onEvent: progressReporter(extra) },
+            { cwd, env, project: context.project, signal: extra.signal, provider, validator: context.validator(), reporters: [mcpProgress(extra, cwd)] },
           );
           const document = GenerateToolResult.parse({ ...result.document, provider: choice.provider, provider_note: choice.note });
           return structured(document, result.exitCode === 2);
@@ -244,15 +245,22 @@ export function registerTools(server: McpServer, context: McpContext): void {
   );
 }
 
-/** Each pipeline stage as an MCP progress notification, numbered in order, when the caller asked for progress. */
-function progressReporter(extra: Extra): (event: PipelineEvent) => void {
+/**
+ * The generation's reporter of MCP progress notifications: each stage line, numbered in order, when the caller
+ * asked for progress (none otherwise).
+ */
+function mcpProgress(extra: Extra, cwd: string): GenerationReporter | undefined {
   const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
   let step = 0;
-  return (event) => {
-    if (token === undefined) return;
-    step += 1;
-    void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message: `${event.stage} ${event.status}: ${event.message}` } }).catch(() => undefined);
-  };
+  return progressReporter(
+    cwd,
+    (event) => {
+      step += 1;
+      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message: `${event.stage} ${event.status}: ${event.message}` } }).catch(() => undefined);
+    },
+    'MCP progress notifications',
+  );
 }
 
 /** Each request's start and end as an MCP progress notification, when the caller asked for progress. */

@@ -14,6 +14,7 @@ import { chooseProviderName, type ProviderName } from '../llm/provider.ts';
 import { weakSecretWarnings } from '../llm/redact.ts';
 import { GENERATED_FOLDER, SAMPLE_SPEC_IN_FOLDER } from './config-file.ts';
 import { readProjectPlaywright, type PlaywrightChoice, type PlaywrightProject } from './playwright.ts';
+import { withLifetimes, type Setup } from '../util/lifetimes.ts';
 import { startWebServers } from './web-server.ts';
 
 export interface ProjectContext {
@@ -112,14 +113,20 @@ function generatedSpecEnv(critic: Agents['critic']): string[] {
  * Runs `work` with the app the Playwright config's webServer starts (started or reused as Playwright
  * would, stopped after); without a webServer, just runs it.
  */
-export async function withWebServer<T>(project: ProjectContext, onNote: (note: string) => void, work: () => Promise<T>): Promise<T> {
-  const servers = project.playwright?.webServers ?? [];
-  if (servers.length === 0) return work();
-  const started = await startWebServers(servers, project.env);
-  started.notes.forEach(onNote);
-  try {
-    return await work();
-  } finally {
-    await started.stop();
-  }
+export async function withWebServer<T>(project: ProjectContext, onNote: (note: string) => void, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  return withLifetimes(signal, async (lifetimes) => {
+    await lifetimes.acquire('the web server', webServers(project, onNote));
+    return work();
+  });
+}
+
+/** The setup of the Playwright config's web servers (none without a webServer): started or reused, stopped at teardown. */
+export function webServers(project: ProjectContext, onNote: (note: string) => void): Setup<void> {
+  return async (signal) => {
+    const servers = project.playwright?.webServers ?? [];
+    if (servers.length === 0) return { value: undefined, teardown: () => undefined };
+    const started = await startWebServers(servers, project.env, signal);
+    started.notes.forEach(onNote);
+    return { value: undefined, teardown: () => started.stop() };
+  };
 }

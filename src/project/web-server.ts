@@ -29,7 +29,8 @@ export interface StartedServers {
   stop(): Promise<void>;
 }
 
-export async function startWebServers(servers: readonly WebServer[], env: NodeJS.ProcessEnv): Promise<StartedServers> {
+/** Starts each server in turn; one that fails, or cancellation while waiting, stops those already started before it throws. */
+export async function startWebServers(servers: readonly WebServer[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<StartedServers> {
   const started: ChildProcess[] = [];
   const notes: string[] = [];
   const stop = async () => {
@@ -47,7 +48,7 @@ export async function startWebServers(servers: readonly WebServer[], env: NodeJS
       }
       const child = spawn(server.command, { shell: true, cwd: server.cwd, env: { ...env, ...server.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       started.push(child);
-      await waitUntilReady(server, child);
+      await waitUntilReady(server, child, signal);
       notes.push(`started the app (${server.command}) at ${target}`);
     }
   } catch (error) {
@@ -57,7 +58,7 @@ export async function startWebServers(servers: readonly WebServer[], env: NodeJS
   return { notes, stop };
 }
 
-async function waitUntilReady(server: WebServer, child: ChildProcess): Promise<void> {
+async function waitUntilReady(server: WebServer, child: ChildProcess, signal: AbortSignal | undefined): Promise<void> {
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2000));
   child.stdout!.on('data', keep);
@@ -66,6 +67,7 @@ async function waitUntilReady(server: WebServer, child: ChildProcess): Promise<v
   child.once('exit', (code) => (exited = code));
   const deadline = Date.now() + (server.timeout || DEFAULT_TIMEOUT_MS);
   while (Date.now() < deadline) {
+    signal?.throwIfAborted();
     if (exited !== undefined) throw new WebServerError(`the webServer command \`${server.command}\` exited (code ${exited}) before the app answered${output.trim() ? `:\n${output.trim()}` : ''}`);
     if (await answers(server)) return;
     await sleep(POLL_MS);

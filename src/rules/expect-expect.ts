@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
 import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
 import { ts } from '../util/typescript.js';
+import { ASYNC_MATCHERS } from '../analysis/playwright-api.ts';
 import { isExpectation, testCalls, testLabel } from '../analysis/test-steps.ts';
 import { defineRule, type Finding } from './types.ts';
 
@@ -45,13 +46,25 @@ interface Assertions {
 }
 
 function isAssertion(model: SpecModel, call: ts.CallExpression, assertions: Assertions): boolean {
-  if (isExpectation(model, call)) return true;
+  if (isExpectation(model, call) || isWebFirstMatcherOnHelper(model, call)) return true;
   const { name } = model.callee(call);
   // Only for helpers from elsewhere: one written in this file is looked into, not trusted by its name.
   if (name !== undefined && assertions.patterns.some((pattern) => pattern.test(name)) && !declaredHere(model, name)) return true;
   if (assertions.names.length === 0) return false;
   const written = model.text(call.expression).replace(/\s+/g, '');
   return assertions.names.some((n) => n === name || n === written);
+}
+
+/**
+ * `ShopCustomer.expects(locator).toBeVisible()`: a matcher only Playwright's expect has (a web-first one), on
+ * what a call returns: the suite's helper or actor fixture hands out Playwright's expect, and the matcher asserts.
+ */
+function isWebFirstMatcherOnHelper(model: SpecModel, call: ts.CallExpression): boolean {
+  const callee = model.unwrap(call.expression);
+  if (!ts.isPropertyAccessExpression(callee) || !ASYNC_MATCHERS.has(callee.name.text)) return false;
+  let subject = model.unwrap(callee.expression);
+  while (ts.isPropertyAccessExpression(subject) && subject.name.text === 'not') subject = model.unwrap(subject.expression);
+  return ts.isCallExpression(subject);
 }
 
 /** With the type check, a helper imported from the project is looked into: does it call expect? */

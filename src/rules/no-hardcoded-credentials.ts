@@ -1,7 +1,7 @@
 import { ts } from '../util/typescript.js';
 import { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
-import { LOCATOR_FACTORIES, PLAYWRIGHT_MODULES } from '../analysis/playwright-api.ts';
+import { LOCATOR_FACTORIES, PLAYWRIGHT_BUILTIN_FIXTURES, PLAYWRIGHT_MODULES } from '../analysis/playwright-api.ts';
 import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 
@@ -32,7 +32,7 @@ export default defineRule({
     const findings: Finding[] = [];
     const report = (literals: ts.Node[], message: string, byName = false) => {
       for (const literal of literals) {
-        if (reported.has(literal) || deliberatelyWrong(model, literal) || (byName && (isProse(literal) || seededByTheTest(model, literal)))) continue;
+        if (reported.has(literal) || deliberatelyWrong(model, literal) || seededByTheTest(model, literal) || (byName && isProse(literal))) continue;
         reported.add(literal);
         findings.push({ node: literal, message });
       }
@@ -261,10 +261,34 @@ function seededByTheTest(model: SpecModel, literal: ts.Node): boolean {
   });
 }
 
-/** A call on something imported from a module that is not Playwright (`prisma.x.create`, `db.insert`). */
+/**
+ * A call on something of the project's own, not Playwright's: imported from a module that is not Playwright
+ * (`prisma.x.create`, `db.insert`), or a fixture the suite defines (`TestDataService.createCustomer({ password })`
+ * with `TestDataService` taken from the test's fixtures, not one of Playwright's such as `page` or `request`).
+ */
 function isProjectModuleCall(model: SpecModel, call: ts.CallExpression): boolean {
   const module = model.chainModule(call.expression);
-  return module !== undefined && !PLAYWRIGHT_MODULES.includes(module);
+  if (module !== undefined) return !PLAYWRIGHT_MODULES.includes(module);
+  // Typing it into a field of the fixture's page object signs in with it; it does not create it.
+  if (TYPING_METHODS.has(model.callee(call).name ?? '')) return false;
+  const root = chainRoot(model, call.expression);
+  const declaration = root && model.declarationOf(root);
+  return declaration !== undefined && isProjectFixture(declaration);
+}
+
+function chainRoot(model: SpecModel, expr: ts.Expression): ts.Identifier | undefined {
+  let root = model.unwrap(expr);
+  while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root) || ts.isCallExpression(root)) root = model.unwrap(root.expression);
+  return ts.isIdentifier(root) ? root : undefined;
+}
+
+/** `{ TestDataService }` destructured from a function's first parameter (a test's fixtures) and not one Playwright provides. */
+function isProjectFixture(declaration: ts.Node): boolean {
+  if (!ts.isBindingElement(declaration) || !ts.isObjectBindingPattern(declaration.parent)) return false;
+  const parameter = declaration.parent.parent;
+  if (!ts.isParameter(parameter) || parameter.parent.parameters[0] !== parameter) return false;
+  const key = declaration.propertyName ?? declaration.name;
+  return ts.isIdentifier(key) && !PLAYWRIGHT_BUILTIN_FIXTURES.has(key.text);
 }
 
 /**

@@ -12,6 +12,7 @@ import type { GenerateResult } from '../contracts.ts';
 import { DEMO_ACCOUNT, startDemoApp } from '../demo-app/server.ts';
 import { loadProject } from '../project/context.ts';
 import { generateSpec } from './pipeline.ts';
+import { progressReporter } from './progress-reporter.ts';
 import type { PipelineEvent } from '../contracts.ts';
 
 export interface DemoRequest {
@@ -63,7 +64,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoRun> {
       options.onStart?.(request, index, app.url);
       const { document, exitCode } = await generateSpec(
         { description: request.description, feature: request.feature, url: `${app.url}${request.path}`, force: true },
-        { cwd: dir, env, project: { ...project, env }, onEvent: options.onEvent },
+        { cwd: dir, env, project: { ...project, env }, reporters: [options.onEvent && progressReporter(dir, options.onEvent, 'the terminal')] },
       );
       outcomes.push({ request, document, exitCode });
     }

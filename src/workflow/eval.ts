@@ -14,6 +14,7 @@ import type { ProjectContext } from '../project/context.ts';
 import { statsHome, StatsLog } from '../stats/log.ts';
 import { slugify } from '../store/spec-files.ts';
 import { generateSpec } from './pipeline.ts';
+import { progressReporter } from './progress-reporter.ts';
 import type { RequestLimits } from './request-contract.ts';
 import type { PipelineEvent } from '../contracts.ts';
 
@@ -108,7 +109,7 @@ export async function runEval(requests: EvalRequests, options: EvalOptions): Pro
           complexity: request.complexity,
           selfValidation: options.selfValidation,
         },
-        { cwd: options.cwd, env: options.env, project: options.project, stats, onEvent: (event) => { events.push(event); options.onEvent?.(index, event); } },
+        { cwd: options.cwd, env: options.env, project: options.project, stats, reporters: [progressReporter(options.cwd, (event) => { events.push(event); options.onEvent?.(index, event); }, 'the terminal')] },
       );
       const recorded = stats.read();
       const calls = recorded.filter((e) => e.type === 'model_call');

@@ -8,6 +8,7 @@ import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
 import { generateSpec } from './pipeline.ts';
+import { progressReporter } from './progress-reporter.ts';
 import type { FromWorker, ToWorker } from './threads.ts';
 
 serveJobs(parentPort!);
@@ -38,7 +39,7 @@ function serveJobs(port: MessagePort): void {
           generation: message.job.generation,
           stats: { record: (event) => send({ type: 'stats', event }) },
           validator,
-          onEvent: (event) => send({ type: 'event', event }),
+          reporters: [progressReporter(message.job.cwd, (event) => send({ type: 'event', event }), "the job's stages")],
         });
       })
       .then((result) => send({ type: 'result', result }))

@@ -3,6 +3,7 @@
  * `generate --json` document out, with every stage reported as it happens.
  */
 import { randomUUID } from 'node:crypto';
+import type { Browser } from '@playwright/test';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
 import { multiplex, stageReporter, type GenerationReporter } from '../agents/reporter.ts';
@@ -10,7 +11,7 @@ import { Scribe } from '../agents/scribe.ts';
 import type { ResolvedRequest } from '../agents/request.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
 import { GenerateResult, type ExploreSignIn, type PageInventory, type PipelineEvent } from '../contracts.ts';
-import { launchOptions } from '../explore/browser.ts';
+import { launchedBrowser } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
@@ -19,6 +20,7 @@ import type { StatsSink } from '../stats/log.ts';
 import type { OutcomeEvent } from '../stats/outcome.ts';
 import { assertWritable, SpecExistsError } from '../store/spec-files.ts';
 import { SpecStore } from '../store/spec-store.ts';
+import { withLifetimes, type Lifetimes } from '../util/lifetimes.ts';
 import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { runWorkflow } from './orchestrator.ts';
@@ -46,12 +48,15 @@ export interface PipelineOptions {
   env: NodeJS.ProcessEnv;
   /** The project, read once by the caller; default: read from cwd and env (and `request.provider`). */
   project?: ProjectContext;
-  onEvent?: (event: PipelineEvent) => void;
   signal?: AbortSignal;
   /** Where events go (default: the project's log); one that may also be ended by someone else should be a OneOutcomeSink. */
   stats?: StatsSink | false;
-  /** One more reporter of what happens (besides the statistics and the lines of onEvent). */
-  reporter?: GenerationReporter;
+  /**
+   * The caller's reporters of what happens, besides the statistics and the stage clock: the terminal's step list,
+   * an HTTP job's stages and SSE, MCP progress notifications (each a progressReporter), or its own. Each is
+   * isolated: one that throws is reported to the others and the generation goes on.
+   */
+  reporters?: ReadonlyArray<GenerationReporter | undefined>;
   /** The generation's id in the statistics (default: a new one); a caller that may have to end it names it. */
   generation?: string;
   /** A model provider made by the caller (the MCP host's model, through sampling); wins over `request.provider`. */
@@ -72,16 +77,15 @@ export interface PipelineResult {
 export async function generateSpec(request: GenerateRequest, options: PipelineOptions): Promise<PipelineResult> {
   const clock = new StageClock();
   const failedReporters: string[] = [];
-  // One reporter for the generation: the statistics log, the lines the caller shows, the stage clock, the caller's
-  // own; one that fails is recorded (a line and a warning of the result) and the generation goes on.
+  // One reporter for the generation: the statistics log, the stage clock, the caller's (its lines or its own); one
+  // that fails is recorded (a line and a warning of the result) and the generation goes on.
   const reporter = stageReporter(
     {
       stats: options.stats,
       reporter: multiplex(
-        { ...progressReporter(options.cwd, (line) => options.onEvent?.(line)), name: 'the event listener' },
         progressReporter(options.cwd, (line) => clock.observe(line.stage, line.status)),
+        ...(options.reporters ?? []),
         { report: (event) => event.type === 'reporter_failed' && failedReporters.push(reporterFailure(event)) },
-        options.reporter,
       ),
     },
     options.env,
@@ -108,7 +112,12 @@ interface Generation {
   clock: StageClock;
 }
 
-async function generateWith(asked: GenerateRequest, options: PipelineOptions, { project, request, reporter, generation, emit, clock }: Generation): Promise<PipelineResult> {
+async function generateWith(asked: GenerateRequest, options: PipelineOptions, generation: Generation): Promise<PipelineResult> {
+  // What the generation holds (the browser) is torn down when it ends, however it ends.
+  return withLifetimes(options.signal, (lifetimes) => generateHolding(lifetimes, asked, options, generation));
+}
+
+async function generateHolding(lifetimes: Lifetimes, asked: GenerateRequest, options: PipelineOptions, { project, request, reporter, generation, emit, clock }: Generation): Promise<PipelineResult> {
   const { scribe: config, critic } = project.agents;
 
   // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
@@ -119,8 +128,14 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
   const validating = options.validator?.forUntrustedCode(options.cwd) ?? untrustedValidator(critic, { projectRoot: options.cwd, typeCheck: true, tsconfig: project.tsconfig });
   let inventory: PageInventory | undefined;
   let signIn: ExploreSignIn | undefined;
+  let browser: Browser | undefined;
   if (request.url) {
-    const exploring = explore(request.url, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
+    const url = request.url;
+    emit('explore', 'started', `exploring ${url}`);
+    const exploring = lifetimes.acquire('the browser', launchedBrowser(options.env)).then((launched) => {
+      browser = launched;
+      return explore(url, launched, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
+    });
     // Its failure is read below; meanwhile it must not count as unhandled.
     exploring.catch(() => undefined);
     // The type checker readies itself while the browser starts: its first spec is then checked at once.
@@ -129,7 +144,7 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
     try {
       ({ inventory, signIn } = await exploring);
     } catch (error) {
-      emit('explore', 'failed', `could not explore ${request.url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
+      emit('explore', 'failed', `could not explore ${url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   const validator = validating.withInventory(inventory).withEnv(options.env);
@@ -144,7 +159,7 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
     selfValidation: asked.selfValidation !== false,
     style: readProjectStyle(project),
   });
-  const context: GenerationContext = { generation, project, request, reporter, signal: options.signal, gate: validator, clock, run: asked.run !== false };
+  const context: GenerationContext = { generation, project, request, reporter, signal: options.signal, gate: validator, clock, run: asked.run !== false, browser };
   const workers = pipelineWorkers(context, {
     scribe,
     critic: new Critic({ ...shared, scribeConfig: config, providerName }),
@@ -202,19 +217,10 @@ function writableRequest(request: GenerateRequest, project: ProjectContext): Set
 }
 
 /** The site's inventory, signed in where the start URL lands on a login and a way to sign in is there (explore-signed-in.ts). */
-async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit, context: { project: ProjectContext; env: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<SignedInExploration> {
-  emit('explore', 'started', `exploring ${url}`);
-  // Loaded on demand: exploring needs a browser, which a run without a URL never does.
+async function explore(url: string, browser: Browser, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit, context: { project: ProjectContext; env: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<SignedInExploration> {
+  // Loaded on demand: exploring needs Playwright, which a run without a URL never does.
   const { exploreSignedIn } = await import('./explore-signed-in.ts');
-  // Scribe's own browser, not a run's: the runs launch theirs inside their boundary.
-  const { chromium } = await import('@playwright/test');
-  const browser = await chromium.launch(launchOptions(context.env));
-  let explored: SignedInExploration;
-  try {
-    explored = await exploreSignedIn(url, { ...context, browser, testIdAttribute, settings, onProgress: (message) => emit('explore', 'info', message) });
-  } finally {
-    await browser.close();
-  }
+  const explored = await exploreSignedIn(url, { ...context, browser, testIdAttribute, settings, onProgress: (message) => emit('explore', 'info', message) });
   const { inventory, signIn } = explored;
   const pages = 1 + (inventory.pages?.length ?? 0);
   const ids = inventory.testIds.length + (inventory.pages ?? []).reduce((sum, page) => sum + page.testIds.length, 0);

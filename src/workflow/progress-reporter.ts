@@ -6,9 +6,13 @@ import path from 'node:path';
 import type { GenerationEvent, GenerationReporter } from '../agents/reporter.ts';
 import type { PipelineEvent } from '../contracts.ts';
 
-/** Each event that reads as a line, handed to `line` as a PipelineEvent stamped now. */
-export function progressReporter(cwd: string, line: (event: PipelineEvent) => void): GenerationReporter {
+/**
+ * Each event that reads as a line, handed to `line` as a PipelineEvent stamped now; `name` is what a failure of
+ * it is called (the terminal, an HTTP job's stages, MCP progress notifications).
+ */
+export function progressReporter(cwd: string, line: (event: PipelineEvent) => void, name?: string): GenerationReporter {
   return {
+    ...(name ? { name } : {}),
     report: (event) => {
       const described = describe(event, cwd);
       if (described) line({ ...described, at: new Date().toISOString() });

@@ -1,18 +1,22 @@
 /**
- * Stopping Scribe mid-work, through the real binary: `scribe generate` on SIGTERM, and `scribe serve`
- * stopped with two signals and started again. Every generation ends with exactly one outcome in the
+ * Stopping Scribe mid-work, through the real binary: `scribe generate` on SIGTERM, a batch of two
+ * generations at once (each in its worker thread) on SIGTERM, and `scribe serve` stopped with two signals
+ * and started again. Every generation ends with exactly one outcome in the
  * statistics, no run folder is left behind, and a restarted server still answers for its jobs.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+import { DEFAULT_RUNNER_PATH } from '../../src/config/runner.ts';
 import type { JobView } from '../../src/contracts.ts';
 import { StatsLog } from '../../src/stats/log.ts';
 import type { StatsEvent } from '../../src/stats/events.ts';
+import { readBatches } from '../../src/workflow/batch.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
 import { startSlowApp, type SlowApp } from '../fixtures/slow-app.ts';
 import { runCli } from './harness.ts';
@@ -76,6 +80,33 @@ describe('scribe generate: SIGTERM during a run', () => {
     expect(outcomes()).toEqual([expect.objectContaining({ type: 'give_up', reason: 'interrupted', error: 'stopped by SIGTERM' })]);
     const stats = JSON.parse((await runCli(['stats', '--json'], { cwd: project.dir, env: { SCRIBE_HOME: project.home } })).stdout);
     expect(stats).toMatchObject({ generations: 1, generations_succeeded: 0, generations_gave_up: 1 });
+  });
+});
+
+describe('scribe generate --plan: SIGTERM while its worker threads run', { timeout: 300_000 }, () => {
+  it('stops every generation, exits 143 saying so, leaves no run folder and records no batch', async () => {
+    // A grace a loaded machine cannot run out of: a thread in the middle of a type check sees the abort only
+    // after it. A thread that ignored the abort would hold its run on the held page past it (runner run_ms).
+    const runner = parseDocument(readFileSync(DEFAULT_RUNNER_PATH, 'utf8'));
+    runner.setIn(['timeouts', 'kill_grace_ms'], 30_000);
+    writeFileSync(path.join(project.dir, 'agents', 'runner.yaml'), runner.toString());
+    const scenario = (request: string) => ({ request, page: '/', steps: [], expected: 'the reports page shows it' });
+    const plan = { version: 1, app: app.url, planner: 'offline', scenarios: [scenario('see the reports page'), scenario('refresh the reports page')] };
+    writeFileSync(path.join(project.dir, 'plan.json'), JSON.stringify(plan));
+    const child = scribe(['generate', '--plan', 'plan.json', '--workers', '2']);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = once(child, 'exit');
+    // Both scenarios under way in their threads; once a Runner has its run folder, every page load is held.
+    await until(() => /\[2\/2\] worker \d/.test(stderr) && runFolders().length > 0, 'both scenarios started, a run under way', 240_000);
+    app.hold();
+
+    child.kill('SIGTERM');
+    const [code] = (await exited) as [number | null];
+    expect(code, stderr).toBe(143);
+    expect(stderr).toContain('stopped by SIGTERM');
+    expect(runFolders()).toEqual([]);
+    expect(readBatches(project.home)).toEqual([]);
   });
 });
 

@@ -3,8 +3,7 @@
  * one and no worker idles while another finishes a long file (on a clean clone vitest has no durations
  * and starts the largest files first; the 233 s hostile-run file, 48 lines, then started last). Files not
  * listed keep vitest's own order after them. The list is a lane's measured durations, slowest first
- * (seconds in a clean-clone CI run on 2 cores, after this suite's speed work); it only orders, so a
- * stale entry costs time, never a result.
+ * (seconds in a clean-clone CI run on 2 cores); it only orders, so a stale entry costs time, never a result.
  */
 import path from 'node:path';
 import type { TestSequencer, TestSpecification, Vitest } from 'vitest/node';
@@ -14,13 +13,13 @@ export const SLOWEST_FIRST = [
   'test/agents/runner.test.ts', // 197 s
   'test/package/playwright-versions.test.ts', // 177 s
   'test/workflow/real-apps.test.ts', // 108 s
-  'test/queue/limits.test.ts', // ~100 s
   'test/workflow/pipeline.test.ts', // 90 s
   'test/commands/heal.test.ts', // 88 s
   'test/package/install.test.ts', // 70 s
   'test/commands/generate-proof.test.ts', // 61 s
   'test/agents/runner/proof.test.ts', // 54 s
   'test/mcp/stdio.test.ts', // 51 s
+  'test/queue/limits.test.ts', // ~50 s (401 s before a stopped job aborted its model call)
   'test/agents/runner-user-config.test.ts', // 47 s
   'test/commands/batch.test.ts', // 43 s
   'test/commands/demo.test.ts', // 43 s

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, findBrowser } from '../../src/explore/browser.ts';
+import { packedTarball } from './packed.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const packageJson = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string>; devDependencies: Record<string, string> };
@@ -95,9 +96,7 @@ const projects = new Map<string, Promise<{ dir: string; install: Run }>>();
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'scribe-versions-'));
-  const packed = await run('npm', ['pack', '--pack-destination', work, '--json'], { cwd: repoRoot, env: process.env });
-  expect(packed.code, packed.stderr).toBe(0);
-  tarball = path.join(work, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
+  tarball = await packedTarball();
   for (const version of VERSIONS) projects.set(version, installProject(version));
   await Promise.all(projects.values());
 }, 900_000);

@@ -56,10 +56,8 @@ async function outcomes(id: string): Promise<string[]> {
 beforeEach(async () => {
   redis = await startRedis();
   fake = await startFakeOpenAI();
-  // A model call that hangs keeps its job running until a test stops it. A stopped job's call in flight is
-  // not aborted (the Scribe's model call takes no signal), so its generation ends only at this timeout:
-  // long enough for every step a test takes while the job runs, short enough not to idle the lane.
-  project = makeScribeProject({ 'provider.request_timeout_ms': 20_000, 'provider.http_retries': 0 });
+  // A model call that hangs is given up only after two minutes: the job runs until a test stops it.
+  project = makeScribeProject({ 'provider.request_timeout_ms': 120_000, 'provider.http_retries': 0 });
 });
 
 afterEach(async () => {

@@ -133,4 +133,28 @@ test('pretends', async () => {
 `;
     expect(lint('expect-expect', code).map((i) => i.line)).toEqual([14, 19]);
   });
+
+  it("a web-first matcher on what the suite's helper or actor fixture returns asserts; a look-alike matcher or no matcher does not", () => {
+    const code = `import { test } from './fixtures';
+
+test('customer sees the account page', async ({ ShopCustomer, AccountPage }) => {
+  await ShopCustomer.goesTo(AccountPage.url());
+  await ShopCustomer.expects(AccountPage.heading).toBeVisible();
+});
+
+test('admin sees no error', async ({ ShopAdmin, page }) => {
+  await ShopAdmin.expects(page.getByText('Error')).not.toBeVisible();
+});
+
+test('only navigates', async ({ ShopCustomer, AccountPage }) => {
+  await ShopCustomer.goesTo(AccountPage.url());
+  ShopCustomer.expects(AccountPage.heading);
+});
+
+test('a plain matcher name on a helper is not taken on trust', async ({ ShopCustomer }) => {
+  ShopCustomer.total().toBe(3);
+});
+`;
+    expect(lint('expect-expect', code).map((i) => i.line)).toEqual([12, 17]);
+  });
 });

@@ -93,4 +93,23 @@ describe('missing-playwright-await', () => {
     expect(lint(RULE, code)).toMatchObject([{ line: 2, fixable: false }]);
     expect(fix(RULE, code)).toBe(code);
   });
+
+  it('flags an un-awaited async matcher the file adds with expect.extend, on the extended expect or the mutated one; a sync one is not a promise', () => {
+    const code = `import { test, expect as baseExpect } from '@playwright/test';
+export const expect = baseExpect.extend({
+  async toHaveAmount(locator, expected) { return { pass: true, message: () => '' }; },
+  toBeWithin: async (value, low, high) => ({ pass: value >= low && value <= high, message: () => '' }),
+  toBeEven(value) { return { pass: value % 2 === 0, message: () => '' }; },
+});
+baseExpect.extend({ async toHaveBadge(locator) { return { pass: true, message: () => '' }; } });
+test('x', async ({ page }) => {
+  expect(page.getByTestId('cart')).toHaveAmount(3);
+  await expect(page.getByTestId('cart')).toHaveAmount(3);
+  expect(5).toBeWithin(1, 10);
+  expect(4).toBeEven();
+  baseExpect(page.getByTestId('cart')).not.toHaveBadge();
+});
+`;
+    expect(lines(code)).toEqual([9, 11, 13]);
+  });
 });

@@ -176,4 +176,28 @@ test('uses a token nobody created', async ({ request }) => {
 `;
     expect(lines(code)).toEqual([12]);
   });
+
+  it("the password of an account the test creates through the suite's own fixture is test data; handed to Playwright's request it still counts", () => {
+    const code = `import { test, expect } from './fixtures';
+
+test('a new customer signs in', async ({ TestDataService, LoginPage, page }) => {
+  const email = 'new@example.com';
+  const password = 'shopware';
+  await TestDataService.createCustomer({ email, password });
+  await LoginPage.passwordInput.fill(password);
+  await expect(page.getByText(email)).toBeVisible();
+});
+
+test('signs in through the API', async ({ request }) => {
+  const password = 'hunter2-real';
+  await request.post('/api/login', { data: { email: 'admin@example.com', password } });
+});
+
+test('signs in as the admin', async ({ LoginPage }) => {
+  const password = 'admin-secret';
+  await LoginPage.passwordInput.fill(password);
+});
+`;
+    expect(lines(code)).toEqual([12, 17]);
+  });
 });

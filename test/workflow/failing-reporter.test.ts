@@ -10,6 +10,7 @@ import type { PipelineEvent } from '../../src/contracts.ts';
 import type { NewStatsEvent } from '../../src/stats/events.ts';
 import type { StatsSink } from '../../src/stats/log.ts';
 import { generateSpec } from '../../src/workflow/pipeline.ts';
+import { progressReporter } from '../../src/workflow/progress-reporter.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { fenced, GOOD_SPEC } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
@@ -45,7 +46,7 @@ describe('a failing reporter', () => {
     const lines: PipelineEvent[] = [];
     const { document, exitCode } = await generateSpec(
       { description: 'the home page shows its heading', feature: 'Home', run: false },
-      { cwd: project.dir, env: project.env(fake.url), stats: brokenLog, reporter: brokenReporter, onEvent: (line) => lines.push(line) },
+      { cwd: project.dir, env: project.env(fake.url), stats: brokenLog, reporters: [brokenReporter, progressReporter(project.dir, (line) => lines.push(line))] },
     );
 
     expect(exitCode).toBe(0);
@@ -81,7 +82,7 @@ describe('a failing reporter', () => {
     };
     const { document, exitCode } = await generateSpec(
       { description: 'the home page shows its heading', feature: 'Home', run: false },
-      { cwd: project.dir, env: project.env(fake.url), stats: { record: (event) => recorded.push(event) }, reporter: writer },
+      { cwd: project.dir, env: project.env(fake.url), stats: { record: (event) => recorded.push(event) }, reporters: [writer] },
     );
     expect(exitCode).toBe(1);
     expect(document.success).toBe(false);

@@ -10,6 +10,7 @@ import { DEFAULT_CRITIC_PATH } from '../../src/config/critic.ts';
 import { StatsLog } from '../../src/stats/log.ts';
 import { computeStats } from '../../src/stats/aggregate.ts';
 import { generateSpec, type GenerateRequest } from '../../src/workflow/pipeline.ts';
+import { progressReporter } from '../../src/workflow/progress-reporter.ts';
 import type { PipelineEvent } from '../../src/contracts.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { chatty, fenced, STRICT_MODE, STRICT_MODE_DROPPED, STRICT_MODE_HEALED, STRICT_MODE_LINE, STRICT_MODE_LOOSENED } from '../fixtures/model-answers.ts';
@@ -51,7 +52,7 @@ beforeEach(() => {
 afterEach(() => project.remove());
 
 function generate(request: Partial<GenerateRequest> = {}) {
-  return generateSpec({ ...REQUEST, url: app.url, ...request }, { cwd: project.dir, env: project.env(fake.url), onEvent: (e) => events.push(e) });
+  return generateSpec({ ...REQUEST, url: app.url, ...request }, { cwd: project.dir, env: project.env(fake.url), reporters: [progressReporter(project.dir, (e) => events.push(e))] });
 }
 
 const stages = () => events.filter((e) => e.status === 'done' || e.status === 'failed').map((e) => `${e.stage}:${e.status}`);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateSpec, type GenerateRequest } from '../../src/workflow/pipeline.ts';
+import { progressReporter } from '../../src/workflow/progress-reporter.ts';
 import type { PipelineEvent } from '../../src/contracts.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { fenced } from '../fixtures/model-answers.ts';
@@ -70,7 +71,7 @@ beforeEach(() => {
 afterEach(() => project.remove());
 
 function generate(request: Partial<GenerateRequest>, env: NodeJS.ProcessEnv = ACCOUNT) {
-  return generateSpec({ description: 'sign in, add the lamp to the cart and see it there', feature: 'Shop', url: shop.url, ...request }, { cwd: project.dir, env: project.env(fake.url, env), onEvent: (e) => events.push(e) });
+  return generateSpec({ description: 'sign in, add the lamp to the cart and see it there', feature: 'Shop', url: shop.url, ...request }, { cwd: project.dir, env: project.env(fake.url, env), reporters: [progressReporter(project.dir, (e) => events.push(e))] });
 }
 const stages = () => events.filter((e) => e.status === 'done' || e.status === 'failed').map((e) => `${e.stage}:${e.status}`);
 const requestText = (n: number) => fake.requests[n]!.body.messages!.map((m) => m.content).join('\n');

@@ -14,6 +14,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import { writeFileAtomic } from '../../util/fs.ts';
+import type { Setup } from '../../util/lifetimes.ts';
 
 /** One reachable origin: where the sandbox sees it, and where Scribe connects for it. */
 export interface AppRoute {
@@ -109,6 +110,14 @@ export async function openAppNetwork(dir: string, routes: AppRoute[]): Promise<A
     throw error;
   }
   return { dir, routes, close: () => closeAll(servers, sockets, dir) };
+}
+
+/** The setup of the relay: opened, and closed (its sockets and folder removed) at teardown. */
+export function relayedNetwork(dir: string, routes: AppRoute[]): Setup<AppNetwork> {
+  return async () => {
+    const network = await openAppNetwork(dir, routes);
+    return { value: network, teardown: () => network.close() };
+  };
 }
 
 async function closeAll(servers: Server[], sockets: Set<Socket>, dir: string): Promise<void> {

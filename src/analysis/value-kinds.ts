@@ -1,0 +1,120 @@
+/** Which Playwright object a value holds (a Page, a Locator, a frame, ...), from how it was made or declared. */
+import { ts } from '../util/typescript.js';
+import { fixtureKind, kindFromTypeName, kindOfCall, type ValueKind } from './playwright-api.ts';
+import { findThisAssignment } from './syntax.ts';
+import { ValueModel } from './values.ts';
+
+export class KindModel extends ValueModel {
+  private readonly kinds = new Map<ts.Node, ValueKind>();
+
+  /** Which Playwright object an expression holds (a promise of one counts as the object). */
+  kindOf(expr: ts.Expression): ValueKind {
+    const cached = this.kinds.get(expr);
+    if (cached) return cached;
+    this.kinds.set(expr, 'unknown'); // guards against cycles such as `let a = b; let b = a`
+    const kind = this.computeKind(this.unwrap(expr));
+    this.kinds.set(expr, kind);
+    return kind;
+  }
+
+  private computeKind(e: ts.Expression): ValueKind {
+    if (ts.isAwaitExpression(e)) return this.kindOf(e.expression);
+    if (ts.isIdentifier(e)) return this.kindOfIdentifier(e);
+    if (ts.isCallExpression(e)) {
+      const { name, receiver } = this.callee(e);
+      if (name === undefined || receiver === undefined) return 'unknown';
+      const firstArgument = e.arguments[0] ? this.stringValue(e.arguments[0]) : undefined;
+      return kindOfCall(name, this.kindOf(receiver), firstArgument);
+    }
+    if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
+      const name = this.memberName(e);
+      const receiver = this.unwrap(e.expression);
+      if (receiver.kind === ts.SyntaxKind.ThisKeyword && name) {
+        const member = this.classMemberKind(e, name);
+        if (member !== 'unknown') return member;
+      }
+      // `context.pages()[0]`
+      if (ts.isElementAccessExpression(e) && ts.isCallExpression(receiver) && this.callee(receiver).name === 'pages') return 'page';
+      if (name) {
+        const viaReceiver = kindOfCall(name, this.kindOf(receiver), undefined, true);
+        if (viaReceiver !== 'unknown') return viaReceiver;
+        const fixture = fixtureKind(name);
+        if (fixture) return fixture;
+        const hit = this.property(receiver, name);
+        if (hit) return this.kindOf(hit.value);
+      }
+      return 'unknown';
+    }
+    if (ts.isConditionalExpression(e)) {
+      const whenTrue = this.kindOf(e.whenTrue);
+      return whenTrue === this.kindOf(e.whenFalse) ? whenTrue : 'unknown';
+    }
+    return 'unknown';
+  }
+
+  private kindOfIdentifier(id: ts.Identifier): ValueKind {
+    const declaration = this.declarationOf(id);
+    if (!declaration) return fixtureKind(id.text) ?? 'unknown';
+    if (ts.isVariableDeclaration(declaration) || ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration)) {
+      const typed = declaration.type ? kindFromTypeNode(declaration.type) : undefined;
+      if (typed) return typed;
+      if (declaration.initializer && ts.isIdentifier(declaration.name)) return this.kindOf(declaration.initializer);
+      if (ts.isParameter(declaration) && ts.isIdentifier(declaration.name)) return fixtureKind(declaration.name.text) ?? 'unknown';
+      return 'unknown';
+    }
+    if (ts.isBindingElement(declaration)) {
+      if (ts.isArrayBindingPattern(declaration.parent)) return this.arrayElementKind(declaration, declaration.parent);
+      const key = declaration.propertyName ?? declaration.name;
+      const keyName = ts.isIdentifier(key) || ts.isStringLiteralLike(key) ? key.text : undefined;
+      return (keyName && fixtureKind(keyName)) || 'unknown';
+    }
+    return 'unknown';
+  }
+
+  /** `const [popup] = await Promise.all([page.waitForEvent('popup'), …])`: the kind of the matching element. */
+  private arrayElementKind(element: ts.BindingElement, pattern: ts.ArrayBindingPattern): ValueKind {
+    if (!ts.isVariableDeclaration(pattern.parent) || !pattern.parent.initializer) return 'unknown';
+    let init = this.unwrap(pattern.parent.initializer);
+    if (ts.isAwaitExpression(init)) init = this.unwrap(init.expression);
+    if (ts.isCallExpression(init) && this.isPromiseCombinator(init) && init.arguments[0]) init = this.resolve(init.arguments[0]);
+    if (!ts.isArrayLiteralExpression(init)) return 'unknown';
+    const item = init.elements[pattern.elements.indexOf(element)];
+    return item && !ts.isSpreadElement(item) ? this.kindOf(item) : 'unknown';
+  }
+
+  /** `this.x` in a class: its declared type, its initializer, or what the constructor assigns. */
+  private classMemberKind(access: ts.Node, name: string): ValueKind {
+    let cls: ts.Node | undefined = access.parent;
+    while (cls && !ts.isClassLike(cls)) cls = cls.parent;
+    if (!cls || !ts.isClassLike(cls)) return 'unknown';
+    for (const member of cls.members) {
+      if (ts.isPropertyDeclaration(member) && member.name.getText(this.sourceFile) === name) {
+        if (member.type) {
+          const typed = kindFromTypeNode(member.type);
+          if (typed) return typed;
+        }
+        if (member.initializer) return this.kindOf(member.initializer);
+      }
+      if (ts.isConstructorDeclaration(member)) {
+        for (const parameter of member.parameters) {
+          if (ts.isIdentifier(parameter.name) && parameter.name.text === name && parameter.type) {
+            const typed = kindFromTypeNode(parameter.type);
+            if (typed) return typed;
+          }
+        }
+        const assigned = member.body ? findThisAssignment(member.body, name) : undefined;
+        if (assigned) return this.kindOf(assigned);
+      }
+    }
+    return 'unknown';
+  }
+}
+
+function kindFromTypeNode(type: ts.TypeNode): ValueKind | undefined {
+  if (ts.isTypeReferenceNode(type)) {
+    const name = ts.isIdentifier(type.typeName) ? type.typeName.text : type.typeName.right.text;
+    if (name === 'Promise' && type.typeArguments?.[0]) return kindFromTypeNode(type.typeArguments[0]);
+    return kindFromTypeName(name);
+  }
+  return undefined;
+}

@@ -1,0 +1,122 @@
+/** The strings an expression of the spec can evaluate to, when the spec fixes them: what allowed-paths reads paths and URLs from. */
+import type { SpecModel } from '../../analysis/model.ts';
+import { ts } from '../../util/typescript.js';
+
+const MAX_DEPTH = 12;
+
+const MAX_VALUES = 64;
+
+/**
+ * Every string an expression can evaluate to, when the spec fixes them all: constString, plus the rows
+ * of a constant table a `for (const { name } of TABLE)` loop walks. Undefined when any is unknown.
+ */
+export function constStrings(model: SpecModel, expr: ts.Expression, depth = 0): string[] | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const e = model.unwrap(expr);
+  const single = constString(model, e);
+  if (single !== undefined) return [single];
+  if (ts.isTemplateExpression(e)) {
+    let out = [e.head.text];
+    for (const span of e.templateSpans) {
+      const parts = constStrings(model, span.expression, depth + 1);
+      if (parts === undefined) return undefined;
+      out = out.flatMap((before) => parts.map((part) => before + part + span.literal.text));
+      if (out.length > MAX_VALUES) return undefined;
+    }
+    return out;
+  }
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const left = constStrings(model, e.left, depth + 1);
+    const right = left && constStrings(model, e.right, depth + 1);
+    const out = left && right ? left.flatMap((l) => right.map((r) => l + r)) : undefined;
+    return out && out.length <= MAX_VALUES ? out : undefined;
+  }
+  return ts.isIdentifier(e) ? loopValues(model, e, depth) : undefined;
+}
+
+/** `for (const name of ['a', 'b'])` or `for (const { name } of [{ name: 'a' }])` over a constant array literal. */
+function loopValues(model: SpecModel, id: ts.Identifier, depth: number): string[] | undefined {
+  const declaration = model.declarationOf(id);
+  if (!declaration) return undefined;
+  const key = ts.isBindingElement(declaration) && ts.isObjectBindingPattern(declaration.parent) ? declaration.propertyName ?? declaration.name : undefined;
+  const variable = ts.isBindingElement(declaration) ? declaration.parent.parent : declaration;
+  if (!ts.isVariableDeclaration(variable) || variable.initializer || !ts.isForOfStatement(variable.parent.parent)) return undefined;
+  if ((variable.parent.flags & ts.NodeFlags.Const) === 0) return undefined; // `for (let p of …)` may be reassigned in the loop
+  if (ts.isBindingElement(declaration) && (!key || !ts.isIdentifier(key) || variable.name !== declaration.parent)) return undefined;
+  let rows: ts.Expression = model.unwrap(variable.parent.parent.expression);
+  if (ts.isIdentifier(rows)) rows = constInitializer(model, rows) ?? rows;
+  rows = model.unwrap(rows);
+  if (!ts.isArrayLiteralExpression(rows)) return undefined;
+  const values: string[] = [];
+  for (const row of rows.elements) {
+    let value: ts.Expression | undefined = row;
+    if (key) {
+      const object = model.unwrap(row);
+      const property = ts.isObjectLiteralExpression(object) ? object.properties.find((p) => model.propertyName(p) === (key as ts.Identifier).text) : undefined;
+      value = property && ts.isPropertyAssignment(property) ? property.initializer : undefined;
+    }
+    const strings = value && constStrings(model, value, depth + 1);
+    if (!strings) return undefined;
+    values.push(...strings);
+  }
+  return values;
+}
+
+export function constInitializer(model: SpecModel, id: ts.Identifier): ts.Expression | undefined {
+  const declaration = model.declarationOf(id);
+  if (!declaration || !ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || !declaration.initializer) return undefined;
+  return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0 ? declaration.initializer : undefined;
+}
+
+/** The string an expression always evaluates to: literals, templates and `+` of constants only. */
+export function constString(model: SpecModel, expr: ts.Expression, depth = 0): string | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const e = model.unwrap(expr);
+  if (ts.isStringLiteralLike(e) || ts.isNumericLiteral(e)) return e.text;
+  if (ts.isTemplateExpression(e)) {
+    let out = e.head.text;
+    for (const span of e.templateSpans) {
+      const part = constString(model, span.expression, depth + 1);
+      if (part === undefined) return undefined;
+      out += part + span.literal.text;
+    }
+    return out;
+  }
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const left = constString(model, e.left, depth + 1);
+    const right = left === undefined ? undefined : constString(model, e.right, depth + 1);
+    return right === undefined ? undefined : left! + right;
+  }
+  if (ts.isIdentifier(e)) {
+    const value = constInitializer(model, e);
+    return value ? constString(model, value, depth + 1) : undefined;
+  }
+  return undefined;
+}
+
+/** The operands of a concatenation or the pieces of a template, in order: literal text as strings. */
+export function urlParts(model: SpecModel, expr: ts.Expression, depth = 0): Array<ts.Expression | string> | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const e = model.unwrap(expr);
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    return [...(urlParts(model, e.left, depth + 1) ?? [e.left]), ...(urlParts(model, e.right, depth + 1) ?? [e.right])];
+  }
+  if (ts.isTemplateExpression(e)) return [e.head.text, ...e.templateSpans.flatMap((span) => [span.expression, span.literal.text])].filter((part) => part !== '');
+  return undefined;
+}
+
+/** The text the parts start with, up to the first one computed at run time, and whether every part is known. */
+export function leadingText(model: SpecModel, parts: ReadonlyArray<ts.Expression | string>): { text: string; complete: boolean } {
+  let text = '';
+  for (const part of parts) {
+    const known = typeof part === 'string' ? part : constString(model, part);
+    if (known === undefined) return { text, complete: false };
+    text += known;
+  }
+  return { text, complete: true };
+}
+
+export function shortText(text: string): string {
+  const flat = JSON.stringify(text).slice(1, -1);
+  return flat.length > 60 ? `${flat.slice(0, 57)}…` : flat;
+}
