@@ -19,7 +19,7 @@ export const DEFAULT_CRITIC_PATH = path.join(BUNDLED_AGENTS_DIR, 'critic.yaml');
  * The rules that keep model-written code from reaching the machine: switching one off takes an explicit
  * entry in the user's critic.yaml and is reported on every run. A property of the gate, not a preference.
  */
-export const SAFETY_RULES: readonly string[] = ['no-forbidden-imports', 'no-dangerous-apis', 'no-eval', 'syntax', 'type-check'];
+export const SAFETY_RULES: readonly string[] = RULES.filter((rule) => rule.safety === true).map((rule) => rule.id);
 
 /** An environment variable name, as a shell would accept it. */
 const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits, _)');

@@ -25,6 +25,7 @@ export default defineRule({
   id: 'no-dangerous-apis',
   description: 'Disallows eval, Function, dangerous process members and any use of child_process, fs, net and similar modules.',
   fixable: false,
+  safety: true,
   options: Options,
   check(model, options) {
     const checker = new DangerChecker(model, options);

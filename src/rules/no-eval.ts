@@ -11,6 +11,7 @@ export default defineRule({
   id: 'no-eval',
   description: 'Disallows $eval and $$eval, which bypass locators and auto-waiting.',
   fixable: false,
+  safety: true,
   options: noOptions,
   check(model) {
     const findings: Finding[] = [];

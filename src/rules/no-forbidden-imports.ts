@@ -23,6 +23,7 @@ export default defineRule({
   id: 'no-forbidden-imports',
   description: 'A spec may import only the allowed packages (default @playwright/test) and, if allowed, relative modules.',
   fixable: false,
+  safety: true,
   options: Options,
   check(model, options) {
     const findings: Finding[] = [];

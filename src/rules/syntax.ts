@@ -7,6 +7,7 @@ export default defineRule({
   id: 'syntax',
   description: 'The spec parses as TypeScript.',
   fixable: false,
+  safety: true,
   options: noOptions,
   check: (model) => diagnosticFindings(model.syntaxDiagnostics().map(fromCompilerDiagnostic), () => ''),
 });

@@ -10,6 +10,8 @@ export default defineRule({
   id: 'type-check',
   description: "The spec type-checks against the real @playwright/test types, so an invented API is caught before it runs.",
   fixable: false,
+  safety: true,
+  needsTypes: true,
   options: ruleOptions({ strict: z.boolean() }),
   check: (model) => oncePerModule(diagnosticFindings(withoutKnockOns(model.sourceFile, model.semanticDiagnostics(), (id) => model.declarationOf(id)), hintFor)),
 });

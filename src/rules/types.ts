@@ -44,6 +44,16 @@ export interface Rule<Options = unknown> {
    * is untrusted (Scribe's answers, the Medic's heals, the Critic, `--untrusted`), never on a human suite.
    */
   untrustedOnly?: boolean;
+  /**
+   * Keeps model-written code from reaching the machine (not a matter of test style): part of the safety gate
+   * every run of model code passes, and switching it off is reported on every run.
+   */
+  safety?: boolean;
+  /**
+   * Reads the type checker's diagnostics (SpecModel.semanticDiagnostics): its validator builds a compiler
+   * program, runs it after the other rules, and does not ask it for fixes.
+   */
+  needsTypes?: boolean;
   /** Checks the options given in critic.yaml; no defaults here, the YAML holds the values. */
   options: z.ZodType<Options>;
   check(model: SpecModel, options: Options, env: RuleEnvironment): Finding[];

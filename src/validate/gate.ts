@@ -4,7 +4,7 @@
  *
  *   untrustedValidator  the generated-spec policy (every rule) plus the allow-list gate, for what
  *                       Scribe, the Critic and the Medic check;
- *   safetyGate          the safety rules alone (the allow-list gate and critic.ts's SAFETY_RULES), for a
+ *   safetyGate          the safety rules alone (the allow-list gate and the rules declared `safety`), for a
  *                       run of a spec whose author is not known (MCP run_spec, `run --untrusted`): a
  *                       person's safe spec runs whatever its style;
  *   passGate            a spec through one of them: a GatedSpec, or the errors that refuse it.
@@ -12,7 +12,7 @@
  * Both apply every rule to the whole text: suppression comments are not honoured in untrusted code.
  */
 import path from 'node:path';
-import { SAFETY_RULES, type CriticConfig } from '../config/critic.ts';
+import type { CriticConfig } from '../config/critic.ts';
 import type { Issue } from '../contracts.ts';
 import type { Rule } from '../rules/types.ts';
 import { Validator, type ValidatorOptions } from './validator.ts';
@@ -64,7 +64,7 @@ export function peopleValidator(critic: CriticConfig, options: Omit<ValidatorOpt
 
 /** Whether a rule keeps code from reaching the machine (as opposed to a matter of test style). */
 export function isSafetyRule(rule: Rule<unknown>): boolean {
-  return rule.untrustedOnly === true || SAFETY_RULES.includes(rule.id);
+  return rule.untrustedOnly === true || rule.safety === true;
 }
 
 /** `critic` with only its safety rules. */

@@ -11,7 +11,8 @@ import { applyDirectives, parseDirectives, type Directive } from '../analysis/su
 import { fromCompilerDiagnostic, type TypeDiagnostic } from '../analysis/type-diagnostic.ts';
 import type { CriticConfig } from '../config/critic.ts';
 import type { Issue, PageInventory } from '../contracts.ts';
-import type { Finding, RuleEnvironment } from '../rules/types.ts';
+import syntaxRule from '../rules/syntax.ts';
+import type { Finding, Rule, RuleEnvironment } from '../rules/types.ts';
 import type { TypeCheckerChoice } from './type-checker-choice.ts';
 import { readProjectTypes, type ProjectTypes } from './project-types.ts';
 import { compilerOptionsFor, JavaScriptPrograms, projectImports, typeCheckOptions } from './type-checker.ts';
@@ -87,7 +88,6 @@ export const INTERNAL_ERROR_RULE = 'internal-error';
 export const UNUSED_DIRECTIVE_RULE = 'unused-disable-directive';
 /** Results kept for texts seen again (a generation's attempts, fixes and reviews); the oldest go first. */
 const MAX_REMEMBERED = 64;
-const TYPE_CHECK_RULE = 'type-check';
 /** How many files validateManyConcurrently checks between two turns of the event loop. */
 const YIELD_EVERY = 20;
 
@@ -150,7 +150,7 @@ export class Validator {
   }
 
   get typeChecking(): boolean {
-    return this.options.typeCheck !== false && this.config.rules.some((r) => r.rule.id === TYPE_CHECK_RULE);
+    return this.options.typeCheck !== false && this.config.rules.some((r) => r.rule.needsTypes === true);
   }
 
   /** Validates one spec given as text; `file` is where it lives or will live (relative imports resolve from there). */
@@ -193,14 +193,14 @@ export class Validator {
     for (const model of parsed) {
       // Yielding now and then lets the compiler process start, load the batch and be answered meanwhile.
       if (others.length % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-      others.push(model instanceof Error ? [] : attempt(() => this.run(model, (id) => id !== TYPE_CHECK_RULE)));
+      others.push(model instanceof Error ? [] : attempt(() => this.run(model, (rule) => !rule.needsTypes)));
     }
     answer = await checking();
     parsed.forEach((model, j) => {
       const before = others[j]!;
       results[fresh[j]!] = this.keep(freshSpecs[j]!, model, (m) => {
         if (before instanceof Error) throw before;
-        return [...before, ...this.run(m, (id) => id === TYPE_CHECK_RULE)];
+        return [...before, ...this.run(m, (rule) => rule.needsTypes === true)];
       });
     });
     return results as FileValidation[];
@@ -261,7 +261,7 @@ export class Validator {
       if (model instanceof Error) break;
       const candidates = nonOverlapping(
         // The type check fixes nothing: its diagnostics are read once, for the final validation.
-        this.run(model, (id) => id !== TYPE_CHECK_RULE).flatMap(({ rule, finding }) => {
+        this.run(model, (rule) => !rule.needsTypes).flatMap(({ rule, finding }) => {
           if (!finding.fix) return [];
           const line = this.position(model, finding.node).line;
           const fix = { rule, line, before: model.lineText(line).trim(), edits: finding.fix };
@@ -313,12 +313,12 @@ export class Validator {
   }
 
   /** The findings of the enabled rules (of those `which` admits) on one file. */
-  private run(model: SpecModel, which: (id: string) => boolean = () => true): RawFinding[] {
+  private run(model: SpecModel, which: (rule: Rule<unknown>) => boolean = () => true): RawFinding[] {
     const env: RuleEnvironment = { testIdAttribute: this.config.testIdAttribute, inventory: this.options.inventory, projectRoot: this.options.untrusted?.projectRoot, credentials: this.config.credentials, env: this.options.env };
     const found: RawFinding[] = [];
     for (const active of this.config.rules) {
-      if (!which(active.rule.id)) continue;
-      if (active.rule.id === TYPE_CHECK_RULE && !this.typeChecking) continue;
+      if (!which(active.rule)) continue;
+      if (active.rule.needsTypes && !this.typeChecking) continue;
       if (active.rule.untrustedOnly && !this.options.untrusted) continue;
       for (const finding of active.rule.check(model, active.options, env)) {
         found.push({ rule: active.rule.id, severity: finding.severity ?? active.severity, finding });
@@ -368,9 +368,9 @@ export class Validator {
   }
 }
 
-/** Whether the type-check rule checks strictly (its one option). */
+/** Whether the rule that reads types (type-check) asks for a strict check (its `strict` option). */
 function strictOf(config: CriticConfig): boolean {
-  return (config.rules.find((r) => r.rule.id === TYPE_CHECK_RULE)?.options as { strict?: boolean } | undefined)?.strict === true;
+  return (config.rules.find((r) => r.rule.needsTypes === true)?.options as { strict?: boolean } | undefined)?.strict === true;
 }
 
 /** Issues in reading order: line, column, then rule id. */
@@ -384,15 +384,12 @@ function unusedMessage(directive: Directive): string {
   return `unused ${directive.keyword} directive: no ${what} reported ${where}`;
 }
 
-/** The rule a file too deeply nested to analyse is reported under: a finding about its structure. */
-const SYNTAX_RULE = 'syntax';
-
 /** The report of a file whose analysis failed: too deeply nested (a finding about it), else an internal error. */
 function unanalysable(file: string, text: string, error: unknown): FileValidation {
   // Thousands of nested parentheses, calls or arrays overflow any recursive analysis: no test needs them.
   if (error instanceof RangeError && /call stack/i.test(error.message)) {
     const message = 'the spec nests expressions too deeply to analyse (thousands of levels); no test needs that: flatten it. The other files were validated.';
-    return { file, text, issues: [{ rule: SYNTAX_RULE, severity: 'error', message, line: 1, column: 1, fixable: false }], passed: false };
+    return { file, text, issues: [{ rule: syntaxRule.id, severity: 'error', message, line: 1, column: 1, fixable: false }], passed: false };
   }
   const message = `Scribe failed while analysing the file (${error instanceof Error ? error.message : String(error)}); this is a limitation of Scribe, not a finding about the spec. The other files were validated.`;
   return { file, text, issues: [{ rule: INTERNAL_ERROR_RULE, severity: 'error', message, line: 1, column: 1, fixable: false }], passed: false };

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { SAFETY_RULES } from '../../src/config/critic.ts';
 import { RULES } from '../../src/rules/index.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -27,6 +28,18 @@ describe('rule metadata', () => {
   it.each(RULES.map((rule) => [rule.id, rule] as const))('%s: defined by the file named after it', async (id, rule) => {
     const module = (await import(`../../src/rules/${id}.ts`)) as { default: unknown };
     expect(module.default, `src/rules/${id}.ts exports the rule as its default`).toBe(rule);
+  });
+
+  it('has each rule declare whether it is a safety rule and whether it reads types, which the gate and the validator read', () => {
+    expect(RULES.filter((rule) => rule.safety).map((rule) => rule.id).sort()).toEqual(['no-dangerous-apis', 'no-eval', 'no-forbidden-imports', 'syntax', 'type-check']);
+    expect(SAFETY_RULES).toEqual(RULES.filter((rule) => rule.safety).map((rule) => rule.id));
+    expect(RULES.filter((rule) => rule.needsTypes).map((rule) => rule.id)).toEqual(['type-check']);
+  });
+
+  it('names no rule in src/validate/: what a rule needs it declares itself', () => {
+    const folder = path.join(root, 'src/validate');
+    const naming = readdirSync(folder).filter((file) => RULES.some((rule) => readFileSync(path.join(folder, file), 'utf8').includes(`'${rule.id}'`)));
+    expect(naming).toEqual([]);
   });
 
   it('keeps nothing in src/rules/ but the registry, its types, the custom-rule factory and the rules (helpers live in utils/)', () => {

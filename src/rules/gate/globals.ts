@@ -62,11 +62,12 @@ export class GlobalsPolicy extends LoadTimePolicy {
   }
 }
 
-/** `declare const require: any` or a function without a body declares nothing at run time: the name is still the global. */
+/** Whether a member is declared `static`. */
 export function hasStatic(node: ts.Node): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
 }
 
+/** `declare const require: any` or a function without a body declares nothing at run time: the name is still the global. */
 function isAmbient(declaration: ts.Node): boolean {
   if (ts.isFunctionDeclaration(declaration)) return declaration.body === undefined || hasDeclare(declaration);
   if (ts.isClassDeclaration(declaration)) return hasDeclare(declaration);

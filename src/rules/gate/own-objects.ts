@@ -152,10 +152,10 @@ export function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefin
   return undefined;
 }
 
-/** Members a class of the spec declares (also `this.x = …` in its methods and parameter properties), or one it extends. */
 /** Per class, the member names asked about so far and whether it declares each. */
 const CLASS_DECLARES = new MemoKey<Map<string, boolean>>('the members a class declares');
 
+/** Members a class of the spec declares (also `this.x = …` in its methods and parameter properties), or one it extends. */
 function classDeclares(cls: ts.ClassLikeDeclaration, name: string, model: SpecModel, depth = 0): boolean {
   if (depth > 8) return false;
   const answers = model.memo(CLASS_DECLARES, cls, () => new Map<string, boolean>());
