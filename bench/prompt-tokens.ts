@@ -2,13 +2,16 @@
  * Prompt size per accepted spec: three requests on the demo app, each answered well on the first call
  * by the fake model, generated through the whole pipeline (explore, Scribe, Critic, run with its proof).
  * The statistics log says which generations succeeded and how many model calls each made; the tokens are
- * what each call sent and got back, estimated as explore.chars_per_token characters a token (the fake
- * model's usage figures are scripted, so they are not used). Goal: at most 4,000 tokens per accepted spec.
+ * what each call sent (its chat messages, with the chat format's own tokens) and got back, counted with
+ * GPT-4o's tokenizer (o200k_base, gpt-tokenizer); the fake model's usage figures are scripted, so they are
+ * not used. The character estimate Scribe budgets inventories with is printed beside it, to see how far off
+ * it is. Goal: at most 4,000 tokens per accepted spec.
  *
  *   nice -n 15 node --import tsx bench/prompt-tokens.ts
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { countTokens, encodeChat } from 'gpt-tokenizer/encoding/o200k_base';
 import { loadScribeConfig } from '../src/config/scribe.ts';
 import { startDemoApp } from '../src/demo-app/server.ts';
 import { StatsEvent } from '../src/stats/events.ts';
@@ -55,10 +58,11 @@ try {
       const events = readFileSync(path.join(project.home, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => StatsEvent.parse(JSON.parse(line)));
       const accepted = events.some((e) => e.type === 'success');
       const calls = events.filter((e) => e.type === 'model_call').length;
-      const sent = fake.requests.map((r) => (r.body.messages ?? []).reduce((sum, m) => sum + String(m.content).length, 0));
-      const prompt = sent.reduce((a, b) => a + Math.ceil(b / charsPerToken), 0);
-      const completion = Math.ceil((calls * fenced(request.answer).length) / charsPerToken);
-      console.log(`${request.description.padEnd(55)} ${accepted ? 'accepted' : 'NOT accepted'}  calls=${calls}  prompt≈${prompt}  answer≈${completion}  total≈${prompt + completion}`);
+      const messages = fake.requests.map((r) => (r.body.messages ?? []).map((m) => ({ role: m.role as 'system' | 'user' | 'assistant', content: String(m.content) })));
+      const prompt = messages.reduce((sum, chat) => sum + encodeChat(chat, 'gpt-4o').length, 0);
+      const completion = calls * countTokens(fenced(request.answer));
+      const estimated = messages.flat().reduce((sum, m) => sum + Math.ceil(m.content.length / charsPerToken), 0) + Math.ceil((calls * fenced(request.answer).length) / charsPerToken);
+      console.log(`${request.description.padEnd(55)} ${accepted ? 'accepted' : 'NOT accepted'}  calls=${calls}  prompt=${prompt}  answer=${completion}  total=${prompt + completion}  (character estimate ${estimated})`);
       if (accepted) perSpec.push(prompt + completion);
     } finally {
       project.remove();
@@ -69,4 +73,4 @@ try {
   await app.close();
 }
 const mean = perSpec.reduce((a, b) => a + b, 0) / Math.max(1, perSpec.length);
-console.log(`tokens per accepted spec with a good answer: ${Math.round(mean)} (goal <= 4000; ${perSpec.length}/${REQUESTS.length} accepted)`);
+console.log(`tokens per accepted spec with a good answer (o200k_base): ${Math.round(mean)} (goal <= 4000; ${perSpec.length}/${REQUESTS.length} accepted)`);

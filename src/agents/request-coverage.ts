@@ -11,6 +11,7 @@
 import { SpecModel } from '../analysis/model.ts';
 import { classifyCall, testCalls } from '../analysis/test-steps.ts';
 import { ts } from '../util/typescript.js';
+import { pageObjectCalls } from './page-object-steps.ts';
 import { namedActions, namedActionWords } from './request-actions.ts';
 
 /** The issue id a missing part of the request is reported under. */
@@ -80,7 +81,7 @@ export function uncoveredParts(description: string, code: string, file = 'candid
   const request = readRequest(description);
   const assertions = assertionTexts(model);
   const strings = codeStrings(model);
-  const methods = stepMethods(model);
+  const methods = stepMethods(model, file, code);
   const missing: string[] = [];
 
   for (const quote of request.quotedOutcomes) {
@@ -227,16 +228,22 @@ function codeStrings(model: SpecModel): string[] {
   return found;
 }
 
-/** The methods of the steps that act on the page, in every test (helpers followed). */
-function stepMethods(model: SpecModel): Set<string> {
+/**
+ * The methods of the steps that act on the page, in every test (helpers followed), and those done inside
+ * the project's page objects and helpers the tests call (`await loginPage.signIn(user, pass)`).
+ */
+function stepMethods(model: SpecModel, file: string, code: string): Set<string> {
   const methods = new Set<string>();
+  const other = new Set<string>();
   for (const test of model.tests()) {
     for (const call of testCalls(model, test)) {
-      if (classifyCall(model, call) !== 'action') continue;
       const { name } = model.callee(call);
-      if (name) methods.add(name);
+      if (!name) continue;
+      if (classifyCall(model, call) === 'action') methods.add(name);
+      else other.add(name);
     }
   }
+  if (other.size > 0) for (const name of pageObjectCalls(file, code, other)) methods.add(name);
   return methods;
 }
 

@@ -20,7 +20,6 @@ const SPEC = `import { test, expect } from '../../e2e/fixtures';
 
 test('search finds milk', async ({ searchPage, page }) => {
   await searchPage.open();
-  // Typed here, not through searchPage.searchFor: the Critic's request coverage (issue 25) sees only the spec's own steps.
   await page.getByTestId('search-input').fill('milk');
   await page.getByTestId('search-submit').click();
   await expect(searchPage.results).toContainText('Milk');
