@@ -253,8 +253,16 @@ for (const part of parts) {
     for (const row of table.rows) console.log(row);
   }
   console.log(`\nshared rules: eslint findings with no Scribe finding of the same rule at the same line: ${missed.length}`);
-  for (const [rule, list] of groupBy(missed, (f) => f.rule)) console.log(`  ${rule}: ${list.length}`);
-  for (const f of missed.slice(0, 40)) console.log(`    ${f.source}/${f.file}:${f.line} ${lineOf(measured.find((m) => m.source.name === f.source).cwd, f.file, f.line)}`);
+  // Up to 20 of each rule, so a rule with few misses is not hidden behind one with many; an eslint finding
+  // judged false by hand (labels.json, with why) is not a miss of Scribe's.
+  for (const [rule, list] of groupBy(missed, (f) => f.rule)) {
+    const falseForEslint = list.filter((f) => labels.eslint?.[f.id]?.ok === false);
+    console.log(`  ${rule}: ${list.length} (${falseForEslint.length} of them judged false for eslint, ${list.length - falseForEslint.length} not)`);
+    for (const f of list.slice(0, 20)) {
+      const label = labels.eslint?.[f.id];
+      console.log(`    ${f.source}/${f.file}:${f.line} ${lineOf(measured.find((m) => m.source.name === f.source).cwd, f.file, f.line)}${label ? `  [${label.ok ? 'true' : 'false'}: ${label.why}]` : ''}`);
+    }
+  }
   for (const f of [...sample(scribe), ...sample(eslint)]) {
     const cwd = measured.find((m) => m.source.name === f.source).cwd;
     drawnForLabelling.push({ id: f.id, part, message: f.message, code: lineOf(cwd, f.file, f.line), label: labels[f.tool]?.[f.id] });

@@ -28,27 +28,29 @@ export default defineRule({
     const credentials = { username: 'E2E_USERNAME', password: 'E2E_PASSWORD', ...env.credentials };
     const fieldPatterns = options.field_patterns.map((p) => new RegExp(p, 'i'));
     const secretNames = secretWords(options.secret_names);
+    const typedSecrets = model.calls.flatMap((call) => {
+      const typed = typedField(model, call);
+      return (typed ? atCallSites(model, typed, 0) : []).flatMap(({ field, value }) => {
+        const texts = fieldTexts(model, field, 0);
+        const text = texts.find((t) => fieldPatterns.some((p) => p.test(t)));
+        return text === undefined ? [] : [{ text, literals: literalsOf(model, value, 0), setsPassword: texts.some(isSettingField) }];
+      });
+    });
+    const setByTheTest = valuesSetByTheTest(model, typedSecrets);
     const reported = new Set<ts.Node>();
     const findings: Finding[] = [];
     const report = (literals: ts.Node[], message: string, byName = false) => {
       for (const literal of literals) {
-        if (reported.has(literal) || deliberatelyWrong(model, literal) || seededByTheTest(model, literal) || (byName && isProse(literal))) continue;
+        if (reported.has(literal) || setByTheTest.has(literalValue(model, literal)) || deliberatelyWrong(model, literal) || seededByTheTest(model, literal) || (byName && isProse(literal))) continue;
         reported.add(literal);
         findings.push({ node: literal, message });
       }
     };
-
-    for (const call of model.calls) {
-      const typed = typedField(model, call);
-      if (!typed) continue;
-      for (const { field, value } of atCallSites(model, typed, 0)) {
-        const text = fieldTexts(model, field, 0).find((t) => fieldPatterns.some((p) => p.test(t)));
-        if (text === undefined) continue;
-        report(
-          literalsOf(model, value, 0),
-          `A string literal is typed into the secret field "${short(text)}"; read it from the declared environment variable instead (process.env.${credentialFor(text, credentials)}), so no credential lives in the spec.`,
-        );
-      }
+    for (const { text, literals } of typedSecrets) {
+      report(
+        literals,
+        `A string literal is typed into the secret field "${short(text)}"; read it from the declared environment variable instead (process.env.${credentialFor(text, credentials)}), so no credential lives in the spec.`,
+      );
     }
 
     for (const { name, value } of [...namedValues(model), ...secretArguments(model, secretNames)]) {
@@ -58,6 +60,26 @@ export default defineRule({
     return findings;
   },
 });
+
+/** A field that sets a password rather than enters it: its confirmation, a repeat, a new one. */
+const SETTING_FIELD = /\b(confirm|confirmation|repeat|retype|re enter|again|new)\b/i;
+
+/**
+ * Values the test chooses itself: one typed into a field that sets a password (a sign-up form's
+ * confirmation, a change form's new password) is the password of an account the test creates, wherever
+ * it is typed after. A leaked credential is only ever entered.
+ */
+function valuesSetByTheTest(model: SpecModel, typed: ReadonlyArray<{ literals: ts.Node[]; setsPassword: boolean }>): Set<string> {
+  return new Set(typed.filter((t) => t.setsPassword).flatMap(({ literals }) => literals.map((literal) => literalValue(model, literal))));
+}
+
+function isSettingField(text: string): boolean {
+  return SETTING_FIELD.test(text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[^A-Za-z0-9]+/g, ' '));
+}
+
+function literalValue(model: SpecModel, literal: ts.Node): string {
+  return ts.isStringLiteralLike(literal) ? literal.text : (model.stringValue(literal as ts.Expression) ?? model.text(literal));
+}
 
 /** `locator.fill(value)` or `page.fill(selector, value)`: the field and the value typed into it. */
 function typedField(model: SpecModel, call: ts.CallExpression): TypedField | undefined {
@@ -139,7 +161,8 @@ function fieldTexts(model: SpecModel, expr: ts.Expression, depth: number): strin
     if (!name || !LOCATOR_FACTORIES.has(name)) return [];
     const own: string[] = [];
     for (const argument of e.arguments) own.push(...argumentTexts(model, argument));
-    if (NARROWING.has(name) && receiver) return [...own, ...fieldTexts(model, receiver, depth + 1)];
+    // A role with no name (`getByLabel('Password').getByRole('textbox')`) is a field named by what it is in.
+    if ((NARROWING.has(name) || (name === 'getByRole' && e.arguments.length === 1)) && receiver) return [...own, ...fieldTexts(model, receiver, depth + 1)];
     return own;
   }
   return [];

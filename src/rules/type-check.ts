@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import type { TypeDiagnostic } from '../analysis/type-diagnostic.ts';
+import type { ts } from '../util/typescript.js';
 import { diagnosticFindings } from './utils/diagnostics.ts';
+import { diagnosticReadsAny, untypedDeclarations, type DeclarationOf } from './utils/unresolved-imports.ts';
 
 export default defineRule({
   id: 'type-check',
@@ -10,13 +13,13 @@ export default defineRule({
   safety: true,
   needsTypes: true,
   options: ruleOptions({ strict: z.boolean() }),
-  check: (model) => oncePerModule(diagnosticFindings(model.semanticDiagnostics(), hintFor)),
+  check: (model) => oncePerModule(diagnosticFindings(withoutKnockOns(model.sourceFile, model.semanticDiagnostics(), (id) => model.declarationOf(id)), hintFor)),
 });
 
 /** "Cannot find module" (TS2307, and TS2792 under a resolution mode that cannot see it). */
 const MODULE_NOT_FOUND = new Set([2307, 2792]);
-/** "Cannot find name" (TS2304; TS2552 is folded into it). */
-const NAME_NOT_FOUND = new Set([2304, 2582, 2580]);
+/** "Cannot find name" (TS2304; TS2552, its form with a suggestion, is folded into it). */
+const NAME_NOT_FOUND = new Set([2304, 2552, 2582, 2580]);
 /** "Expected N arguments, but got M" and its variants. */
 const ARITY = new Set([2554, 2555, 2556, 2575]);
 /** "Property 'x' does not exist on type 'T'" (TS2551 with a suggestion). */
@@ -25,6 +28,18 @@ const NO_SUCH_PROPERTY = new Set([2339, 2551]);
 const PLAYWRIGHT_TYPE = /on type '(Page|Locator|FrameLocator|Frame|BrowserContext|Browser|APIRequestContext|APIResponse|Response|Request|Keyboard|Mouse|ElementHandle|JSHandle|TestType<[^']*>|Expect<[^']*>|PlaywrightTestArgs[^']*)'/;
 
 const NOT_INSTALLED = ' is not installed where the specs are checked';
+
+/**
+ * An import that does not resolve is reported itself; the errors that flow from it are not: a diagnostic
+ * whose expression reads a name that traces to such an import (untyped to the checker). A missing name or
+ * module is never a knock-on: an untyped import cannot make either.
+ */
+function withoutKnockOns(sourceFile: ts.SourceFile, diagnostics: readonly TypeDiagnostic[], declarationOf: DeclarationOf): readonly TypeDiagnostic[] {
+  const unresolved = new Set(diagnostics.filter((d) => MODULE_NOT_FOUND.has(d.code)).flatMap((d) => /module '([^']+)'/.exec(d.text)?.[1] ?? []));
+  if (unresolved.size === 0) return diagnostics;
+  const untyped = untypedDeclarations(sourceFile, unresolved, declarationOf);
+  return diagnostics.filter((d) => MODULE_NOT_FOUND.has(d.code) || NAME_NOT_FOUND.has(d.code) || !diagnosticReadsAny(sourceFile, d.start, untyped, declarationOf));
+}
 
 function hintFor(code: number, text: string): string {
   if (MODULE_NOT_FOUND.has(code)) {

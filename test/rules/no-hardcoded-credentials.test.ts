@@ -200,4 +200,30 @@ test('signs in as the admin', async ({ LoginPage }) => {
 `;
     expect(lines(code)).toEqual([12, 17]);
   });
+  it('a password the test chooses (typed into a confirmation or new-password field) is test data wherever it is typed; one only entered is a credential, into however many fields', () => {
+    const code = `import { test, expect } from '@playwright/test';
+
+test('register', async ({ page }) => {
+  await page.getByLabel('block-item-Password-Password').getByRole('textbox').fill('zidonghuaceshi123');
+  await page.getByLabel('block-item-Password-Confirm').getByRole('textbox').fill('zidonghuaceshi123');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.getByPlaceholder('Password').fill('zidonghuaceshi123');
+});
+
+test('changes the password', async ({ page }) => {
+  await page.getByLabel('Current password').fill(process.env.E2E_PASSWORD!);
+  await page.getByTestId('newPassword').fill('Chosen-By-The-Test-1');
+  await page.getByLabel('Password', { exact: true }).fill('Chosen-By-The-Test-1');
+});
+
+test('signs in twice as the admin', async ({ page }) => {
+  await page.getByLabel('Password').fill('admin-secret');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.locator('#password').fill('admin-secret');
+  await page.getByLabel('block-item-Password').getByRole('textbox').fill('other-real-secret');
+  await page.getByLabel('Confirm password').fill(process.env.E2E_PASSWORD!);
+});
+`;
+    expect(lines(code)).toEqual([17, 19, 20]);
+  });
 });

@@ -61,5 +61,50 @@ test('x', async ({ page }) => {
     expect(at(8)[0]!.message).not.toContain('@playwright/test API');
     expect(at(10)[0]!.message).toContain('passes a different number of arguments than the function takes');
   });
-});
+  describe('errors that flow from an import that does not resolve', () => {
+    // A fixtures module of the project's monorepo that is not installed where the specs are checked: its `test`
+    // is `any`, so are its fixtures, and what flows from them is `any` or `unknown`.
+    const header = `import { test, expect } from '@acme/e2e-fixtures';
+import { mockRecords } from '../not-in-this-checkout/records';
+import { test as pwTest } from '@playwright/test';
+`;
 
+    it('reports the module once and none of the type errors whose values trace to it', () => {
+      const code = `${header}
+test('options', async ({ page, mockPage }) => {
+  const labels = await page.locator('.list').evaluate((element) => {
+    const options = element.querySelectorAll('.option');
+    return Array.from(options).map((option) => option.textContent);
+  });
+  const rows = await page.$$('tr');
+  const cells = Array.from(rows).map((row) => row.textContent);
+  for (const item of await mockPage().items()) item.name.trim();
+  const records = mockRecords(3);
+  records.at(0).id.toFixed();
+  expect(labels).toEqual(cells);
+});
+`;
+      const issues = lint('type-check', code);
+      expect(issues.map((i) => [i.line, i.severity])).toEqual([[1, 'warning'], [2, 'error']]);
+    });
+
+    it('still reports, in such a file, errors that do not trace to it: a missing name, a typed value misused, an invented Playwright API', () => {
+      const code = `${header}
+test('options', async ({ page }) => {
+  await page.goto('/');
+  await frontendPage.goto('/');
+  const count: number = 'three';
+  const add = (a: number, b: number) => a + b;
+  add(1);
+});
+pwTest('typed', async ({ page }) => {
+  await page.clickIt('#x');
+  const rows = Array.from(await page.$$('tr')).map((row) => row.textContent);
+  rows.push(1);
+});
+`;
+      const lines = lint('type-check', code).map((i) => i.line);
+      expect(lines).toEqual([1, 2, 7, 8, 10, 13, 15]);
+    });
+  });
+});
