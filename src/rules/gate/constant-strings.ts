@@ -64,7 +64,12 @@ function loopValues(model: SpecModel, id: ts.Identifier, depth: number): string[
 
 export function constInitializer(model: SpecModel, id: ts.Identifier): ts.Expression | undefined {
   const declaration = model.declarationOf(id);
-  if (!declaration || !ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || !declaration.initializer) return undefined;
+  return declaration && constValue(declaration);
+}
+
+/** The initializer of a `const name = …` declaration; anything else may change, so it has none. */
+export function constValue(declaration: ts.Node): ts.Expression | undefined {
+  if (!ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || !declaration.initializer) return undefined;
   return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0 ? declaration.initializer : undefined;
 }
 

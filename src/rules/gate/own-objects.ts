@@ -4,8 +4,10 @@
  */
 import { MemoKey, type SpecModel } from '../../analysis/model.ts';
 import { PLAYWRIGHT_BUILTIN_FIXTURES } from '../../analysis/playwright-api.ts';
+import { enclosingClass } from '../../analysis/syntax.ts';
 import { ts } from '../../util/typescript.js';
 import { extendedFixtureValue } from '../utils/untrusted-values.ts';
+import { constValue } from './constant-strings.ts';
 import { importsTest, ModulePolicy } from './modules.ts';
 import { INHERITED, isRelative } from './policy.ts';
 
@@ -141,16 +143,6 @@ export class OwnObjectPolicy extends ModulePolicy {
 
 /** The members of `test` whose callback receives the fixtures. */
 const FIXTURE_CALLS = new Set(['beforeEach', 'afterEach', 'beforeAll', 'afterAll', 'only', 'fixme', 'fail', 'slow']);
-
-function constValue(declaration: ts.Node): ts.Expression | undefined {
-  if (!ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || !declaration.initializer) return undefined;
-  return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0 ? declaration.initializer : undefined;
-}
-
-export function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
-  for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (ts.isClassLike(n)) return n;
-  return undefined;
-}
 
 /** Per class, the member names asked about so far and whether it declares each. */
 const CLASS_DECLARES = new MemoKey<Map<string, boolean>>('the members a class declares');
