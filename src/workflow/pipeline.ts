@@ -215,13 +215,13 @@ function writableRequest(request: GenerateRequest, project: ProjectContext): Set
 /** The site's inventory, signed in where the start URL lands on a login and a way to sign in is there (explore-signed-in.ts). */
 async function explore(url: string, browser: Browser, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit, context: { project: ProjectContext; env: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<SignedInExploration> {
   // Loaded on demand: exploring needs Playwright, which a run without a URL never does.
-  const { exploreSignedIn } = await import('./explore-signed-in.ts');
+  const { exploreSignedIn, signInLine } = await import('./explore-signed-in.ts');
   const explored = await exploreSignedIn(url, { ...context, browser, testIdAttribute, settings, onProgress: (message) => emit('explore', 'info', message) });
   const { inventory, signIn } = explored;
   const pages = 1 + (inventory.pages?.length ?? 0);
   const ids = inventory.testIds.length + (inventory.pages ?? []).reduce((sum, page) => sum + page.testIds.length, 0);
   emit('explore', 'done', `found ${ids} test ids on ${pages} page${pages === 1 ? '' : 's'} from ${url}`);
-  if (signIn) emit('explore', 'info', signIn.explored_behind_login ? signIn.message : `${signIn.message} (set explore.storage_state in agents/scribe.yaml, a setup project that writes your config's use.storageState, or the declared credentials)`);
+  if (signIn) emit('explore', 'info', signInLine(signIn));
   if (showsNothingToActOn(inventory)) {
     emit('explore', 'info', `${inventory.url} still shows nothing to act on (no link, button, field or test id) ${settings.render_wait_ms / 1000} s after it loaded: the model writes its locators without seeing them`);
   }

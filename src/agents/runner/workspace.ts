@@ -57,10 +57,14 @@ export const READ_PAGE_ELEMENTS = String.raw`(attribute) => {
 /**
  * An untrusted run's context reaches only http(s): requests elsewhere are aborted, `page.goto` to another
  * scheme (file:, chrome:, view-source:, data:) throws, and a page that gets there anyway is closed before
- * the test can read it. Playwright's routing never sees file: navigations, hence the navigation checks.
+ * the test can read it (not Chromium's error page for a failed navigation: it shows only the error).
+ * Playwright's routing never sees file: navigations, hence the navigation checks.
  */
 const CONTAIN_NAVIGATION_SOURCE = `
       const reachable = (url: string) => /^(https?:|about:blank$)/.test(url);
+      // Chromium's own page for a navigation that failed (an unreachable app, a blocked iframe): closing it raced
+      // the navigation's net::ERR_ error and, under load, turned it into "page closed", a test bug.
+      const failedNavigation = (url: string) => url === 'chrome-error://chromewebdata/';
       const blocked = (url: string) => \`Scribe blocked a navigation outside http(s): \${url}\`;
       await context.route((url) => !/^https?:$/.test(url.protocol), (route) => route.abort('blockedbyclient'));
       const contain = (page: Page) => {
@@ -71,7 +75,7 @@ const CONTAIN_NAVIGATION_SOURCE = `
           return go(url, options);
         };
         page.on('framenavigated', (frame) => {
-          if (reachable(frame.url())) return;
+          if (reachable(frame.url()) || failedNavigation(frame.url())) return;
           consoleErrors.push(blocked(frame.url()));
           void page.close().catch(() => undefined);
         });
