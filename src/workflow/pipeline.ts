@@ -20,7 +20,7 @@ import type { StatsSink } from '../stats/log.ts';
 import type { OutcomeEvent } from '../stats/outcome.ts';
 import { assertWritable, SpecExistsError } from '../store/spec-files.ts';
 import { SpecStore } from '../store/spec-store.ts';
-import { withLifetimes, type Lifetimes } from '../util/lifetimes.ts';
+import { withLifetimes } from '../util/lifetimes.ts';
 import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { runWorkflow } from './orchestrator.ts';
@@ -115,12 +115,7 @@ interface Generation {
   clock: StageClock;
 }
 
-async function generateWith(asked: GenerateRequest, options: PipelineOptions, generation: Generation): Promise<PipelineResult> {
-  // What the generation holds (the browser) is torn down when it ends, however it ends.
-  return withLifetimes(options.signal, (lifetimes) => generateHolding(lifetimes, asked, options, generation));
-}
-
-async function generateHolding(lifetimes: Lifetimes, asked: GenerateRequest, options: PipelineOptions, { project, request, reporter, generation, emit, clock }: Generation): Promise<PipelineResult> {
+async function generateWith(asked: GenerateRequest, options: PipelineOptions, { project, request, reporter, generation, emit, clock }: Generation): Promise<PipelineResult> {
   const { scribe: config, critic } = project.agents;
 
   // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
@@ -131,7 +126,6 @@ async function generateHolding(lifetimes: Lifetimes, asked: GenerateRequest, opt
   const validating = options.validator?.forUntrustedCode(options.cwd) ?? untrustedValidator(critic, { projectRoot: options.cwd, typeCheck: true, tsconfig: project.tsconfig });
   let inventory: PageInventory | undefined;
   let signIn: ExploreSignIn | undefined;
-  let browser: Browser | undefined;
   const explored = request.url ? options.explored?.from(request.url, config.explore) : undefined;
   if (explored) {
     ({ inventory, signIn } = explored);
@@ -141,9 +135,11 @@ async function generateHolding(lifetimes: Lifetimes, asked: GenerateRequest, opt
   } else if (request.url) {
     const url = request.url;
     emit('explore', 'started', `exploring ${url}`);
-    const exploring = lifetimes.acquire('the browser', launchedBrowser(options.env)).then((launched) => {
-      browser = launched;
-      return explore(url, launched, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
+    // The browser lives as long as exploring: the runs launch their own inside their boundary, so an idle
+    // Chromium would only compete with them for the machine.
+    const exploring = withLifetimes(options.signal, async (exploration) => {
+      const browser = await exploration.acquire('the browser', launchedBrowser(options.env));
+      return explore(url, browser, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
     });
     // Its failure is read below; meanwhile it must not count as unhandled.
     exploring.catch(() => undefined);
@@ -169,7 +165,7 @@ async function generateHolding(lifetimes: Lifetimes, asked: GenerateRequest, opt
     selfValidation: asked.selfValidation !== false,
     style: readProjectStyle(project),
   });
-  const context: GenerationContext = { generation, project, request, reporter, signal: options.signal, gate: validator, clock, run: asked.run !== false, browser };
+  const context: GenerationContext = { generation, project, request, reporter, signal: options.signal, gate: validator, clock, run: asked.run !== false };
   const workers = pipelineWorkers(context, {
     scribe,
     critic: new Critic({ ...shared, scribeConfig: config, providerName }),

@@ -366,6 +366,15 @@ describe('an untrusted run (model-written code)', () => {
     expect(report.status).toBe('pass');
   });
 
+  it('blames an unreachable app on the environment even after the page showed Chromium’s error page', async () => {
+    // The first navigation's error page is committed before the second starts: the race a loaded machine lost,
+    // where closing that page turned the second navigation's net::ERR_ into "page closed", a test bug.
+    const report = await run(spec(`  await page.goto('/').catch(() => undefined);\n  await page.goto('/');`), { baseURL: await closedUrl(), untrusted: true });
+    expect(report).toMatchObject({ status: 'error', classification: 'environment', error_line: 5 });
+    expect(report.error_message).toMatch(/net::ERR_\w+ at http:\/\/127\.0\.0\.1:\d+\//);
+    expect(report.console_errors.join('\n')).not.toContain('Scribe blocked a navigation');
+  });
+
   it('redacts the declared credentials from the evidence a model will see: error message, console lines, snapshot', async () => {
     const env = { ...process.env, E2E_PASSWORD: 'hunter2-declared' };
     const report = await run(

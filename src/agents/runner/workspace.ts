@@ -57,10 +57,14 @@ export const READ_PAGE_ELEMENTS = String.raw`(attribute) => {
 /**
  * An untrusted run's context reaches only http(s): requests elsewhere are aborted, `page.goto` to another
  * scheme (file:, chrome:, view-source:, data:) throws, and a page that gets there anyway is closed before
- * the test can read it. Playwright's routing never sees file: navigations, hence the navigation checks.
+ * the test can read it (not Chromium's error page for a failed navigation: it shows only the error).
+ * Playwright's routing never sees file: navigations, hence the navigation checks.
  */
 const CONTAIN_NAVIGATION_SOURCE = `
       const reachable = (url: string) => /^(https?:|about:blank$)/.test(url);
+      // Chromium's own page for a navigation that failed (an unreachable app, a blocked iframe): closing it raced
+      // the navigation's net::ERR_ error and, under load, turned it into "page closed", a test bug.
+      const failedNavigation = (url: string) => url === 'chrome-error://chromewebdata/';
       const blocked = (url: string) => \`Scribe blocked a navigation outside http(s): \${url}\`;
       await context.route((url) => !/^https?:$/.test(url.protocol), (route) => route.abort('blockedbyclient'));
       const contain = (page: Page) => {
@@ -71,7 +75,7 @@ const CONTAIN_NAVIGATION_SOURCE = `
           return go(url, options);
         };
         page.on('framenavigated', (frame) => {
-          if (reachable(frame.url())) return;
+          if (reachable(frame.url()) || failedNavigation(frame.url())) return;
           consoleErrors.push(blocked(frame.url()));
           void page.close().catch(() => undefined);
         });
@@ -154,7 +158,7 @@ export interface RunWorkspace {
   id: string;
   dir: string;
   specFile: string;
-  /** The proof run's spec, run after the spec in the same Playwright run. */
+  /** The proof run's spec, run beside the spec in the same Playwright run (a second worker). */
   proofFile?: string;
   configFile: string;
   reportFile: string;
@@ -227,7 +231,7 @@ export function createWorkspace(dir: string, id: string, spec: SpecSource, playw
   return workspace;
 }
 
-/** The proof spec's name: after the spec's in Playwright's (alphabetical) file order, so it runs second. */
+/** The proof spec's name: the spec's, marked, so the report's suites tell the two apart. */
 export function proofFileName(specName: string): string {
   return `${specName}.proof${path.extname(specName)}`;
 }
@@ -239,6 +243,14 @@ export * from './${FIXTURES_FILE}';
 export { default } from './${FIXTURES_FILE}';
 export const expect = runExpect.configure({ timeout: ${expectTimeoutMs} });
 `;
+
+/**
+ * The run's workers: one, and a second for the proof spec, so the proof's assertions wait out their
+ * limit while the spec runs rather than after it. Each worker has the file it runs to itself.
+ */
+function workersOf(workspace: Pick<RunWorkspace, 'proofFile'>): number {
+  return workspace.proofFile ? 2 : 1;
+}
 
 /** The files a run's Playwright config matches: the spec, and the proof spec when there is one. */
 function testFiles(workspace: Pick<RunWorkspace, 'specFile' | 'proofFile'>): string | string[] {
@@ -320,7 +332,7 @@ function moduleType(dir: string): 'module' | 'commonjs' {
   }
 }
 
-/** The Playwright config of one run: one worker, no retries, Runner timeouts, JSON report to a file. */
+/** The Playwright config of one run: a worker per file, no retries, Runner timeouts, JSON report to a file. */
 export function playwrightConfig(workspace: Pick<RunWorkspace, 'specFile' | 'proofFile' | 'outputDir' | 'reportFile'>, spec: Pick<SpecSource, 'sourceDir'>, settings: WorkspaceSettings, reporters: unknown[][] = [['line']]): Record<string, unknown> {
   const { timeouts, artifacts } = settings.runner;
   return {
@@ -332,7 +344,7 @@ export function playwrightConfig(workspace: Pick<RunWorkspace, 'specFile' | 'pro
     updateSnapshots: 'none',
     timeout: timeouts.test_ms,
     expect: { timeout: timeouts.expect_ms },
-    workers: 1,
+    workers: workersOf(workspace),
     retries: 0,
     fullyParallel: false,
     forbidOnly: false,
@@ -365,6 +377,7 @@ function userConfigWrapperSource(workspace: RunWorkspace, spec: SpecSource, sett
     ...(userConfig.project ? { project: userConfig.project } : {}),
     specDir: path.dirname(workspace.specFile),
     specName: testFiles(workspace),
+    workers: workersOf(workspace),
     outputDir: workspace.outputDir,
     reportFile: workspace.reportFile,
     snapshotDir: spec.sourceDir,
