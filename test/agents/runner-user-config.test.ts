@@ -5,7 +5,7 @@
  * the one the user's own `npx playwright test` gives.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSpec } from '../../src/agents/runner.ts';
 import type { RunnerReport } from '../../src/contracts.ts';
+import { loadProject, runTarget } from '../../src/project/context.ts';
 import { browserCandidates, CHROMIUM_ARGS, findBrowser } from '../../src/explore/browser.ts';
 import { bundledRunTarget } from '../fixtures/run-target.ts';
 
@@ -98,8 +99,9 @@ afterAll(async () => {
   rmSync(project, { recursive: true, force: true });
 });
 
-const run = (specText: string) =>
+const run = (specText: string, options: { untrusted?: boolean; storageState?: string } = {}) =>
   runSpec({
+    ...options,
     specText,
     fileName: 'greeting.spec.ts',
     sourceDir: path.join(project, 'e2e', 'generated'),
@@ -191,6 +193,25 @@ export default defineConfig({ testDir: './e2e', use: { testIdAttribute: 'data-te
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('says so, naming the path and the fix, when a contained run’s setup project writes its storage state to an absolute path', async () => {
+    // Playwright's own guide writes it to path.join(__dirname, …): a path in the project, which a contained run may only read.
+    const absolute = path.join(project, '.auth', 'absolute-user.json');
+    writeFileSync(path.join(project, 'e2e', 'auth.setup.ts'), SETUP.replace("{ path: '.auth/user.json' }", `{ path: ${JSON.stringify(absolute)} }`));
+    writeFileSync(path.join(project, 'playwright.config.ts'), userConfig(app.url).replace("storageState: '.auth/user.json'", `storageState: ${JSON.stringify(absolute)}`));
+    try {
+      const { storageState } = runTarget(await loadProject({ cwd: project, env: process.env }));
+      const report = await run(SIGNED_IN, { untrusted: true, storageState });
+      expect(report.classification).toBe('environment');
+      expect(report.error_message).toContain(`setup project 'setup' failed at e2e/auth.setup.ts:7`);
+      expect(report.error_message).toContain(`writes its storage state to ${absolute}, outside the contained run's folder`);
+      expect(report.error_message).toContain("storageState({ path: '.auth/absolute-user.json' })");
+      expect(existsSync(absolute)).toBe(false);
+    } finally {
+      writeFileSync(path.join(project, 'e2e', 'auth.setup.ts'), SETUP);
+      writeFileSync(path.join(project, 'playwright.config.ts'), userConfig(app.url));
+    }
+  });
 
   it('blames a failing setup project on the environment, naming its file, line and project, not the spec', async () => {
     // The setup signs in as someone the app does not greet: a wrong password, as the app sees it.
