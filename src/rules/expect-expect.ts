@@ -1,5 +1,6 @@
+import path from 'node:path';
 import { z } from 'zod';
-import type { SpecModel } from '../analysis/model.ts';
+import type { SpecModel, TestBlock } from '../analysis/model.ts';
 import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
 import { ts } from '../util/typescript.js';
 import { ASYNC_MATCHERS } from '../analysis/playwright-api.ts';
@@ -26,7 +27,7 @@ export default defineRule({
     }
     const assertions = { names: options.assert_function_names, patterns: options.assert_function_patterns.map((pattern) => new RegExp(pattern)) };
     for (const test of model.tests()) {
-      if (!test.body) continue;
+      if (!test.body || preparesState(model, test)) continue;
       const calls = testCalls(model, test);
       // A helper in another file is looked into only when nothing here asserts: that takes a compiler program.
       if (calls.some((call) => isAssertion(model, call, assertions)) || calls.some((call) => helperAsserts(model, call))) continue;
@@ -38,6 +39,31 @@ export default defineRule({
     return findings;
   },
 });
+
+/** Fixtures that drive the browser: a step that takes one acts through the UI, and what it does can be checked. */
+const BROWSER_FIXTURES = new Set(['page', 'context', 'browser']);
+const SETUP_NAME = /^(setup|teardown)$/i;
+const SETUP_FILE = /(^|[._-])(global[._-]?)?(setup|teardown)\.([a-z]+\.)?[cm]?[jt]sx?$/i;
+
+/**
+ * `import { test as setup }` … `setup('create new database', async () => { … })`: a step of a setup or teardown
+ * project, as Playwright's docs write them (declared as `setup`/`teardown`, or in a *.setup.ts file), that takes
+ * no browser fixture: it seeds or clears state for the tests, and a failing step fails it, so there is nothing
+ * to assert. A setup step that drives the page is still a test of what it does.
+ */
+function preparesState(model: SpecModel, test: TestBlock): boolean {
+  let root: ts.Expression = test.call.expression;
+  while (ts.isPropertyAccessExpression(root) || ts.isCallExpression(root)) root = root.expression;
+  const named = (ts.isIdentifier(root) && SETUP_NAME.test(root.text)) || SETUP_FILE.test(path.basename(model.sourceFile.fileName));
+  if (!named || !test.body) return false;
+  const fixtures = test.body.parameters[0]?.name;
+  if (fixtures === undefined) return true;
+  if (!ts.isObjectBindingPattern(fixtures)) return false;
+  return fixtures.elements.every((element) => {
+    const name = element.propertyName ?? element.name;
+    return ts.isIdentifier(name) && !BROWSER_FIXTURES.has(name.text);
+  });
+}
 
 /** What counts as an assertion besides expect: the options, their patterns compiled once per file. */
 interface Assertions {

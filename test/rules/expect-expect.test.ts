@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lint } from './harness.ts';
+import { configWithOnly, lint } from './harness.ts';
+import { Validator } from '../../src/validate/validator.ts';
 
 const RULE = 'expect-expect';
 const lines = (code: string, options?: unknown) => lint(RULE, code, { options }).map((i) => i.line);
@@ -156,5 +157,39 @@ test('a plain matcher name on a helper is not taken on trust', async ({ ShopCust
 });
 `;
     expect(lint('expect-expect', code).map((i) => i.line)).toEqual([12, 17]);
+  });
+
+  it('lets a setup or teardown project step that only prepares state go without an assertion, as Playwright documents them', () => {
+    const setupStep = (fixtures: string, body: string) => `import { test as setup, expect } from '@playwright/test';
+import { db } from './db';
+setup('create new database', async (${fixtures}) => {
+${body}
+});
+`;
+    // The router suite's mock-db-setup.test.ts: a step that clears a user in the database before the tests.
+    expect(lines(setupStep('', `  if (await db.user.findUnique({ where: { email: 'a@b.c' } })) await db.user.delete({ where: { email: 'a@b.c' } });`))).toEqual([]);
+    expect(lines(setupStep('{ request }', `  await request.post('/api/seed');`))).toEqual([]);
+    expect(lines(setupStep('{}', `  await db.user.deleteMany();`))).toEqual([]);
+    expect(lines(`import { test as teardown } from '@playwright/test';\nteardown('drop', async () => { await fetch('/reset'); });\n`)).toEqual([]);
+  });
+
+  it('still reports a setup step that drives the browser, and a plain test that only prepares state', () => {
+    // Logging in through the page can be checked (the account menu shows); a fixture renamed does not hide it.
+    expect(lines(`import { test as setup } from '@playwright/test';
+setup('authenticate', async ({ page }) => { await page.goto('/login'); await page.getByTestId('submit').click(); });
+setup('renamed', async ({ page: p }) => { await p.goto('/'); });
+setup('all fixtures', async (fixtures) => { await fixtures.page.goto('/'); });
+`)).toEqual([2, 3, 4]);
+    // Named `test` in a spec file, a step with no fixture is a test that checks nothing.
+    expect(lines(spec(`test('seeds', async () => { await fetch('/api/seed'); });\n`))).toEqual([2]);
+  });
+
+  it('knows a setup step by its file name too (db.setup.ts, global.teardown.ts), not by a word inside another name', () => {
+    const code = `import { test } from '@playwright/test';\ntest('seed', async () => { await fetch('/api/seed'); });\n`;
+    const found = (file: string) => new Validator(configWithOnly(RULE), { typeCheck: false }).validateText(file, code).issues.map((i) => i.line);
+    expect(found('/virtual/db.setup.ts')).toEqual([]);
+    expect(found('/virtual/global.teardown.ts')).toEqual([]);
+    expect(found('/virtual/setup-wizard.spec.ts')).toEqual([2]);
+    expect(found('/virtual/example.spec.ts')).toEqual([2]);
   });
 });
