@@ -33,7 +33,7 @@ export default defineRule({
       const found = typedField(model, call);
       return (found ? atCallSites(model, found, 0) : []).map(({ field, value }) => {
         const inContainer = fieldTexts(model, field, 0, true);
-        const setsPassword = isSecretField(inContainer) !== undefined && inContainer.some(isSettingField);
+        const setsPassword = isSecretField(inContainer) !== undefined && (inContainer.some(isSettingField) || signsUp(call));
         return { text: isSecretField(fieldTexts(model, field, 0, false)), value, literals: literalsOf(model, value, 0), setsPassword, identity: inContainer.some(isIdentity) };
       });
     });
@@ -81,7 +81,7 @@ const IDENTITY = /\b(user|username|login|email|mail|account|phone)\b/i;
 const PASSWORD_WORD = /(pass|pwd|pin)/i;
 
 function isIdentity(text: string): boolean {
-  return IDENTITY.test(text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[^A-Za-z0-9]+/g, ' '));
+  return IDENTITY.test(words(text));
 }
 
 /**
@@ -105,8 +105,28 @@ function passwordsOfThings(model: SpecModel, typed: ReadonlyArray<{ value: ts.Ex
   });
 }
 
+/** A function named for creating an account: `signup`, `signUp`, `registerUser`, `createAccount`. */
+const SIGN_UP = /\b(sign ?up|register|create (new )?(account|user))\b/i;
+
+/**
+ * `async function signup(page, email, password) { … fill(password) }`: what a sign-up helper types into the
+ * password field is the password of the account the test creates with it, as a sign-up form's confirmation is.
+ */
+function signsUp(call: ts.CallExpression): boolean {
+  for (let node: ts.Node | undefined = call.parent; node; node = node.parent) {
+    if (!ts.isFunctionLike(node)) continue;
+    const named = ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) ? node.name : ts.isVariableDeclaration(node.parent) || ts.isPropertyAssignment(node.parent) ? node.parent.name : undefined;
+    return named !== undefined && ts.isIdentifier(named) && SIGN_UP.test(words(named.text));
+  }
+  return false;
+}
+
+function words(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[^A-Za-z0-9]+/g, ' ');
+}
+
 function isSettingField(text: string): boolean {
-  return SETTING_FIELD.test(text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[^A-Za-z0-9]+/g, ' '));
+  return SETTING_FIELD.test(words(text));
 }
 
 function literalValue(model: SpecModel, literal: ts.Node): string {
@@ -289,11 +309,13 @@ function secretArguments(model: SpecModel, secretNames: SecretWords): Array<{ na
 
 /** Words that say a credential is meant to fail: in the value itself, or in the title of the test it is in. */
 const NEGATIVE = /\b(wrong|invalid|incorrect|bad|fake|bogus|mismatch(ed)?|expired|revoked|rejects?|rejected|denied|locked|fails?|failure|error|unauthori[sz]ed)\b/i;
+/** `'badpassword'`, `'wrongpass1'`: a negative word run together with the secret it spoils. */
+const WRONG_SECRET = /^(wrong|invalid|incorrect|bad|fake|bogus|expired|revoked)(pass(word)?|pwd|pin|secret|token|key)\d*$/i;
 const TEST_CALL = /^(test|it)(\.(only|skip|fixme|fail|slow))?$/;
 
 /** A negative test's credential (`fill('wrong-password')` in "rejects a wrong password"): deliberately not the real one. */
 function deliberatelyWrong(model: SpecModel, literal: ts.Node): boolean {
-  if (ts.isStringLiteralLike(literal) && NEGATIVE.test(literal.text.replace(/[-_]/g, ' '))) return true;
+  if (ts.isStringLiteralLike(literal) && (NEGATIVE.test(literal.text.replace(/[-_]/g, ' ')) || WRONG_SECRET.test(literal.text))) return true;
   for (let current = literal.parent; current; current = current.parent) {
     if (!ts.isCallExpression(current) || !TEST_CALL.test(model.text(current.expression).replace(/\s+/g, ''))) continue;
     const title = current.arguments[0];

@@ -261,4 +261,58 @@ test('a protected product asks for its password', async ({ page }) => {
 `;
     expect(lines(code)).toEqual([4, 5, 6]);
   });
+
+  it('the password a sign-up helper types is the test’s own account’s, wherever it is typed after; a shared account’s stays a credential', () => {
+    // The router suite's basic-auth specs: signup() creates the account, login() signs in to it.
+    const helpers = `import { test, expect } from '@playwright/test';
+async function signup(page, email, password) {
+  await page.goto('/signup');
+  await page.fill('input[name="email"]', email);
+  await page.fill('input[name="password"]', password);
+}
+async function login(page, email, password) {
+  await page.fill('input[name="email"]', email);
+  await page.fill('input[name="password"]', password);
+}
+const registerUser = async (page, password) => { await page.getByLabel('Password').fill(password); };
+`;
+    const own = `${helpers}
+test('posts', async ({ page }) => {
+  const email = \`posts-\${Date.now()}@gmail.com\`;
+  await signup(page, email, 'test');
+  await login(page, email, 'test');
+  await registerUser(page, 'Chosen-1');
+});
+`;
+    expect(lines(own)).toEqual([]);
+    // Signing in to the suite's seeded account, with no sign-up of that password: a credential.
+    const shared = `${helpers}
+test('posts', async ({ page }) => {
+  await login(page, 'test@gmail.com', 'test');
+});
+`;
+    expect(lines(shared)).toEqual([14]);
+    // A helper named otherwise (signIn, unregister… is not sign-up) types a credential.
+    const signIn = `import { test } from '@playwright/test';
+async function signIn(page, password) { await page.getByLabel('Password').fill(password); }
+async function signupLink(page) { await page.getByRole('link', { name: 'Sign up' }).click(); }
+test('a', async ({ page }) => { await signupLink(page); await signIn(page, 'hunter2'); });
+`;
+    expect(lines(signIn)).toEqual([4]);
+  });
+
+  it('a negative word run together with the secret (badpassword, wrongPass1) is a deliberately wrong one; a password merely containing such a word is not', () => {
+    const code = `import { test } from '@playwright/test';
+
+test('signs in', async ({ page }) => {
+  await page.getByLabel('Password').fill('badpassword');
+  await page.getByLabel('Password').fill('wrongPass1');
+  await page.getByLabel('Password').fill('InvalidPwd');
+  await page.getByLabel('Password').fill('badpassword-hunter2');
+  await page.getByLabel('Password').fill('MyBadDog1');
+  await page.getByLabel('Password').fill('passwordbad');
+});
+`;
+    expect(lines(code)).toEqual([7, 8, 9]);
+  });
 });
