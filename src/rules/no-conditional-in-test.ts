@@ -1,5 +1,5 @@
 import { ts } from '../util/typescript.js';
-import { isFunctionLike, type SpecModel } from '../analysis/model.ts';
+import { isFunctionLike, type SpecModel, type TestBlock } from '../analysis/model.ts';
 import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 
@@ -13,6 +13,8 @@ const RUNS_ELSEWHERE = new Set([
   'exposeFunction', 'exposeBinding', 'route', 'routeWebSocket', 'unroute', 'on', 'once', 'addListener',
   'prependListener', 'waitForEvent', 'waitForResponse', 'waitForRequest', 'waitForURL', 'addLocatorHandler',
 ]);
+/** Timers: their callback runs when the timer fires, beside the test (sampling the page while it changes), as a handler does. */
+const TIMERS = new Set(['setInterval', 'setTimeout']);
 const COMPARING = new Set(['sort', 'toSorted']);
 const LOGICAL = new Set([ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken]);
 const ONE_PATH = 'a test follows one path: split it into separate tests (or assert the condition with expect) instead';
@@ -24,20 +26,91 @@ export default defineRule({
   options: noOptions,
   check(model) {
     const findings: Finding[] = [];
-    const visit = (node: ts.Node): void => {
-      if (isFunctionLike(node) || ts.isFunctionDeclaration(node)) {
-        if (runsElsewhere(model, node) || !takesSteps(model, node, new Set())) return;
-      }
-      const message = problemOf(model, node);
-      if (message) findings.push({ node, message });
-      ts.forEachChild(node, visit);
-    };
     for (const test of model.tests()) {
+      const visit = (node: ts.Node): void => {
+        if (isFunctionLike(node) || ts.isFunctionDeclaration(node)) {
+          if (runsElsewhere(model, node) || !takesSteps(model, node, new Set())) return;
+        }
+        const message = problemOf(model, node);
+        if (message && !decidedWhenDeclared(model, node, test) && !filtersData(model, node)) findings.push({ node, message });
+        ts.forEachChild(node, visit);
+      };
       if (test.body?.body) visit(test.body.body);
     }
     return findings;
   },
 });
+
+/** The condition of a branch: what an `if`, `?:`, `switch` or `&&`/`||` statement decides by. */
+function conditionOf(model: SpecModel, node: ts.Node): ts.Expression | undefined {
+  if (ts.isConditionalExpression(node)) return node.condition;
+  if (ts.isIfStatement(node) || ts.isSwitchStatement(node)) return node.expression;
+  if (ts.isExpressionStatement(node)) {
+    const e = statementExpression(model, node.expression);
+    return ts.isBinaryExpression(e) ? e.left : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * `for (const scenario of matrix) test(…, () => { if (scenario === 'navigate') … })`: a condition on nothing but
+ * the parameters of the function or the loop that declares the test (and literals) is decided when the test is
+ * declared; each generated test takes one path, named in its title.
+ */
+function decidedWhenDeclared(model: SpecModel, node: ts.Node, test: TestBlock): boolean {
+  const condition = conditionOf(model, node);
+  if (!condition) return false;
+  let decided = true;
+  const visit = (child: ts.Node): void => {
+    if (!decided) return;
+    if (ts.isCallExpression(child) || ts.isAwaitExpression(child) || isFunctionLike(child)) decided = false;
+    else if (ts.isPropertyAccessExpression(child)) visit(child.expression);
+    else if (ts.isIdentifier(child)) decided = child.text === 'undefined' || declaresTheTest(model, child, test);
+    else ts.forEachChild(child, visit);
+  };
+  visit(condition);
+  return decided;
+}
+
+/** Whether an identifier is a parameter (or loop variable) of a function or loop the test is declared in, never assigned. */
+function declaresTheTest(model: SpecModel, identifier: ts.Identifier, test: TestBlock): boolean {
+  const declaration = model.declarationOf(identifier);
+  if (!declaration) return false;
+  let binding: ts.Node = declaration;
+  while (ts.isBindingElement(binding) || ts.isObjectBindingPattern(binding) || ts.isArrayBindingPattern(binding)) binding = binding.parent;
+  const owner = ts.isParameter(binding) ? binding.parent : ts.isVariableDeclaration(binding) && ts.isVariableDeclarationList(binding.parent) && ts.isForOfStatement(binding.parent.parent) && (binding.parent.flags & ts.NodeFlags.Const) !== 0 ? binding.parent.parent : undefined;
+  if (!owner || owner === test.body || !encloses(owner, test.call)) return false;
+  return model.referencesTo(declaration).every((reference) => !isAssigned(reference));
+}
+
+function encloses(outer: ts.Node, inner: ts.Node): boolean {
+  return inner.pos >= outer.pos && inner.end <= outer.end && inner.getSourceFile() === outer.getSourceFile();
+}
+
+function isAssigned(reference: ts.Identifier): boolean {
+  const parent = reference.parent;
+  return ts.isBinaryExpression(parent) && parent.left === reference && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
+}
+
+/**
+ * `for (const step of trace) { if (step.file.includes('gen')) continue; expect(step.line)… }`: an `if` in a loop of
+ * the test that only skips a record, on a condition that takes no step (no await, assertion or Playwright call),
+ * filters the records the loop checks, as `.filter` would; every run does the same.
+ */
+function filtersData(model: SpecModel, node: ts.Node): boolean {
+  if (!ts.isIfStatement(node) || node.elseStatement || !inLoop(node) || takesSteps(model, node, new Set())) return false;
+  const then = ts.isBlock(node.thenStatement) ? node.thenStatement.statements : [node.thenStatement];
+  return then.length > 0 && then.every((statement) => ts.isContinueStatement(statement));
+}
+
+/** Whether a statement sits in a loop's body within its own function. */
+function inLoop(node: ts.Node): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    if (isFunctionLike(current) || ts.isFunctionDeclaration(current) || ts.isMethodDeclaration(current)) return false;
+    if (ts.isIterationStatement(current, false)) return true;
+  }
+  return false;
+}
 
 function problemOf(model: SpecModel, node: ts.Node): string | undefined {
   // One look at the kind: this runs for every node of every test body.
@@ -220,6 +293,7 @@ function isHandedToElsewhere(model: SpecModel, node: ts.Node): boolean {
   if (!ts.isCallExpression(call) || !call.arguments.includes(argument as ts.Expression)) return false;
   const { name, receiver } = model.callee(call);
   if (name !== undefined && receiver !== undefined && RUNS_ELSEWHERE.has(name)) return true;
+  if (name !== undefined && TIMERS.has(name) && (receiver === undefined || /^(window|globalThis)$/.test(model.text(receiver)))) return true;
   // A sort comparator orders data; its branches are how a comparison is written.
   if (name !== undefined && receiver !== undefined && COMPARING.has(name)) return true;
   if (passedOnToElsewhere(model, call, call.arguments.indexOf(argument as ts.Expression))) return true;

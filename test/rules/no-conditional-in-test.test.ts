@@ -229,4 +229,95 @@ test('t', async ({ page, browserName }) => {
     ].join('\n');
     expect(lines(code)).toEqual([13, 18, 21]);
   });
+
+  it('accepts a branch on the parameters of the loop or function that declares the test: each generated test takes one path', () => {
+    // The router suite's redirect specs: a test per scenario of a matrix, branching on its own scenario.
+    const code = `${header}
+const matrix = combinate({ scenario: ['navigate', 'direct_visit'], reloadDocument: [false, true] });
+matrix.forEach(({ scenario, reloadDocument }) => {
+  test(\`redirects: \${scenario}\`, async ({ page }) => {
+    await page.goto(\`/redirect\${reloadDocument ? '?reload=1' : ''}\`);
+    if (scenario === 'navigate') { await page.getByTestId('link').click(); } else { await page.goto('/target'); }
+  });
+});
+for (const mode of ['build', 'dev'] as const) {
+  test(\`builds in \${mode}\`, async ({ page }) => {
+    switch (mode) { case 'build': await expect(page.getByTestId('a')).toBeVisible(); break; default: break; }
+  });
+}
+[{ to: '/a' }, { to: '/b', search: { where: 'x' } }].forEach((options) => {
+  test(\`loads \${options.to}\`, async ({ page }) => {
+    let url: string = options.to;
+    if ('search' in options) url = \`\${url}?where=\${options.search?.where}\`;
+    await page.goto(url);
+  });
+});
+`;
+    expect(lines(code)).toEqual([]);
+  });
+
+  it('still reports a branch on what the test reads at run time, a fixture, a module constant or a loop variable it reassigns', () => {
+    const code = `${header}
+const isSpaMode = process.env.MODE === 'spa';
+['a', 'b'].forEach((name) => {
+  test(\`runs \${name}\`, async ({ page, browserName }) => {
+    if (isSpaMode) await expect(page.getByTestId(name)).toBeVisible();
+    if (browserName === 'webkit') await page.reload();
+    if (name === (await page.title())) await page.reload();
+    const label = await page.getByTestId(name).textContent();
+    if (label === name) await page.reload();
+  });
+});
+for (let round of [1, 2]) {
+  test(\`round \${round}\`, async ({ page }) => {
+    round = Number(await page.title());
+    if (round === 1) await page.reload();
+  });
+}
+test('a plain test', async ({ page }) => {
+  for (const step of ['a', 'b']) {
+    if (step === 'a') await page.reload();
+  }
+});
+`;
+    expect(lines(code)).toEqual([5, 6, 7, 9, 15, 20]);
+  });
+
+  it('accepts a loop of the test that skips data records with continue; reports one that skips steps or leaves on the page’s word', () => {
+    // The router suite's import-protection spec: trace steps filtered before each is checked.
+    const code = `${header}
+test('trace steps have lines', async ({ page }) => {
+  const trace = await readTrace();
+  for (let i = 1; i < trace.length; i++) {
+    const step = trace[i];
+    if (step.specifier?.includes('?split')) continue;
+    if (step.line == null && step.file.startsWith('src/')) { continue; }
+    expect(step.line).toBeGreaterThan(0);
+  }
+  for (const row of await page.getByRole('row').all()) {
+    if (await row.isHidden()) continue;
+    if (row) break;
+    if (trace.length > 3) return;
+    await expect(row).toBeVisible();
+  }
+});
+`;
+    expect(lines(code)).toEqual([11, 12, 13]);
+  });
+
+  it('accepts branches in a timer callback that samples the page beside the test, as in a handler', () => {
+    const code = `${header}
+test('no flash', async ({ page }) => {
+  const texts: string[] = [];
+  const poll = setInterval(async () => {
+    const text = await page.locator('body').textContent().catch(() => '');
+    if (text) texts.push(text);
+  }, 50);
+  await page.getByTestId('increase').click();
+  clearInterval(poll);
+  if (texts.length > 0) await page.reload();
+});
+`;
+    expect(lines(code)).toEqual([10]);
+  });
 });
