@@ -32,6 +32,7 @@ import type { PipelineSegment } from './segments.ts';
 import { pipelineWorkers } from './workers.ts';
 import type { GenerationContext } from './generation-context.ts';
 import type { SignedInExploration } from './explore-signed-in.ts';
+import type { ExploredPages } from './explored-pages.ts';
 
 /** What a caller asks for, and how the pipeline is to treat it. */
 /** For a caller that reads the project itself (the CLI): Playwright loads meanwhile. */
@@ -69,6 +70,8 @@ export interface PipelineOptions {
    * type-check after the first fast. It must have been built from the project's agents/critic.yaml.
    */
   validator?: Validator;
+  /** The pages earlier generations explored (a batch's worker): a start page among them is not explored again. */
+  explored?: ExploredPages;
 }
 
 export interface PipelineResult {
@@ -128,7 +131,13 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
   const validating = options.validator?.forUntrustedCode(options.cwd) ?? untrustedValidator(critic, { projectRoot: options.cwd, typeCheck: true, tsconfig: project.tsconfig });
   let inventory: PageInventory | undefined;
   let signIn: ExploreSignIn | undefined;
-  if (request.url) {
+  const explored = request.url ? options.explored?.from(request.url, config.explore) : undefined;
+  if (explored) {
+    ({ inventory, signIn } = explored);
+    emit('explore', 'started', `exploring ${request.url}`);
+    emit('explore', 'done', `${request.url} was explored by an earlier generation of this batch: its ${1 + (inventory.pages?.length ?? 0)} pages reused`);
+    validating.warmTypeCheck();
+  } else if (request.url) {
     const url = request.url;
     emit('explore', 'started', `exploring ${url}`);
     // The browser lives as long as exploring: the runs launch their own inside their boundary, so an idle
@@ -144,6 +153,7 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
     validating.warmTypeCheck();
     try {
       ({ inventory, signIn } = await exploring);
+      options.explored?.add({ inventory, ...(signIn ? { signIn } : {}) });
     } catch (error) {
       emit('explore', 'failed', `could not explore ${url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }

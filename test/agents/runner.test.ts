@@ -375,6 +375,19 @@ describe('an untrusted run (model-written code)', () => {
     expect(report.console_errors.join('\n')).not.toContain('Scribe blocked a navigation');
   });
 
+  it('keeps a page whose iframe could not load open: the app embeds what the sandbox does not reach', async () => {
+    const report = await run(
+      spec(`  await page.goto('/');
+  const framed = page.waitForEvent('framenavigated', (frame) => frame !== page.mainFrame());
+  await page.evaluate((src) => document.body.append(Object.assign(document.createElement('iframe'), { src })), ${JSON.stringify(await closedUrl())});
+  await framed;
+  await expect(page.getByTestId('title')).toHaveText('Welcome');`),
+      { untrusted: true },
+    );
+    expect(report.error_message).toBeNull();
+    expect(report.status).toBe('pass');
+  });
+
   it('redacts the declared credentials from the evidence a model will see: error message, console lines, snapshot', async () => {
     const env = { ...process.env, E2E_PASSWORD: 'hunter2-declared' };
     const report = await run(
