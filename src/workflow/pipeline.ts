@@ -34,10 +34,10 @@ import type { GenerationContext } from './generation-context.ts';
 import type { SignedInExploration } from './explore-signed-in.ts';
 import type { ExploredPages } from './explored-pages.ts';
 
-/** What a caller asks for, and how the pipeline is to treat it. */
 /** For a caller that reads the project itself (the CLI): Playwright loads meanwhile. */
 export { preloadPlaywright };
 
+/** What a caller asks for, and how the pipeline is to treat it. */
 export interface GenerateRequest extends RequestInput {
   provider?: ProviderName;
   /** Run the spec against the app (default true; needs a URL or BASE_URL). */
