@@ -2,6 +2,7 @@ import { ts } from '../util/typescript.js';
 import { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
 import { MAX_DEPTH } from '../analysis/depth.ts';
+import { isDeclaringName } from '../analysis/syntax.ts';
 import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 import { isValueReference } from './utils/ast.ts';
@@ -224,10 +225,3 @@ function isBound(call: ts.CallExpression): boolean {
   return ts.isVariableDeclaration(node.parent) && node.parent.initializer === node;
 }
 
-function isDeclaringName(id: ts.Identifier): boolean {
-  const parent = id.parent;
-  return (
-    (ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isBindingElement(parent) || ts.isFunctionDeclaration(parent) || ts.isClassDeclaration(parent)) &&
-    parent.name === id
-  );
-}

@@ -78,6 +78,20 @@ describe('no-dangerous-apis', () => {
     expect(lines(code)).toEqual([4, 5]);
   });
 
+  it('takes the name a function or class expression declares for a declaration, not a use of a forbidden module’s binding (analysis/syntax.ts, as the gate)', () => {
+    const code = [
+      header,
+      "import { exec } from 'node:child_process';",
+      "test('t', async ({ page }) => {",
+      '  const run = function exec() { return 1; };',
+      '  const Made = class exec {};',
+      "  exec('ls');",
+      '  console.log(run(), new Made());',
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([6]);
+  });
+
   it('flags every use of bindings from forbidden modules, followed through imports, require and aliases', () => {
     const code = [
       header,
