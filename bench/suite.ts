@@ -10,14 +10,19 @@
  *    title), not by call order, so a retry or an extra call cannot shift the answers. Healed, refused, model
  *    calls, time.
  *
- *   node --import tsx bench/suite.ts [--part plan|heal]    (default: both)
+ *   node --import tsx bench/suite.ts [--part plan|heal] [--workers 1,2] [--profile]    (default: both parts, 1 and 2 workers)
+ *
+ * --profile prints, for each batch, the CPU seconds by kind of process (bench/process-cpu.ts: Scribe's own
+ * threads, its browser, the type checker, each contained run's Playwright and Chromium) and the accepted
+ * specs' stage timings summed (their provenance records): where the generations spend the machine.
  */
 import { cpus, loadavg } from 'node:os';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { HealSuiteResult } from '../src/heal/result.ts';
 import { BatchResult } from '../src/workflow/batch.ts';
+import { cpuByKind } from './process-cpu.ts';
 import { parsePlan } from '../src/workflow/plan-file.ts';
 import { runCli } from '../test/commands/harness.ts';
 import { startFakeOpenAI } from '../test/fixtures/fake-openai.ts';
@@ -27,8 +32,10 @@ import { makeSignedInSuiteProject, makeSuiteProject } from '../test/fixtures/sui
 
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 console.log(`machine: ${cpus().length} cores; load average at start ${load()}`);
-const { values: flags } = parseArgs({ options: { part: { type: 'string' } } });
+const { values: flags } = parseArgs({ options: { part: { type: 'string' }, workers: { type: 'string', default: '1,2' }, profile: { type: 'boolean', default: false } } });
 if (flags.part !== undefined && flags.part !== 'plan' && flags.part !== 'heal') throw new Error(`--part ${flags.part}: plan or heal`);
+const workerCounts = flags.workers.split(',').map(Number);
+if (workerCounts.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--workers ${flags.workers}: counts of workers, comma-separated (1,2)`);
 
 // --- 1. the plan, with 1 and 2 workers ----------------------------------------------------------------
 if (flags.part !== 'heal') await planBench();
@@ -44,20 +51,36 @@ async function planBench(): Promise<void> {
   planner.remove();
 
   const wall = new Map<number, number>();
-  for (const workers of [1, 2]) {
+  for (const workers of workerCounts) {
     const project = makeSignedInSuiteProject(app.url, { 'planner.max_scenarios': 10 }, { 'plan.yaml': planText });
     const before = load();
     const started = performance.now();
-    const run = await runCli(['generate', '--plan', 'plan.yaml', '--workers', String(workers), '--json'], { env: offline(project.home), cwd: project.dir });
+    const generate = () => runCli(['generate', '--plan', 'plan.yaml', '--workers', String(workers), '--json'], { env: offline(project.home), cwd: project.dir });
+    const { value: run, seconds: cpu } = flags.profile ? await cpuByKind(generate) : { value: await generate(), seconds: undefined };
     const seconds = (performance.now() - started) / 1000;
     wall.set(workers, seconds);
     const result = BatchResult.parse(JSON.parse(run.stdout));
     console.log(`generate --plan, ${workers} worker${workers === 1 ? '' : 's'}: ${seconds.toFixed(1)} s wall; ${result.summary.accepted}/${result.summary.scenarios} accepted; load average before ${before}, after ${load()}`);
     for (const failed of result.scenarios.filter((s) => s.status === 'failed')) console.log(`  not accepted: ${failed.request} — ${failed.error?.split('\n')[0] ?? 'no error'}`);
+    if (cpu) printProfile(cpu, project.dir);
     project.remove();
   }
   console.log(`2 workers against 1: ${(wall.get(1)! / wall.get(2)!).toFixed(2)}× faster (goal 1.6×); load average now ${load()}`);
   await app.close();
+}
+
+/** CPU seconds by kind of process, and the accepted specs' stage timings summed (seconds of wall time in each stage). */
+function printProfile(cpu: Map<string, number>, dir: string): void {
+  const total = [...cpu.values()].reduce((sum, n) => sum + n, 0);
+  console.log(`  CPU ${total.toFixed(1)} s in all:`);
+  for (const [kind, seconds] of [...cpu].sort((a, b) => b[1] - a[1])) if (seconds >= 0.05) console.log(`    ${seconds.toFixed(1).padStart(7)} s  ${kind}`);
+  const stages = new Map<string, number>();
+  const records = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.provenance.json') && !file.includes('node_modules'));
+  for (const file of records) {
+    const timings = (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { timings_ms?: Record<string, number> }).timings_ms ?? {};
+    for (const [stage, ms] of Object.entries(timings)) stages.set(stage, (stages.get(stage) ?? 0) + ms / 1000);
+  }
+  console.log(`  stage wall time summed over ${records.length} accepted specs: ${[...stages].map(([stage, s]) => `${stage} ${s.toFixed(1)} s`).join(', ')}`);
 }
 
 // --- 2. heal 10 broken specs ---------------------------------------------------------------------------

@@ -37,6 +37,8 @@ const typeChecker = option('type-checker', 'auto');
 const measuredDir = option('measured');
 /** About how many findings per tool and part are drawn for labelling. */
 const SAMPLE_SIZE = 100;
+/** How many of each shared rule's eslint findings with no Scribe finding are drawn for labelling. */
+const MISSED_SAMPLE = 40;
 // The suites are fetched without their node_modules; a user's install has @playwright/test, which their
 // Playwright config imports. It is linked in once above the suites (Scribe's own copy), nothing else is.
 // A link left by another checkout (which may be gone) is pointed at this one.
@@ -263,8 +265,12 @@ for (const part of parts) {
       console.log(`    ${f.source}/${f.file}:${f.line} ${lineOf(measured.find((m) => m.source.name === f.source).cwd, f.file, f.line)}${label ? `  [${label.ok ? 'true' : 'false'}: ${label.why}]` : ''}`);
     }
   }
-  for (const f of [...sample(scribe), ...sample(eslint)]) {
+  // The misses are judged too (are they true for eslint, so Scribe should find them?): a fixed-seed draw of
+  // MISSED_SAMPLE of each shared rule's misses, besides the ones already labelled.
+  const missedDrawn = [...groupBy(missed, (f) => f.rule).values()].flatMap((list) => sample(list).slice(0, MISSED_SAMPLE));
+  for (const f of [...sample(scribe), ...sample(eslint), ...missedDrawn]) {
     const cwd = measured.find((m) => m.source.name === f.source).cwd;
+    if (drawnForLabelling.some((d) => d.id === f.id)) continue;
     drawnForLabelling.push({ id: f.id, part, message: f.message, code: lineOf(cwd, f.file, f.line), label: labels[f.tool]?.[f.id] });
   }
 }

@@ -61,6 +61,8 @@ export interface RunSpecOptions {
   /** The user's Playwright config and the project of it the spec belongs to (a ProjectContext's). */
   playwrightConfigFile?: string;
   project?: string;
+  /** The storage state file that project reads (its config's use.storageState, resolved), named when a contained run cannot write it. */
+  storageState?: string;
   /**
    * Model-written code: the run is contained. Playwright gets a scrubbed environment (allowedEnv, the
    * app's BASE_URL and what Node needs to start; HOME is the run folder), never the model key, the API
@@ -192,7 +194,8 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     options.signal?.addEventListener('abort', stop, { once: true });
     const outcome = await running.done.finally(() => options.signal?.removeEventListener('abort', stop));
     options.signal?.throwIfAborted();
-    const result = report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd), cwd, neutralised);
+    const judged = report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd), cwd, neutralised);
+    const result = contained && options.storageState ? withStateOutsideRun(judged, options.storageState, userConfig ? path.dirname(userConfig.file) : cwd) : judged;
     if (options.keepFile) copyOut(workspace.dir, options.keepFile);
     const contain = capped && containmentOf(invocation.sandboxed, capped, config);
     return options.untrusted ? redactReport(contain ? withContainment(result, contain) : result, secretValues(env, options.allowedEnv ?? [])) : result;
@@ -439,6 +442,25 @@ export function unsetCredentials(specText: string, credentials: readonly string[
 function missingCredentialsMessage(missing: readonly string[]): string {
   const names = missing.length === 1 ? missing[0]! : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
   return `${names} ${missing.length === 1 ? 'is' : 'are'} not set; the spec signs in with ${missing.length === 1 ? 'it' : 'them'} (set ${missing.length === 1 ? 'it' : 'them'} in the environment and run again)`;
+}
+
+/** What Node's permission model says of a write outside the paths it allows (the path itself is not in the message). */
+const WRITE_REFUSED = /Access to this API has been restricted|EROFS|EACCES/;
+
+/**
+ * A contained run may write only in its own folder. A setup project that saves the storage state (the file
+ * the config's use.storageState names, `storageState`, resolved) at an absolute path, as
+ * `path.join(__dirname, …)` gives, fails there; its message then says where and what to change.
+ */
+export function withStateOutsideRun(report: RunnerReport, storageState: string, configDir: string): RunnerReport {
+  const message = report.error_message;
+  if (report.classification !== 'environment' || !message?.startsWith('setup project ') || !WRITE_REFUSED.test(message)) return report;
+  const relative = path.relative(configDir, storageState);
+  const suggested = relative.startsWith('..') || path.isAbsolute(relative) ? 'playwright/.auth/user.json' : relative;
+  return {
+    ...report,
+    error_message: `${message}\nIt writes its storage state to ${storageState}, outside the contained run's folder, where a run of model-written code may not write. Write it to a path relative to the config's folder instead, in the setup (storageState({ path: '${suggested}' })) and in use.storageState ('${suggested}'): the run then keeps it in its own folder, and your own runs write it where they do now.`,
+  };
 }
 
 /** A run that stopped before Playwright could start. */

@@ -4,6 +4,7 @@ import { loadProject } from '../project/context.ts';
 import { StatsLog } from '../stats/log.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { isMarkdownPlan, renderPlan } from '../workflow/plan-file.ts';
+import { signInLine } from '../workflow/explore-signed-in.ts';
 import { PlanError, planTests } from '../workflow/plan.ts';
 import { printWarnings, UsageError, type CliContext } from './context.ts';
 import { createProgress } from './progress.ts';
@@ -34,7 +35,7 @@ async function runPlan(flags: PlanFlags, ctx: CliContext): Promise<void> {
   let plan;
   try {
     progress.start(`planning tests for ${url}`);
-    plan = await planTests({ project, url, stats: StatsLog.at(ctx.env, ctx.cwd), onProgress: (message) => progress.start(message) });
+    plan = await planTests({ project, url, stats: StatsLog.at(ctx.env, ctx.cwd), onProgress: (message) => progress.start(message), onSignIn: (signIn) => progress.info(signInLine(signIn)) });
   } catch (error) {
     progress.fail();
     if (error instanceof PlanError) {

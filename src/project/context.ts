@@ -92,7 +92,8 @@ function placementWarning(outputDir: string, playwright: PlaywrightProject, name
 }
 
 /** The arguments that run a spec under the user's config and project (the Runner's part). */
-export function runTarget(project: ProjectContext): { playwrightConfigFile?: string; project?: string; testIdAttribute: string; config: Agents['runner']; allowedEnv: string[] } {
+export function runTarget(project: ProjectContext): { playwrightConfigFile?: string; project?: string; storageState?: string; testIdAttribute: string; config: Agents['runner']; allowedEnv: string[] } {
+  const storageState = project.playwright?.project.use.storageState;
   return {
     testIdAttribute: project.agents.critic.testIdAttribute,
     config: project.agents.runner,
@@ -100,6 +101,7 @@ export function runTarget(project: ProjectContext): { playwrightConfigFile?: str
     ...(project.playwright ? { playwrightConfigFile: project.playwright.configFile } : {}),
     // A config without projects has one unnamed project: no --project to pass.
     ...(project.playwright?.project.name ? { project: project.playwright.project.name } : {}),
+    ...(storageState ? { storageState } : {}),
   };
 }
 

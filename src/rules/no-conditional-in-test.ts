@@ -26,7 +26,7 @@ export default defineRule({
     const findings: Finding[] = [];
     const visit = (node: ts.Node): void => {
       if (isFunctionLike(node) || ts.isFunctionDeclaration(node)) {
-        if (runsElsewhere(model, node)) return;
+        if (runsElsewhere(model, node) || !takesSteps(model, node, new Set())) return;
       }
       const message = problemOf(model, node);
       if (message) findings.push({ node, message });
@@ -57,7 +57,7 @@ function problemOf(model: SpecModel, node: ts.Node): string | undefined {
     }
     case ts.SyntaxKind.TryStatement: {
       const statement = node as ts.TryStatement;
-      if (statement.catchClause && !rethrows(statement.catchClause.block) && !recordsForAnAssertion(model, statement)) {
+      if (statement.catchClause && !rethrows(statement.catchClause.block) && !recordsForAnAssertion(model, statement) && !retries(model, statement)) {
         return 'This try/catch swallows failures: its catch does not rethrow, so a failing step or assertion passes silently; remove the try/catch and let the test fail (or rethrow).';
       }
       return undefined;
@@ -84,6 +84,55 @@ function isGuard(model: SpecModel, node: ts.IfStatement): boolean {
   const statements = ts.isBlock(then) ? then.statements : [then];
   const stops = (statement: ts.Statement) => ts.isThrowStatement(statement) || (ts.isExpressionStatement(statement) && isSkipCall(model, statement.expression));
   return statements.length > 0 && stops(statements[0]!) && statements.slice(1).every((s) => ts.isReturnStatement(s) && !s.expression);
+}
+
+/**
+ * Whether a function does something a test does: awaits, asserts, calls on a Playwright object or hands one
+ * on, or calls a function of its own that does. One that only computes a value (a `reduce` or `map` callback,
+ * a recursive search through data, like a sort comparator) shapes data: its branches are not a path of the test.
+ */
+function takesSteps(model: SpecModel, fn: ts.Node, seen: Set<ts.Node>): boolean {
+  seen.add(fn);
+  let found = false;
+  const visit = (node: ts.Node): void => {
+    if (found) return;
+    if (ts.isAwaitExpression(node) || ts.isYieldExpression(node)) found = true;
+    else if (ts.isCallExpression(node)) found = isStep(model, node, seen);
+    if (!found) ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(fn, visit);
+  return found;
+}
+
+function isStep(model: SpecModel, call: ts.CallExpression, seen: Set<ts.Node>): boolean {
+  const path = model.playwrightPath(call.expression);
+  if (path !== undefined && /^(expect|test)\b/.test(path)) return true;
+  const { receiver } = model.callee(call);
+  if (receiver !== undefined && model.kindOf(receiver) !== 'unknown') return true;
+  if (call.arguments.some((argument) => model.kindOf(argument) !== 'unknown')) return true;
+  const local = model.localFunction(call);
+  if (local) return !seen.has(local) && takesSteps(model, local, seen);
+  // An imported or passed-in function may do anything; a method of a value (`x.toString()`, `list.map`) computes.
+  return receiver === undefined;
+}
+
+/**
+ * `try { await check(153); } catch { await check(154); }`: the catch makes the same call again (another value,
+ * another wait), and its last attempt is not caught, so a failure still fails the test.
+ */
+function retries(model: SpecModel, node: ts.TryStatement): boolean {
+  const tried = new Set(node.tryBlock.statements.map((statement) => attempted(model, statement)).filter((callee) => callee !== undefined));
+  const last = node.catchClause?.block.statements.at(-1);
+  if (!last || tried.size === 0) return false;
+  if (ts.isTryStatement(last)) return last.tryBlock.statements.some((statement) => tried.has(attempted(model, statement) ?? '')) && retries(model, last);
+  return tried.has(attempted(model, last) ?? '');
+}
+
+/** The callee a statement calls (`check` of `await check(154);`). */
+function attempted(model: SpecModel, statement: ts.Statement): string | undefined {
+  if (!ts.isExpressionStatement(statement)) return undefined;
+  const e = statementExpression(model, statement.expression);
+  return ts.isCallExpression(e) ? model.text(e.expression) : undefined;
 }
 
 /** `test.skip()`, `test.fixme(…)`, `testInfo.skip()`: the test stops here and is reported as skipped. */

@@ -2,7 +2,8 @@ import { ts } from '../util/typescript.js';
 import { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
 import { MAX_DEPTH } from '../analysis/depth.ts';
-import { LOCATOR_FACTORIES, PLAYWRIGHT_BUILTIN_FIXTURES, PLAYWRIGHT_MODULES } from '../analysis/playwright-api.ts';
+import { LOCATOR_FACTORIES } from '../analysis/playwright-api.ts';
+import { seededByTheTest, TYPING_METHODS } from './utils/seeded-values.ts';
 import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 
@@ -14,7 +15,6 @@ const Options = ruleOptions({
 });
 type Options = z.infer<typeof Options>;
 
-const TYPING_METHODS = new Set(['fill', 'type', 'pressSequentially']);
 /** Factories that narrow within a locator rather than name the field itself. */
 const NARROWING = new Set(['filter', 'first', 'last', 'nth', 'and', 'or', 'describe']);
 const FIELD_OPTION_NAMES = ['name', 'hasText'];
@@ -28,15 +28,17 @@ export default defineRule({
     const credentials = { username: 'E2E_USERNAME', password: 'E2E_PASSWORD', ...env.credentials };
     const fieldPatterns = options.field_patterns.map((p) => new RegExp(p, 'i'));
     const secretNames = secretWords(options.secret_names);
-    const typedSecrets = model.calls.flatMap((call) => {
-      const typed = typedField(model, call);
-      return (typed ? atCallSites(model, typed, 0) : []).flatMap(({ field, value }) => {
-        const texts = fieldTexts(model, field, 0);
-        const text = texts.find((t) => fieldPatterns.some((p) => p.test(t)));
-        return text === undefined ? [] : [{ text, literals: literalsOf(model, value, 0), setsPassword: texts.some(isSettingField) }];
+    const isSecretField = (texts: string[]) => texts.find((t) => fieldPatterns.some((p) => p.test(t)));
+    const typed = model.calls.flatMap((call) => {
+      const found = typedField(model, call);
+      return (found ? atCallSites(model, found, 0) : []).map(({ field, value }) => {
+        const inContainer = fieldTexts(model, field, 0, true);
+        const setsPassword = isSecretField(inContainer) !== undefined && inContainer.some(isSettingField);
+        return { text: isSecretField(fieldTexts(model, field, 0, false)), value, literals: literalsOf(model, value, 0), setsPassword, identity: inContainer.some(isIdentity) };
       });
     });
-    const setByTheTest = valuesSetByTheTest(model, typedSecrets);
+    const typedSecrets = typed.filter((t): t is typeof t & { text: string } => t.text !== undefined);
+    const setByTheTest = new Set([...valuesSetByTheTest(model, typed), ...passwordsOfThings(model, typed, secretNames).map((l) => literalValue(model, l))]);
     const reported = new Set<ts.Node>();
     const findings: Finding[] = [];
     const report = (literals: ts.Node[], message: string, byName = false) => {
@@ -71,6 +73,36 @@ const SETTING_FIELD = /\b(confirm|confirmation|repeat|retype|re enter|again|new)
  */
 function valuesSetByTheTest(model: SpecModel, typed: ReadonlyArray<{ literals: ts.Node[]; setsPassword: boolean }>): Set<string> {
   return new Set(typed.filter((t) => t.setsPassword).flatMap(({ literals }) => literals.map((literal) => literalValue(model, literal))));
+}
+
+/** Who signs in: a field or key naming an account (`username`, `email`, `login`). */
+const IDENTITY = /\b(user|username|login|email|mail|account|phone)\b/i;
+/** A secret word that only opens something together with an identity (a password, a PIN), unlike a token or key. */
+const PASSWORD_WORD = /(pass|pwd|pin)/i;
+
+function isIdentity(text: string): boolean {
+  return IDENTITY.test(text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[^A-Za-z0-9]+/g, ' '));
+}
+
+/**
+ * `const product = { name: 'Protected Product', password: 'password' }` with `product.name` typed into a form:
+ * an object the test fills into the app, with a password and no user or email, is a thing the test creates (a
+ * protected post, a room), and its password test data wherever it is typed. A password opens an account only
+ * with an identity; a token or key alone does, so those stay credentials.
+ */
+function passwordsOfThings(model: SpecModel, typed: ReadonlyArray<{ value: ts.Expression; identity: boolean }>, secretNames: SecretWords): ts.Node[] {
+  const filledInto = typed.filter((t) => !t.identity).flatMap(({ value }) => {
+    const e = model.unwrap(value);
+    return ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) ? [{ object: model.objectLiteral(e.expression), key: model.memberName(e) }] : [];
+  });
+  return filledInto.flatMap(({ object, key }) => {
+    if (!object || object.properties.some((p) => isIdentity(model.propertyName(p) ?? ''))) return [];
+    return object.properties.flatMap((p) => {
+      const name = model.propertyName(p);
+      if (!name || name === key || !ts.isPropertyAssignment(p) || !PASSWORD_WORD.test(name) || !isSecretName(name, secretNames)) return [];
+      return literalsOf(model, p.initializer, 0);
+    });
+  });
 }
 
 function isSettingField(text: string): boolean {
@@ -138,7 +170,7 @@ function parameterOf(model: SpecModel, expr: ts.Expression) {
  * What identifies a field: the selector, test id, label, placeholder or role name of the locator that
  * picks it, and the names of the variables and properties holding it on the way there.
  */
-function fieldTexts(model: SpecModel, expr: ts.Expression, depth: number): string[] {
+function fieldTexts(model: SpecModel, expr: ts.Expression, depth: number, throughContainer: boolean): string[] {
   if (depth > MAX_DEPTH) return [];
   let e = model.unwrap(expr);
   if (ts.isAwaitExpression(e)) e = model.unwrap(e.expression);
@@ -148,21 +180,24 @@ function fieldTexts(model: SpecModel, expr: ts.Expression, depth: number): strin
   }
   if (ts.isIdentifier(e)) {
     const resolved = model.resolve(e);
-    return resolved === e ? [e.text] : [e.text, ...fieldTexts(model, resolved, depth + 1)];
+    return resolved === e ? [e.text] : [e.text, ...fieldTexts(model, resolved, depth + 1, throughContainer)];
   }
   if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
     const name = model.memberName(e);
     if (name === undefined) return [];
     const value = model.unwrap(e.expression).kind === ts.SyntaxKind.ThisKeyword ? model.thisMemberValue(e, name) : model.property(e.expression, name)?.value;
-    return value ? [name, ...fieldTexts(model, value, depth + 1)] : [name];
+    return value ? [name, ...fieldTexts(model, value, depth + 1, throughContainer)] : [name];
   }
   if (ts.isCallExpression(e)) {
     const { name, receiver } = model.callee(e);
     if (!name || !LOCATOR_FACTORIES.has(name)) return [];
     const own: string[] = [];
     for (const argument of e.arguments) own.push(...argumentTexts(model, argument));
-    // A role with no name (`getByLabel('Password').getByRole('textbox')`) is a field named by what it is in.
-    if ((NARROWING.has(name) || (name === 'getByRole' && e.arguments.length === 1)) && receiver) return [...own, ...fieldTexts(model, receiver, depth + 1)];
+    // A role with no name (`getByLabel('block-item-Password-Confirm').getByRole('textbox')`) is only loosely named
+    // by what it is in (a form item, a record's field, a row): that says which field a value confirms, not that
+    // the field takes a credential.
+    const unnamedRole = name === 'getByRole' && e.arguments.length === 1;
+    if ((NARROWING.has(name) || (throughContainer && unnamedRole)) && receiver) return [...own, ...fieldTexts(model, receiver, depth + 1, throughContainer)];
     return own;
   }
   return [];
@@ -265,53 +300,6 @@ function deliberatelyWrong(model: SpecModel, literal: ts.Node): boolean {
     return title !== undefined && ts.isStringLiteralLike(title) && NEGATIVE.test(title.text);
   }
   return false;
-}
-
-/**
- * `const token = 'seed-1'; await prisma.apiToken.create({ data: { token } })`: a value the test writes into
- * its own database (a module of the project's, not Playwright) before using it is test data it creates.
- */
-function seededByTheTest(model: SpecModel, literal: ts.Node): boolean {
-  const declaration = literal.parent;
-  if (!ts.isVariableDeclaration(declaration) || declaration.initializer !== literal || !ts.isIdentifier(declaration.name)) return false;
-  return model.referencesTo(declaration).some((reference) => {
-    for (let node: ts.Node = reference; node.parent; node = node.parent) {
-      const call = node.parent;
-      if (ts.isCallExpression(call) && call.arguments.includes(node as ts.Expression)) return isProjectModuleCall(model, call);
-      if (ts.isStatement(node)) return false;
-    }
-    return false;
-  });
-}
-
-/**
- * A call on something of the project's own, not Playwright's: imported from a module that is not Playwright
- * (`prisma.x.create`, `db.insert`), or a fixture the suite defines (`TestDataService.createCustomer({ password })`
- * with `TestDataService` taken from the test's fixtures, not one of Playwright's such as `page` or `request`).
- */
-function isProjectModuleCall(model: SpecModel, call: ts.CallExpression): boolean {
-  const module = model.chainModule(call.expression);
-  if (module !== undefined) return !PLAYWRIGHT_MODULES.includes(module);
-  // Typing it into a field of the fixture's page object signs in with it; it does not create it.
-  if (TYPING_METHODS.has(model.callee(call).name ?? '')) return false;
-  const root = chainRoot(model, call.expression);
-  const declaration = root && model.declarationOf(root);
-  return declaration !== undefined && isProjectFixture(declaration);
-}
-
-function chainRoot(model: SpecModel, expr: ts.Expression): ts.Identifier | undefined {
-  let root = model.unwrap(expr);
-  while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root) || ts.isCallExpression(root)) root = model.unwrap(root.expression);
-  return ts.isIdentifier(root) ? root : undefined;
-}
-
-/** `{ TestDataService }` destructured from a function's first parameter (a test's fixtures) and not one Playwright provides. */
-function isProjectFixture(declaration: ts.Node): boolean {
-  if (!ts.isBindingElement(declaration) || !ts.isObjectBindingPattern(declaration.parent)) return false;
-  const parameter = declaration.parent.parent;
-  if (!ts.isParameter(parameter) || parameter.parent.parameters[0] !== parameter) return false;
-  const key = declaration.propertyName ?? declaration.name;
-  return ts.isIdentifier(key) && !PLAYWRIGHT_BUILTIN_FIXTURES.has(key.text);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
@@ -13,7 +15,10 @@ export default defineRule({
   safety: true,
   needsTypes: true,
   options: ruleOptions({ strict: z.boolean() }),
-  check: (model) => oncePerModule(diagnosticFindings(withoutKnockOns(model.sourceFile, model.semanticDiagnostics(), (id) => model.declarationOf(id)), hintFor)),
+  check: (model) => {
+    const hint = (code: number, text: string) => hintFor(code, text, path.dirname(model.sourceFile.fileName));
+    return oncePerModule(diagnosticFindings(withoutKnockOns(model.sourceFile, model.semanticDiagnostics(), (id) => model.declarationOf(id)), hint));
+  },
 });
 
 /** "Cannot find module" (TS2307, and TS2792 under a resolution mode that cannot see it). */
@@ -28,6 +33,21 @@ const NO_SUCH_PROPERTY = new Set([2339, 2551]);
 const PLAYWRIGHT_TYPE = /on type '(Page|Locator|FrameLocator|Frame|BrowserContext|Browser|APIRequestContext|APIResponse|Response|Request|Keyboard|Mouse|ElementHandle|JSHandle|TestType<[^']*>|Expect<[^']*>|PlaywrightTestArgs[^']*)'/;
 
 const NOT_INSTALLED = ' is not installed where the specs are checked';
+const NOT_CHECKED_OUT = ' is not in the checkout where the specs are checked';
+
+/**
+ * The outermost folder on the way to a relative import's target that does not exist (another package of a
+ * monorepo, a build's output), or undefined when the target's folder is there and only the file is not (a
+ * wrong path). A partial or sparse checkout lacks whole folders; a typo names a file beside real ones.
+ */
+function absentFolder(specFolder: string, specifier: string): string | undefined {
+  // A spec checked before it is written (a generation's answer) has no folder to tell a checkout by.
+  if (!existsSync(specFolder)) return undefined;
+  let folder = path.dirname(path.resolve(specFolder, specifier));
+  if (existsSync(folder)) return undefined;
+  while (!existsSync(path.dirname(folder))) folder = path.dirname(folder);
+  return folder;
+}
 
 /**
  * An import that does not resolve is reported itself; the errors that flow from it are not: a diagnostic
@@ -41,10 +61,13 @@ function withoutKnockOns(sourceFile: ts.SourceFile, diagnostics: readonly TypeDi
   return diagnostics.filter((d) => MODULE_NOT_FOUND.has(d.code) || NAME_NOT_FOUND.has(d.code) || !diagnosticReadsAny(sourceFile, d.start, untyped, declarationOf));
 }
 
-function hintFor(code: number, text: string): string {
+function hintFor(code: number, text: string, specFolder: string): string {
   if (MODULE_NOT_FOUND.has(code)) {
     const specifier = /module '([^']+)'/.exec(text)?.[1] ?? '';
-    if (specifier.startsWith('.') || specifier.startsWith('/')) return '; no such file: check the import path';
+    if (specifier.startsWith('.') || specifier.startsWith('/')) {
+      const absent = absentFolder(specFolder, specifier);
+      return absent === undefined ? '; no such file: check the import path' : `; "${absent}"${NOT_CHECKED_OUT}`;
+    }
     return `; "${packageOf(specifier)}"${NOT_INSTALLED} (npm install it), or, if it is an alias, declare it in the tsconfig.json compilerOptions.paths that applies to this file (Scribe reads the nearest one)`;
   }
   if (NAME_NOT_FOUND.has(code)) return "; declare it: an app's global in a .d.ts file the nearest tsconfig.json includes, a browser global with lib \"dom\"";
@@ -53,10 +76,13 @@ function hintFor(code: number, text: string): string {
   return '';
 }
 
-/** The package a type-check finding says is not installed where the specs are checked; undefined for any other finding. */
+/**
+ * The package a type-check finding says is not installed where the specs are checked, or the folder (an absolute
+ * path) it says the checkout lacks; undefined for any other finding.
+ */
 export function missingPackageOf(issue: { rule: string; message: string }): string | undefined {
   if (issue.rule !== 'type-check') return undefined;
-  return new RegExp(`; "([^"]+)"${NOT_INSTALLED}`).exec(issue.message)?.[1];
+  return new RegExp(`; "([^"]+)"(${NOT_INSTALLED}|${NOT_CHECKED_OUT})`).exec(issue.message)?.[1];
 }
 
 /** npm's package name of an import: `@scope/name` or `name`, without the path inside it. */
@@ -78,6 +104,6 @@ function oncePerModule(findings: Finding[]): Finding[] {
     const key = specifier.startsWith('.') ? specifier : packageOf(specifier);
     if (seen.has(key)) return [];
     seen.add(key);
-    return [specifier.startsWith('.') || specifier.startsWith('/') ? finding : { ...finding, severity: 'warning' as const }];
+    return [finding.message.includes(NOT_INSTALLED) || finding.message.includes(NOT_CHECKED_OUT) ? { ...finding, severity: 'warning' as const } : finding];
   });
 }

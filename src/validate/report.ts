@@ -7,8 +7,8 @@ import { printable } from '../util/terminal.ts';
 import type { FileValidation } from './validator.ts';
 
 /**
- * A package that is not installed where the specs are checked is a fact about the checkout, not a fault of
- * each spec that imports it: its per-file type-check warnings become one warning per package for the run,
+ * A package that is not installed where the specs are checked (or a folder the checkout lacks) is a fact about
+ * the checkout, not a fault of each spec that imports it: its per-file type-check warnings become one warning per package for the run,
  * naming how many files import it, the first of them, and what to install or configure.
  */
 export function withMissingPackagesFolded<R extends Pick<FileValidation, 'file' | 'issues'>>(results: readonly R[], cwd: string): { results: R[]; warnings: string[] } {
@@ -25,6 +25,10 @@ export function withMissingPackagesFolded<R extends Pick<FileValidation, 'file' 
   const warnings = [...importers].map(([name, files]) => {
     const first = files[0]!;
     const count = files.length === 1 ? 'a spec file imports it' : `${files.length} spec files import it`;
+    if (path.isAbsolute(name)) {
+      const folder = path.relative(cwd, name) || name;
+      return `type-check: the folder "${folder}" is not in the checkout where the specs are checked (${count.replace(/it$/, 'from it')}, first ${first.file}:${first.line}), so what they import from it is not type-checked: check it out (a partial or sparse checkout lacks it), or fix the import path`;
+    }
     return `type-check: "${name}" is not installed where the specs are checked (${count}, first ${first.file}:${first.line}), so what it exports is not type-checked: npm install it, or, if it is an alias, declare it in the compilerOptions.paths of the tsconfig.json that applies to those files`;
   });
   return { results: folded, warnings };

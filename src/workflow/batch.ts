@@ -19,6 +19,7 @@ import type { NewStatsEvent } from '../stats/events.ts';
 import { statsHome, StatsLog, type StatsSink } from '../stats/log.ts';
 import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
+import { ExploredPages } from './explored-pages.ts';
 import { generateSpec, type GenerateRequest, type PipelineResult } from './pipeline.ts';
 import { scenarioHash, type TestPlan } from './plan-file.ts';
 import { GenerationThreads } from './threads.ts';
@@ -131,8 +132,10 @@ export async function generateBatch(options: BatchOptions): Promise<BatchResult>
   };
 
   const threads = options.provider ? undefined : new GenerationThreads(project.env);
+  // In the caller's thread, the batch's generations share the pages they explored (each thread's do, in threads).
+  const explored = new ExploredPages();
   const worker = async (id: number) => {
-    const generate = threads ? inThread(options, threads) : inCallerThread(options);
+    const generate = threads ? inThread(options, threads, batch) : inCallerThread(options, explored);
     for (let index = next++; index < items.length; index = next++) {
       options.signal?.throwIfAborted();
       const item = items[index]!;
@@ -168,22 +171,22 @@ export function recordBatch(home: string, result: BatchResult): void {
 type Generate = (request: GenerateRequest, generation: string, stats: StatsSink) => Promise<PipelineResult>;
 
 /** In a worker thread, which reads the project from its folder and keeps its own validator. */
-function inThread(options: BatchOptions, threads: GenerationThreads): Generate {
+function inThread(options: BatchOptions, threads: GenerationThreads, batch: string): Generate {
   const { project } = options;
   return (request, generation, stats) =>
     threads.run(
-      { request: { ...request, provider: request.provider ?? project.provider }, cwd: project.cwd, generation },
+      { request: { ...request, provider: request.provider ?? project.provider }, cwd: project.cwd, generation, batch },
       { onEvent: () => undefined, stats },
       options.signal ?? new AbortController().signal,
     );
 }
 
 /** In this thread, beside the caller's provider, with one validator for all of this worker's scenarios. */
-function inCallerThread(options: BatchOptions): Generate {
+function inCallerThread(options: BatchOptions, explored: ExploredPages): Generate {
   const { project } = options;
   const validator: Validator = untrustedValidator(project.agents.critic, { projectRoot: project.cwd, typeCheck: true, tsconfig: project.tsconfig });
   return (request, generation, stats) =>
-    generateSpec(request, { cwd: project.cwd, env: project.env, project, stats, generation, provider: options.provider, validator, signal: options.signal });
+    generateSpec(request, { cwd: project.cwd, env: project.env, project, stats, generation, provider: options.provider, validator, explored, signal: options.signal });
 }
 
 async function generateOne(options: BatchOptions, item: BatchItem, base: Pick<ScenarioOutcome, 'index' | 'hash' | 'request' | 'page'>, generate: Generate): Promise<ScenarioOutcome> {

@@ -80,6 +80,12 @@ export async function exploreSignedIn(url: string, options: ExploreSignedInOptio
   }
 }
 
+/** What the terminal says of a sign-in: what was done, or that the pages behind the login were not explored and how to fix it. */
+export function signInLine(signIn: ExploreSignIn): string {
+  if (signIn.explored_behind_login) return signIn.message;
+  return `${signIn.message} (set explore.storage_state in agents/scribe.yaml, a setup project that writes your config's use.storageState, or the declared credentials)`;
+}
+
 /** The result of a way of signing in: explored behind the login, or the start page still asks to sign in. */
 function outcome(method: ExploreSignIn['method'], inventory: PageInventory, done: string, tried: string): ExploreSignIn {
   if (!isSignInPage(inventory)) return { method, explored_behind_login: true, message: done };

@@ -2,7 +2,6 @@
  * One generation's context: built once by the pipeline when the request is settled, and handed to every
  * stage. Stages take their configuration from it (the project's agents), never load it themselves.
  */
-import type { Browser } from '@playwright/test';
 import type { Critic } from '../agents/critic.ts';
 import type { Medic } from '../agents/medic.ts';
 import type { GenerationReporter, StageStatus } from '../agents/reporter.ts';
@@ -29,8 +28,6 @@ export interface GenerationContext {
   clock: StageClock;
   /** Run the spec against the app (the request's `run`, default true). */
   run: boolean;
-  /** Scribe's own browser, held for the generation and closed when it ends; none without a URL (nothing to explore). */
-  browser: Browser | undefined;
 }
 
 /** The stages themselves, made from the context. */

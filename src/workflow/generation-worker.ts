@@ -7,6 +7,7 @@ import { parentPort, type MessagePort } from 'node:worker_threads';
 import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
+import { ExploredPages } from './explored-pages.ts';
 import { generateSpec } from './pipeline.ts';
 import { progressReporter } from './progress-reporter.ts';
 import type { FromWorker, ToWorker } from './threads.ts';
@@ -19,6 +20,9 @@ function serveJobs(port: MessagePort): void {
   let validator: Validator | undefined;
   // The project is read once per thread (a loaded config holds functions, which cannot cross threads).
   let project: Promise<ProjectContext> | undefined;
+  // A batch's scenarios start on pages of one site: one exploration serves the thread's later ones of that
+  // batch. A job of no batch (the server's) explores afresh: the app may have changed since the last.
+  let explored: { batch: string; pages: ExploredPages } | undefined;
   port.on('message', (message: ToWorker) => {
     if (message.type === 'abort') return;
     const controller = new AbortController();
@@ -27,6 +31,8 @@ function serveJobs(port: MessagePort): void {
     };
     port.on('message', onAbort);
     project ??= loadProject({ cwd: message.job.cwd, env: process.env });
+    const { batch } = message.job;
+    if (batch !== undefined && explored?.batch !== batch) explored = { batch, pages: new ExploredPages() };
     project
       .then((loaded) => {
         validator ??= untrustedValidator(loaded.agents.critic, { projectRoot: message.job.cwd, typeCheck: true, tsconfig: loaded.tsconfig });
@@ -39,6 +45,7 @@ function serveJobs(port: MessagePort): void {
           generation: message.job.generation,
           stats: { record: (event) => send({ type: 'stats', event }) },
           validator,
+          explored: batch === undefined ? undefined : explored?.pages,
           reporters: [progressReporter(message.job.cwd, (event) => send({ type: 'event', event }), "the job's stages")],
         });
       })

@@ -20,7 +20,7 @@ import type { StatsSink } from '../stats/log.ts';
 import type { OutcomeEvent } from '../stats/outcome.ts';
 import { assertWritable, SpecExistsError } from '../store/spec-files.ts';
 import { SpecStore } from '../store/spec-store.ts';
-import { withLifetimes, type Lifetimes } from '../util/lifetimes.ts';
+import { withLifetimes } from '../util/lifetimes.ts';
 import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { runWorkflow } from './orchestrator.ts';
@@ -32,6 +32,7 @@ import type { PipelineSegment } from './segments.ts';
 import { pipelineWorkers } from './workers.ts';
 import type { GenerationContext } from './generation-context.ts';
 import type { SignedInExploration } from './explore-signed-in.ts';
+import type { ExploredPages } from './explored-pages.ts';
 
 /** What a caller asks for, and how the pipeline is to treat it. */
 export interface GenerateRequest extends RequestInput {
@@ -66,6 +67,8 @@ export interface PipelineOptions {
    * type-check after the first fast. It must have been built from the project's agents/critic.yaml.
    */
   validator?: Validator;
+  /** The pages earlier generations explored (a batch's worker): a start page among them is not explored again. */
+  explored?: ExploredPages;
 }
 
 export interface PipelineResult {
@@ -112,12 +115,7 @@ interface Generation {
   clock: StageClock;
 }
 
-async function generateWith(asked: GenerateRequest, options: PipelineOptions, generation: Generation): Promise<PipelineResult> {
-  // What the generation holds (the browser) is torn down when it ends, however it ends.
-  return withLifetimes(options.signal, (lifetimes) => generateHolding(lifetimes, asked, options, generation));
-}
-
-async function generateHolding(lifetimes: Lifetimes, asked: GenerateRequest, options: PipelineOptions, { project, request, reporter, generation, emit, clock }: Generation): Promise<PipelineResult> {
+async function generateWith(asked: GenerateRequest, options: PipelineOptions, { project, request, reporter, generation, emit, clock }: Generation): Promise<PipelineResult> {
   const { scribe: config, critic } = project.agents;
 
   // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
@@ -128,13 +126,20 @@ async function generateHolding(lifetimes: Lifetimes, asked: GenerateRequest, opt
   const validating = options.validator?.forUntrustedCode(options.cwd) ?? untrustedValidator(critic, { projectRoot: options.cwd, typeCheck: true, tsconfig: project.tsconfig });
   let inventory: PageInventory | undefined;
   let signIn: ExploreSignIn | undefined;
-  let browser: Browser | undefined;
-  if (request.url) {
+  const explored = request.url ? options.explored?.from(request.url, config.explore) : undefined;
+  if (explored) {
+    ({ inventory, signIn } = explored);
+    emit('explore', 'started', `exploring ${request.url}`);
+    emit('explore', 'done', `${request.url} was explored by an earlier generation of this batch: its ${1 + (inventory.pages?.length ?? 0)} pages reused`);
+    validating.warmTypeCheck();
+  } else if (request.url) {
     const url = request.url;
     emit('explore', 'started', `exploring ${url}`);
-    const exploring = lifetimes.acquire('the browser', launchedBrowser(options.env)).then((launched) => {
-      browser = launched;
-      return explore(url, launched, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
+    // The browser lives as long as exploring: the runs launch their own inside their boundary, so an idle
+    // Chromium would only compete with them for the machine.
+    const exploring = withLifetimes(options.signal, async (exploration) => {
+      const browser = await exploration.acquire('the browser', launchedBrowser(options.env));
+      return explore(url, browser, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
     });
     // Its failure is read below; meanwhile it must not count as unhandled.
     exploring.catch(() => undefined);
@@ -143,6 +148,7 @@ async function generateHolding(lifetimes: Lifetimes, asked: GenerateRequest, opt
     validating.warmTypeCheck();
     try {
       ({ inventory, signIn } = await exploring);
+      options.explored?.add({ inventory, ...(signIn ? { signIn } : {}) });
     } catch (error) {
       emit('explore', 'failed', `could not explore ${url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -159,7 +165,7 @@ async function generateHolding(lifetimes: Lifetimes, asked: GenerateRequest, opt
     selfValidation: asked.selfValidation !== false,
     style: readProjectStyle(project),
   });
-  const context: GenerationContext = { generation, project, request, reporter, signal: options.signal, gate: validator, clock, run: asked.run !== false, browser };
+  const context: GenerationContext = { generation, project, request, reporter, signal: options.signal, gate: validator, clock, run: asked.run !== false };
   const workers = pipelineWorkers(context, {
     scribe,
     critic: new Critic({ ...shared, scribeConfig: config, providerName }),
@@ -219,13 +225,13 @@ function writableRequest(request: GenerateRequest, project: ProjectContext): Set
 /** The site's inventory, signed in where the start URL lands on a login and a way to sign in is there (explore-signed-in.ts). */
 async function explore(url: string, browser: Browser, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit, context: { project: ProjectContext; env: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<SignedInExploration> {
   // Loaded on demand: exploring needs Playwright, which a run without a URL never does.
-  const { exploreSignedIn } = await import('./explore-signed-in.ts');
+  const { exploreSignedIn, signInLine } = await import('./explore-signed-in.ts');
   const explored = await exploreSignedIn(url, { ...context, browser, testIdAttribute, settings, onProgress: (message) => emit('explore', 'info', message) });
   const { inventory, signIn } = explored;
   const pages = 1 + (inventory.pages?.length ?? 0);
   const ids = inventory.testIds.length + (inventory.pages ?? []).reduce((sum, page) => sum + page.testIds.length, 0);
   emit('explore', 'done', `found ${ids} test ids on ${pages} page${pages === 1 ? '' : 's'} from ${url}`);
-  if (signIn) emit('explore', 'info', signIn.explored_behind_login ? signIn.message : `${signIn.message} (set explore.storage_state in agents/scribe.yaml, a setup project that writes your config's use.storageState, or the declared credentials)`);
+  if (signIn) emit('explore', 'info', signInLine(signIn));
   if (showsNothingToActOn(inventory)) {
     emit('explore', 'info', `${inventory.url} still shows nothing to act on (no link, button, field or test id) ${settings.render_wait_ms / 1000} s after it loaded: the model writes its locators without seeing them`);
   }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
+import { ExploreSignIn } from '../contracts.ts';
 
 export const Scenario = z.strictObject({
   /** The plain-language request `generate` is given. */
@@ -29,6 +30,8 @@ export const TestPlan = z.strictObject({
   unreachable: z.array(z.string()).default([]),
   /** Model tokens the plan cost. */
   tokens: z.number().int().nonnegative().default(0),
+  /** How the pages behind a login were explored, or why they were not; absent when the app asked for no sign-in. */
+  sign_in: ExploreSignIn.optional(),
 });
 export type TestPlan = z.infer<typeof TestPlan>;
 
@@ -66,6 +69,7 @@ const MD_FIELD = /^- \*\*(Page|Expected|Feature)\*\*: (.*)$/;
 
 function renderMarkdown(plan: TestPlan): string {
   const lines = [`# Test plan for ${plan.app}`, '', `Planner: ${plan.planner} · ${plan.scenarios.length} scenarios · ${plan.tokens} tokens`, ''];
+  if (plan.sign_in) lines.push(`Sign-in: ${plan.sign_in.message}`, '');
   plan.scenarios.forEach((scenario, index) => {
     lines.push(`## ${index + 1}. ${scenario.request}`, '', `- **Page**: ${scenario.page}`);
     if (scenario.feature) lines.push(`- **Feature**: ${scenario.feature}`);

@@ -1,6 +1,6 @@
 /**
  * `scribe plan`: what should be tested here? The site is explored as `generate` explores it (signed in
- * through the project's storage state), then a model proposes scenarios from the site's inventory
+ * as explore-signed-in.ts signs in: the storage state, the setup project or the login form), then a model proposes scenarios from the site's inventory
  * (agents/scribe.yaml `planner`); without a model, the scenarios are read off what the pages show: each
  * page's heading, its lists, the errors it displays. Each scenario is one request `generate` can take.
  * Bounded: the inventory by explore.max_tokens, the scenarios by planner.max_scenarios.
@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { completeRecorded, isFailedCall } from '../agents/model-call.ts';
 import { stageReporter } from '../agents/reporter.ts';
 import { renderTemplate, modelFor } from '../config/scribe.ts';
-import type { PageInventory } from '../contracts.ts';
+import type { ExploreSignIn, PageInventory } from '../contracts.ts';
+import { launchedBrowser } from '../explore/browser.ts';
 import { renderSite } from '../explore/render.ts';
 import { pathKey } from '../explore/site.ts';
 import { fencedBlocks } from '../llm/extract.ts';
@@ -20,7 +21,8 @@ import { secretsOf, shownTexts } from '../llm/redact.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import type { ProjectContext } from '../project/context.ts';
 import type { StatsSink } from '../stats/log.ts';
-import { signedInState } from './explore-signed-in.ts';
+import { withLifetimes } from '../util/lifetimes.ts';
+import type { SignedInExploration } from './explore-signed-in.ts';
 import { Scenario, TestPlan } from './plan-file.ts';
 
 export interface PlanOptions {
@@ -30,21 +32,24 @@ export interface PlanOptions {
   provider?: ModelProvider;
   stats?: StatsSink | false;
   onProgress?: (message: string) => void;
+  /** What was done to explore behind a login (or that it was not), once it is known. */
+  onSignIn?: (signIn: ExploreSignIn) => void;
+  signal?: AbortSignal;
 }
 
 export async function planTests(options: PlanOptions): Promise<TestPlan> {
   const { project, url } = options;
   const { scribe, critic } = project.agents;
   options.onProgress?.(`exploring ${url}`);
-  const { exploreSite } = await import('../explore/site.ts');
-  const site = await exploreSite(url, { testIdAttribute: critic.testIdAttribute, settings: scribe.explore, storageState: signedInState(project) });
+  const { inventory: site, signIn } = await exploreSigningIn(options);
+  if (signIn) options.onSignIn?.(signIn);
   const pages = [site, ...(site.pages ?? [])];
   options.onProgress?.(`explored ${pages.length} page${pages.length === 1 ? '' : 's'}; ${site.unexplored?.length ?? 0} not reached`);
   const unreachable = [...(site.unexplored ?? [])];
   const provider = options.provider ?? (await createProvider({ env: project.env, settings: scribe.provider, explicit: project.provider, offline: project.agents.offline }));
   const max = scribe.planner.max_scenarios;
   if (provider.name === 'offline') {
-    return TestPlan.parse({ version: 1, app: url, planner: 'offline', scenarios: offlineScenarios(pages).slice(0, max), unreachable, tokens: 0 });
+    return TestPlan.parse({ version: 1, app: url, planner: 'offline', scenarios: offlineScenarios(pages).slice(0, max), unreachable, tokens: 0, sign_in: signIn });
   }
 
   options.onProgress?.('asking the model for scenarios');
@@ -69,7 +74,18 @@ export async function planTests(options: PlanOptions): Promise<TestPlan> {
   if (isFailedCall(answer)) throw new PlanError(`the model could not be reached: ${answer.error}`);
   const scenarios = modelScenarios(answer.text);
   if (typeof scenarios === 'string') throw new PlanError(`the model's plan cannot be used: ${scenarios}`);
-  return TestPlan.parse({ version: 1, app: url, planner: answer.model, scenarios: dedupe(scenarios).slice(0, max), unreachable, tokens: answer.usage.total });
+  return TestPlan.parse({ version: 1, app: url, planner: answer.model, scenarios: dedupe(scenarios).slice(0, max), unreachable, tokens: answer.usage.total, sign_in: signIn });
+}
+
+/** The site, explored in a browser of its own, signed in as `generate` signs in (explore-signed-in.ts). */
+async function exploreSigningIn({ project, url, signal, onProgress }: PlanOptions): Promise<SignedInExploration> {
+  // Loaded on demand, as the pipeline loads it: exploring needs Playwright.
+  const { exploreSignedIn } = await import('./explore-signed-in.ts');
+  return withLifetimes(signal, async (lifetimes) => {
+    const browser = await lifetimes.acquire('the browser', launchedBrowser(project.env));
+    const { scribe, critic } = project.agents;
+    return exploreSignedIn(url, { project, browser, testIdAttribute: critic.testIdAttribute, settings: scribe.explore, env: project.env, signal, onProgress: (message) => onProgress?.(message) });
+  });
 }
 
 /** The plan could not be made (the model failed or answered no usable plan). */

@@ -15,6 +15,8 @@ export interface PipelineJob {
   cwd: string;
   /** The generation's id in the statistics: the job's. */
   generation: string;
+  /** The batch it is a scenario of: a thread's generations of one batch share the pages they explored. */
+  batch?: string;
 }
 
 export type ToWorker = { type: 'run'; job: PipelineJob } | { type: 'abort'; reason: string };

@@ -5,7 +5,7 @@
  * the one the user's own `npx playwright test` gives.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSpec } from '../../src/agents/runner.ts';
+import type { RunnerReport } from '../../src/contracts.ts';
+import { loadProject, runTarget } from '../../src/project/context.ts';
 import { browserCandidates, CHROMIUM_ARGS, findBrowser } from '../../src/explore/browser.ts';
 import { bundledRunTarget } from '../fixtures/run-target.ts';
 
@@ -97,8 +99,9 @@ afterAll(async () => {
   rmSync(project, { recursive: true, force: true });
 });
 
-const run = (specText: string) =>
+const run = (specText: string, options: { untrusted?: boolean; storageState?: string } = {}) =>
   runSpec({
+    ...options,
     specText,
     fileName: 'greeting.spec.ts',
     sourceDir: path.join(project, 'e2e', 'generated'),
@@ -111,12 +114,23 @@ const run = (specText: string) =>
   });
 
 describe('a run under the user’s Playwright config', () => {
-  it('runs the setup project the spec’s project depends on, so the candidate is signed in, and passes', async () => {
-    const report = await run(SIGNED_IN);
-    expect(report.error_message).toBeNull();
-    expect(report).toMatchObject({ status: 'pass', classification: 'pass' });
+  /** Scribe's run of the signed-in spec, on the project as the user made it (before any other run wrote to it). */
+  let signedIn: RunnerReport;
+  let projectAfterwards: { top: string[]; generated: string[] };
+  beforeAll(async () => {
+    signedIn = await run(SIGNED_IN);
+    projectAfterwards = { top: readdirSync(project).sort(), generated: readdirSync(path.join(project, 'e2e', 'generated')) };
+  }, 60_000);
+
+  it('runs the setup project the spec’s project depends on, so the candidate is signed in, and passes', () => {
+    expect(signedIn.error_message).toBeNull();
+    expect(signedIn).toMatchObject({ status: 'pass', classification: 'pass' });
     // The config's testIdAttribute was used: getByTestId found data-test elements.
-    expect(report.segment?.content).toMatch(/2 passed/);
+    expect(signedIn.segment?.content).toMatch(/2 passed/);
+  });
+
+  it('leaves nothing in the project: its state and results stay in its own run folder', () => {
+    expect(projectAfterwards).toEqual({ top: ['.scribe', 'e2e', 'node_modules', 'package.json', 'playwright.config.ts'], generated: [] });
   });
 
   it('is signed in: a spec that expects a guest fails, showing the signed-in greeting', async () => {
@@ -126,24 +140,22 @@ describe('a run under the user’s Playwright config', () => {
     expect(report.error_message).toContain('Hello, ada');
   });
 
-  it('gives the result the user’s own `npx playwright test` gives, and leaves nothing in the project', async () => {
+  it('gives the result the user’s own `npx playwright test` gives', async () => {
     writeFileSync(path.join(project, 'e2e', 'generated', 'greeting.spec.ts'), SIGNED_IN);
-    const own = await new Promise<{ code: number; out: string }>((resolve) =>
-      execFile(process.execPath, [path.join(repoRoot, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--project', 'shop'], { cwd: project }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, out: `${stdout}${stderr}` }),
-      ),
-    );
-    expect(own.code, own.out).toBe(0);
-    expect(own.out).toMatch(/2 passed/);
-    rmSync(path.join(project, 'e2e', 'generated', 'greeting.spec.ts'));
-    rmSync(path.join(project, '.auth'), { recursive: true, force: true });
-    rmSync(path.join(project, 'test-results'), { recursive: true, force: true });
-
-    const report = await run(SIGNED_IN);
-    expect(report.status).toBe('pass');
-    // Scribe's run wrote its state and results in its own run folder, none in the user's project.
-    expect(readdirSync(project).sort()).toEqual(['.scribe', 'e2e', 'node_modules', 'package.json', 'playwright.config.ts']);
-    expect(readdirSync(path.join(project, 'e2e', 'generated'))).toEqual([]);
+    try {
+      const own = await new Promise<{ code: number; out: string }>((resolve) =>
+        execFile(process.execPath, [path.join(repoRoot, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--project', 'shop'], { cwd: project }, (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, out: `${stdout}${stderr}` }),
+        ),
+      );
+      expect(own.code, own.out).toBe(0);
+      expect(own.out).toMatch(/2 passed/);
+      expect(signedIn.status).toBe('pass');
+    } finally {
+      rmSync(path.join(project, 'e2e', 'generated', 'greeting.spec.ts'));
+      rmSync(path.join(project, '.auth'), { recursive: true, force: true });
+      rmSync(path.join(project, 'test-results'), { recursive: true, force: true });
+    }
   });
 });
 
@@ -181,6 +193,25 @@ export default defineConfig({ testDir: './e2e', use: { testIdAttribute: 'data-te
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('says so, naming the path and the fix, when a contained run’s setup project writes its storage state to an absolute path', async () => {
+    // Playwright's own guide writes it to path.join(__dirname, …): a path in the project, which a contained run may only read.
+    const absolute = path.join(project, '.auth', 'absolute-user.json');
+    writeFileSync(path.join(project, 'e2e', 'auth.setup.ts'), SETUP.replace("{ path: '.auth/user.json' }", `{ path: ${JSON.stringify(absolute)} }`));
+    writeFileSync(path.join(project, 'playwright.config.ts'), userConfig(app.url).replace("storageState: '.auth/user.json'", `storageState: ${JSON.stringify(absolute)}`));
+    try {
+      const { storageState } = runTarget(await loadProject({ cwd: project, env: process.env }));
+      const report = await run(SIGNED_IN, { untrusted: true, storageState });
+      expect(report.classification).toBe('environment');
+      expect(report.error_message).toContain(`setup project 'setup' failed at e2e/auth.setup.ts:7`);
+      expect(report.error_message).toContain(`writes its storage state to ${absolute}, outside the contained run's folder`);
+      expect(report.error_message).toContain("storageState({ path: '.auth/absolute-user.json' })");
+      expect(existsSync(absolute)).toBe(false);
+    } finally {
+      writeFileSync(path.join(project, 'e2e', 'auth.setup.ts'), SETUP);
+      writeFileSync(path.join(project, 'playwright.config.ts'), userConfig(app.url));
+    }
+  });
 
   it('blames a failing setup project on the environment, naming its file, line and project, not the spec', async () => {
     // The setup signs in as someone the app does not greet: a wrong password, as the app sees it.

@@ -366,6 +366,28 @@ describe('an untrusted run (model-written code)', () => {
     expect(report.status).toBe('pass');
   });
 
+  it('blames an unreachable app on the environment even after the page showed Chromium’s error page', async () => {
+    // The first navigation's error page is committed before the second starts: the race a loaded machine lost,
+    // where closing that page turned the second navigation's net::ERR_ into "page closed", a test bug.
+    const report = await run(spec(`  await page.goto('/').catch(() => undefined);\n  await page.goto('/');`), { baseURL: await closedUrl(), untrusted: true });
+    expect(report).toMatchObject({ status: 'error', classification: 'environment', error_line: 5 });
+    expect(report.error_message).toMatch(/net::ERR_\w+ at http:\/\/127\.0\.0\.1:\d+\//);
+    expect(report.console_errors.join('\n')).not.toContain('Scribe blocked a navigation');
+  });
+
+  it('keeps a page whose iframe could not load open: the app embeds what the sandbox does not reach', async () => {
+    const report = await run(
+      spec(`  await page.goto('/');
+  const framed = page.waitForEvent('framenavigated', (frame) => frame !== page.mainFrame());
+  await page.evaluate((src) => document.body.append(Object.assign(document.createElement('iframe'), { src })), ${JSON.stringify(await closedUrl())});
+  await framed;
+  await expect(page.getByTestId('title')).toHaveText('Welcome');`),
+      { untrusted: true },
+    );
+    expect(report.error_message).toBeNull();
+    expect(report.status).toBe('pass');
+  });
+
   it('redacts the declared credentials from the evidence a model will see: error message, console lines, snapshot', async () => {
     const env = { ...process.env, E2E_PASSWORD: 'hunter2-declared' };
     const report = await run(

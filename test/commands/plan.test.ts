@@ -1,6 +1,8 @@
 /**
  * `scribe plan` through the real CLI on the suite app (a shop behind a login, nine pages), explored in
  * Chromium signed in through the Playwright config's storage state; offline, and with the scripted model.
+ * With no storage state file, signed in as `generate` signs in: through the login form with the declared
+ * credentials; with none declared, the plan says the pages behind the login were not explored.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +12,7 @@ import { parsePlan, TestPlan } from '../../src/workflow/plan-file.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import type { ScribeProject } from '../fixtures/scribe-project.ts';
 import { startSuiteApp, type SuiteApp } from '../fixtures/suite-app.ts';
-import { makeSignedInSuiteProject } from '../fixtures/suite-project.ts';
+import { makeSignedInSuiteProject, makeSuiteProject } from '../fixtures/suite-project.ts';
 import { runCli } from './harness.ts';
 
 let fake: FakeOpenAI;
@@ -37,6 +39,7 @@ describe('scribe plan', { timeout: 180_000 }, () => {
   it('offline: a Markdown plan of the pages behind the login, each scenario with its page, steps and expected outcome', async () => {
     const run = await runCli(['plan', '--out', 'plan.md'], { env: offlineEnv(), cwd: project.dir });
     expect(run.stderr).toContain('scenarios by offline');
+    expect(run.stderr).toContain(`explored signed in with the storage state ${path.join('.auth', 'user.json')}`);
     expect(run.code).toBe(0);
     const text = readFileSync(path.join(project.dir, 'plan.md'), 'utf8');
     const plan = parsePlan(text, 'plan.md');
@@ -51,6 +54,42 @@ describe('scribe plan', { timeout: 180_000 }, () => {
     for (const scenario of plan.scenarios) expect(scenario.expected.length).toBeGreaterThan(0);
     expect(text).toContain('## 1. ');
     expect(text).toContain('## Pages not reached');
+    expect(text).toContain('Sign-in: explored signed in with the storage state');
+  });
+
+  it('with no storage state file: signs in through the login form with the declared credentials, says so in --json, and plans the pages behind the login', async () => {
+    const unsigned = makeSuiteProject(app.url, {}, { 'planner.max_scenarios': 10 });
+    try {
+      const env = { ...offlineEnv(), SCRIBE_HOME: unsigned.home, E2E_USERNAME: 'ada', E2E_PASSWORD: 'secret' };
+      const run = await runCli(['plan', '--out', 'plan.yaml', '--json'], { env, cwd: unsigned.dir });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('');
+      const plan = TestPlan.parse(JSON.parse(run.stdout));
+      expect(plan.sign_in).toEqual({ method: 'login_form', explored_behind_login: true, message: 'signed in through the login form with the declared credentials' });
+      expect(plan.scenarios.length).toBeGreaterThanOrEqual(8);
+      expect(plan.scenarios.map((s) => s.page)).toEqual(expect.arrayContaining(['/', '/products', '/cart', '/profile']));
+      expect(plan.scenarios).toContainEqual(expect.objectContaining({ request: 'open / and see the heading "Welcome, ada"' }));
+      expect(parsePlan(readFileSync(path.join(unsigned.dir, 'plan.yaml'), 'utf8'), 'plan.yaml')).toEqual(plan);
+    } finally {
+      unsigned.remove();
+    }
+  });
+
+  it('with no storage state, setup project or credentials: the terminal and the plan say the pages behind the login were not explored', async () => {
+    const unsigned = makeSuiteProject(app.url, {}, { 'planner.max_scenarios': 10 });
+    try {
+      const run = await runCli(['plan', '--out', 'plan.yaml'], { env: { ...offlineEnv(), SCRIBE_HOME: unsigned.home }, cwd: unsigned.dir });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(/\/login is a sign-in page and there is no storage state, no setup project, and the declared credentials \(E2E_USERNAME, E2E_PASSWORD\) are not set: the pages behind the login were not explored \(set explore\.storage_state/);
+      const plan = parsePlan(readFileSync(path.join(unsigned.dir, 'plan.yaml'), 'utf8'), 'plan.yaml');
+      expect(plan.sign_in).toMatchObject({ method: 'none', explored_behind_login: false });
+      const pages = plan.scenarios.map((s) => s.page);
+      expect(pages).toContain('/login');
+      expect(pages).not.toContain('/products');
+      expect(pages).not.toContain('/profile');
+    } finally {
+      unsigned.remove();
+    }
   });
 
   it('with a model: the model proposes the scenarios from the site inventory, cut to planner.max_scenarios; the YAML plan names its tokens', async () => {

@@ -121,8 +121,8 @@ describe('no-conditional-in-test', () => {
       "  await page.route('**/*', handler);",
       '  function inBrowser() { if (document.hidden) return 0; return 1; }',
       '  await page.evaluate(inBrowser);',
-      '  const used = (n: number) => (n > 1 ? n : 0);',
-      '  used(2);',
+      "  const pick = (n: number) => (n > 1 ? page.getByTestId('wide') : page.getByTestId('narrow'));",
+      '  await pick(2).click();',
       '});',
     ].join('\n');
     expect(lines(code)).toEqual([7]);
@@ -174,5 +174,59 @@ test('t', async ({ page, browserName }) => {
 });
 `;
     expect(lines(code)).toEqual([11, 14]);
+  });
+
+  it('a function that only computes a value shapes data (reduce, map, a recursive search); one that takes a step is a path of the test', () => {
+    const code = [
+      header,
+      "test('data', async ({ page, request }) => {",
+      "  const rows: Array<{ n: number; ok: boolean }> = await (await request.get('/api/rows')).json();",
+      '  const max = rows.reduce((m, row) => (row.n > m ? row.n : m), 0);',
+      "  const labels = rows.map((row) => { if (row.ok) return 'yes'; return 'no'; });",
+      '  function find(node: any): any {',
+      "    if (node && typeof node === 'object') { for (const key in node) { const hit = find(node[key]); if (hit) return hit; } }",
+      '    return null;',
+      '  }',
+      "  await expect(page.getByTestId('max')).toHaveText(String(max) + labels.join() + find(rows));",
+      '  rows.forEach((row) => { if (row.ok) expect(row.n).toBeGreaterThan(0); });',
+      "  const open = (row: { ok: boolean }) => (row.ok ? page.getByTestId('ok') : page.getByTestId('ko'));",
+      '  await open(rows[0]!).click();',
+      "  const clickAll = (names: string[]) => names.map((name) => (name ? clickIt(name) : undefined));",
+      '  clickAll([]);',
+      '});',
+      "async function clickIt(name: string) { await fetch(name); }",
+    ].join('\n');
+    expect(lines(code)).toEqual([11, 12, 14]);
+  });
+
+  it('a catch that tries the same step again, its last attempt uncaught, fails the test still; another step in the catch swallows', () => {
+    const code = [
+      header,
+      "test('retry', async ({ page }) => {",
+      "  const widthIs = async (w: number) => expect(page.getByTestId('img')).toHaveJSProperty('offsetWidth', w, { timeout: 1000 });",
+      '  try {',
+      '    await widthIs(153);',
+      '  } catch {',
+      '    try {',
+      '      await widthIs(154);',
+      '    } catch {',
+      '      await widthIs(152);',
+      '    }',
+      '  }',
+      '  try {',
+      "    await expect(page.getByTestId('banner')).toBeVisible();",
+      '  } catch {',
+      "    await page.getByTestId('open-banner').click();",
+      '  }',
+      '  try {',
+      '    await widthIs(10);',
+      '  } catch {',
+      '    try {',
+      '      await widthIs(11);',
+      '    } catch {}',
+      '  }',
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([13, 18, 21]);
   });
 });

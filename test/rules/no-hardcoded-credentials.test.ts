@@ -220,10 +220,45 @@ test('signs in twice as the admin', async ({ page }) => {
   await page.getByLabel('Password').fill('admin-secret');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.locator('#password').fill('admin-secret');
-  await page.getByLabel('block-item-Password').getByRole('textbox').fill('other-real-secret');
   await page.getByLabel('Confirm password').fill(process.env.E2E_PASSWORD!);
 });
 `;
-    expect(lines(code)).toEqual([17, 19, 20]);
+    expect(lines(code)).toEqual([17, 19]);
+  });
+
+  it("a textbox named only by the block it sits in (a record's password column) is not a secret field; one named itself is", () => {
+    const code = `import { test, expect } from '@playwright/test';
+
+test('the password field is editable', async ({ page }) => {
+  const field = page.getByLabel('block-item-CollectionField-general-form-general.password-password');
+  await field.getByRole('textbox').fill('test112233password');
+  await page.getByLabel('block-item-Password').getByRole('textbox', { name: 'Password' }).fill('named-secret-1');
+  await page.getByLabel('Password').first().fill('narrowed-secret-2');
+});
+`;
+    expect(lines(code)).toEqual([6, 7]);
+  });
+
+  it('the password of a thing the test fills into the app (an object with no user or email) is test data; tokens and account passwords stay credentials', () => {
+    const code = `import { test, expect } from '@playwright/test';
+
+const product = { name: 'Protected Product', slug: 'protected-product', password: 'password' };
+const account = { email: 'admin@example.com', password: 'admin-pass-1' };
+const service = { name: 'billing', apiToken: 'sk-live-9f8e7d' };
+const room = { title: 'Standup', password: 'only-typed-itself' };
+
+test('a protected product asks for its password', async ({ page }) => {
+  await page.locator('#title').fill(product.name);
+  await page.locator('#post_password').fill(product.password);
+  await page.goto('/product/' + product.slug);
+  await page.getByLabel('Password').fill('password');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByLabel('Service').fill(service.name);
+  await page.getByLabel('API token').fill(service.apiToken);
+  await page.getByLabel('Room password').fill(room.password);
+});
+`;
+    expect(lines(code)).toEqual([4, 5, 6]);
   });
 });

@@ -1,5 +1,10 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inTest, lint } from './harness.ts';
+import { withMissingPackagesFolded } from '../../src/validate/report.ts';
+import { Validator } from '../../src/validate/validator.ts';
+import { configWithOnly, inTest, lint } from './harness.ts';
 
 describe('type-check', () => {
   it('accepts the real API, process.env and page objects', () => {
@@ -106,5 +111,40 @@ pwTest('typed', async ({ page }) => {
       const lines = lint('type-check', code).map((i) => i.line);
       expect(lines).toEqual([1, 2, 7, 8, 10, 13, 15]);
     });
+  });
+
+  it('a relative import into a folder the checkout lacks (another package of a monorepo, a build output) is one warning for the run, its knock-ons dropped; a missing file beside real ones stays an error', () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'scribe-partial-checkout-'));
+    try {
+      const specFolder = path.join(project, 'website', 'e2e');
+      mkdirSync(specFolder, { recursive: true });
+      writeFileSync(path.join(specFolder, 'page.ts'), 'export const base = 1;\n');
+      const spec = path.join(specFolder, 'versions.spec.ts');
+      const code = `import { test, expect } from '@playwright/test';
+import versions from '../../builds/src/wp-versions.json';
+import { phpVersions } from '../../../php-wasm/universal/src/versions';
+import { helper } from './pages';
+
+test('lists the versions', async ({ page }) => {
+  const latest: number = Array.from(versions)[0];
+  await page.goto('/?php=' + phpVersions.latest);
+  await expect(page.getByTestId('latest')).toHaveText(String(latest) + helper());
+});
+`;
+      const validator = new Validator(configWithOnly('type-check'), { typeCheck: true });
+      const { issues } = validator.validateText(spec, code);
+      expect(issues.map((i) => [i.line, i.severity])).toEqual([[2, 'warning'], [3, 'warning'], [4, 'error']]);
+      expect(issues[0]!.message).toContain(`"${path.join(project, 'builds')}" is not in the checkout where the specs are checked`);
+      expect(issues[2]!.message).toContain('no such file: check the import path');
+
+      const { results, warnings } = withMissingPackagesFolded([{ file: spec, issues }], project);
+      expect(results[0]!.issues.map((i) => i.line)).toEqual([4]);
+      expect(warnings).toEqual([
+        'type-check: the folder "builds" is not in the checkout where the specs are checked (a spec file imports from it, first website/e2e/versions.spec.ts:2), so what they import from it is not type-checked: check it out (a partial or sparse checkout lacks it), or fix the import path',
+        `type-check: the folder "${path.relative(project, path.join(project, '..', 'php-wasm'))}" is not in the checkout where the specs are checked (a spec file imports from it, first website/e2e/versions.spec.ts:3), so what they import from it is not type-checked: check it out (a partial or sparse checkout lacks it), or fix the import path`,
+      ]);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });

@@ -23,8 +23,13 @@ export interface Verdict {
   line: number | null;
 }
 
+/**
+ * The app could not be reached. Through a contained run's relay an app that refuses the connection is a
+ * connection accepted then closed: EMPTY_RESPONSE, or on a loaded machine SOCKET_NOT_CONNECTED (closed
+ * before Chromium sent the request).
+ */
 const UNREACHABLE =
-  /net::ERR_(CONNECTION_\w+|TIMED_OUT|NAME_NOT_RESOLVED|NAME_RESOLUTION_FAILED|ADDRESS_\w+|INTERNET_DISCONNECTED|NETWORK_\w+|UNSAFE_PORT|EMPTY_RESPONSE|PROXY_\w+|CERT_\w+|SSL_\w+)|\b(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH)\b|Cannot navigate to invalid URL/;
+  /net::ERR_(CONNECTION_\w+|SOCKET_NOT_CONNECTED|TIMED_OUT|NAME_NOT_RESOLVED|NAME_RESOLUTION_FAILED|ADDRESS_\w+|INTERNET_DISCONNECTED|NETWORK_\w+|UNSAFE_PORT|EMPTY_RESPONSE|PROXY_\w+|CERT_\w+|SSL_\w+)|\b(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH)\b|Cannot navigate to invalid URL/;
 const BROWSER_UNAVAILABLE = /browserType\.launch|Executable doesn't exist|BrowserNotFoundError|No Chromium found|Failed to launch|Host system is missing dependencies/;
 const MODULE_MISSING = /Cannot find (module|package) ['"]|ERR_MODULE_NOT_FOUND|\bMODULE_NOT_FOUND\b/;
 const DOES_NOT_COMPILE = /^(SyntaxError|ReferenceError|TypeError|TransformError)\b/m;

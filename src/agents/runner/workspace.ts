@@ -67,7 +67,7 @@ export interface RunWorkspace {
   id: string;
   dir: string;
   specFile: string;
-  /** The proof run's spec, run after the spec in the same Playwright run. */
+  /** The proof run's spec, run beside the spec in the same Playwright run (a second worker). */
   proofFile?: string;
   configFile: string;
   reportFile: string;
@@ -139,7 +139,7 @@ export function createWorkspace(dir: string, id: string, spec: SpecSource, playw
   return workspace;
 }
 
-/** The proof spec's name: after the spec's in Playwright's (alphabetical) file order, so it runs second. */
+/** The proof spec's name: the spec's, marked, so the report's suites tell the two apart. */
 export function proofFileName(specName: string): string {
   return `${specName}.proof${path.extname(specName)}`;
 }
@@ -161,6 +161,14 @@ function runSettings(workspace: RunWorkspace, spec: SpecSource, settings: Worksp
     ...(settings.proof ? { proof: { expectTimeoutMs: settings.proof.expectTimeoutMs } } : {}),
     ...(settings.userConfig ? { overlay: runOverlay(workspace, spec, settings, settings.userConfig) } : {}),
   };
+}
+
+/**
+ * The run's workers: one, and a second for the proof spec, so the proof's assertions wait out their
+ * limit while the spec runs rather than after it. Each worker has the file it runs to itself.
+ */
+function workersOf(workspace: Pick<RunWorkspace, 'proofFile'>): number {
+  return workspace.proofFile ? 2 : 1;
 }
 
 /** The files a run's Playwright config matches: the spec, and the proof spec when there is one. */
@@ -243,7 +251,7 @@ function moduleType(dir: string): 'module' | 'commonjs' {
   }
 }
 
-/** The Playwright config of one run: one worker, no retries, Runner timeouts, JSON report to a file. */
+/** The Playwright config of one run: a worker per file, no retries, Runner timeouts, JSON report to a file. */
 export function playwrightConfig(workspace: Pick<RunWorkspace, 'specFile' | 'proofFile' | 'outputDir' | 'reportFile'>, spec: Pick<SpecSource, 'sourceDir'>, settings: WorkspaceSettings, reporters: unknown[][] = [['line']]): Record<string, unknown> {
   const { timeouts, artifacts } = settings.runner;
   return {
@@ -255,7 +263,7 @@ export function playwrightConfig(workspace: Pick<RunWorkspace, 'specFile' | 'pro
     updateSnapshots: 'none',
     timeout: timeouts.test_ms,
     expect: { timeout: timeouts.expect_ms },
-    workers: 1,
+    workers: workersOf(workspace),
     retries: 0,
     fullyParallel: false,
     forbidOnly: false,
@@ -288,6 +296,7 @@ function runOverlay(workspace: RunWorkspace, spec: SpecSource, settings: Workspa
     ...(userConfig.project ? { project: userConfig.project } : {}),
     specDir: path.dirname(workspace.specFile),
     specName: testFiles(workspace),
+    workers: workersOf(workspace),
     outputDir: workspace.outputDir,
     reportFile: workspace.reportFile,
     snapshotDir: spec.sourceDir,

@@ -23,6 +23,10 @@ Received: hidden`;
 const OWN_ERROR = 'Error: could not find the order number in the confirmation text';
 const MISSING_ENV = 'Error: DEMO_USERNAME must be set';
 const FIXTURE = 'Test timeout of 30000ms exceeded while setting up "loggedInPage".';
+/** An app refusing connections, through a contained run's relay: the connection accepted, then closed. */
+const relayed = (error: string) => `Error: page.goto: net::ERR_${error} at http://127.0.0.1:24849/
+Call log:
+  - navigating to "http://127.0.0.1:24849/", waiting until "load"`;
 const ACTION_ON_DISABLED = `Error: locator.click: Timeout 5000ms exceeded.
 Call log:
   - waiting for getByTestId('buy')
@@ -40,6 +44,9 @@ describe('classifyFailure: only a failed expect on the app is an app bug', () =>
     ['a missing environment variable', MISSING_ENV, 'environment'],
     ['a missing environment variable, said otherwise', 'Error: environment variable SHOP_PASSWORD is not set', 'environment'],
     ['a fixture that failed to set up', FIXTURE, 'environment'],
+    ['an unreachable app behind the relay: closed before any response', relayed('EMPTY_RESPONSE'), 'environment'],
+    // As a contained run reported it on a loaded machine: the relay closed the connection before Chromium wrote to it.
+    ['an unreachable app behind the relay: closed before the request was sent', relayed('SOCKET_NOT_CONNECTED'), 'environment'],
   ])('%s', (_name, text, expected) => {
     expect(classifyFailure(text)).toBe(expected);
   });

@@ -17,10 +17,14 @@ const runSettings = readRunSettings();
 /**
  * An untrusted run's context reaches only http(s): requests elsewhere are aborted, `page.goto` to another
  * scheme (file:, chrome:, view-source:, data:) throws, and a page that gets there anyway is closed before
- * the test can read it. Playwright's routing never sees file: navigations, hence the navigation checks.
+ * the test can read it (not Chromium's error page for a failed navigation: it shows only the error).
+ * Playwright's routing never sees file: navigations, hence the navigation checks.
  */
 async function containNavigation(context: BrowserContext, testInfo: TestInfo, consoleErrors: string[]): Promise<void> {
   const reachable = (url: string) => /^(https?:|about:blank$)/.test(url);
+  // Chromium's own page for a navigation that failed (an unreachable app, a blocked iframe): closing it raced
+  // the navigation's net::ERR_ error and, under load, turned it into "page closed", a test bug.
+  const failedNavigation = (url: string) => url === 'chrome-error://chromewebdata/';
   const blocked = (url: string) => `Scribe blocked a navigation outside http(s): ${url}`;
   await context.route((url) => !/^https?:$/.test(url.protocol), (route) => route.abort('blockedbyclient'));
   const contain = (page: Page) => {
@@ -31,7 +35,7 @@ async function containNavigation(context: BrowserContext, testInfo: TestInfo, co
       return go(url, options);
     };
     page.on('framenavigated', (frame) => {
-      if (reachable(frame.url())) return;
+      if (reachable(frame.url()) || failedNavigation(frame.url())) return;
       consoleErrors.push(blocked(frame.url()));
       void page.close().catch(() => undefined);
     });

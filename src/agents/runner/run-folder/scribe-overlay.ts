@@ -20,6 +20,8 @@ export interface RunOverlay {
   specDir: string;
   /** The spec's file name, or the spec's and its proof run's. */
   specName: string | string[];
+  /** One, or two with a proof spec (each file in a worker of its own). */
+  workers: number;
   outputDir: string;
   reportFile: string;
   snapshotDir: string;
@@ -114,7 +116,7 @@ function overlay(user: PlaywrightTestConfig, run: RunOverlay): PlaywrightTestCon
     webServer: run.connectOptions ? undefined : webServers?.map((server) => ({ ...server, cwd: absolute(server.cwd ?? '.'), reuseExistingServer: true })),
     timeout: user.timeout ?? run.timeouts.test_ms,
     expect: { ...user.expect, timeout: user.expect?.timeout ?? run.timeouts.expect_ms },
-    workers: 1,
+    workers: run.workers,
     retries: 0,
     fullyParallel: false,
     forbidOnly: false,
