@@ -8,7 +8,7 @@
  *   npx tsx bench/site-grounding.ts
  */
 import { chromium } from '@playwright/test';
-import { READ_PAGE_ELEMENTS } from '../src/agents/runner/workspace.ts';
+import { readPageElements } from '../src/agents/runner/run-folder/scribe-page-elements.ts';
 import { loadCriticConfig } from '../src/config/critic.ts';
 import { loadExploreSettings } from '../src/config/explore.ts';
 import { launchOptions } from '../src/explore/browser.ts';
@@ -44,11 +44,13 @@ try {
   console.log(`explore start page only: ${onePage.toFixed(0)} ms; whole site: ${wholeSite.toFixed(0)} ms (+${(wholeSite - onePage).toFixed(0)} ms) — median of ${RUNS}`);
 
   const context = await browser.newContext();
+  // tsx compiles this bench with esbuild's keepNames, whose __name helper the function sent to the page calls.
+  await context.addInitScript('globalThis.__name = (target) => target;');
   const page = await context.newPage();
   const reads: string[] = [];
   for (const path of ['/', '/todos', '/search']) {
     await page.goto(`${app.url}${path}`);
-    const read = await timed(() => page.evaluate(`(${READ_PAGE_ELEMENTS})(${JSON.stringify(testIdAttribute)})`));
+    const read = await timed(() => page.evaluate(readPageElements, testIdAttribute));
     reads.push(`${path} ${read.toFixed(1)} ms`);
   }
   console.log(`run-time read of one page (test ids + named elements): ${reads.join(', ')} — median of ${RUNS}`);

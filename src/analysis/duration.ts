@@ -7,6 +7,7 @@
 import { ts } from '../util/typescript.js';
 import { z } from 'zod';
 import { ruleOptions } from '../util/zod-helpers.ts';
+import { MAX_DEPTH } from './depth.ts';
 import { isFunctionLike, type SpecModel, type TestBlock } from './model.ts';
 import { PLAYWRIGHT_OBJECTS } from './playwright-api.ts';
 import { STEP_KINDS, classifyCall, testCalls, type StepKind } from './test-steps.ts';
@@ -41,7 +42,6 @@ const EACH_HOOKS = new Set(['test.beforeEach', 'test.afterEach']);
 const ALL_HOOKS = new Set(['test.beforeAll', 'test.afterAll']);
 const HOOK_NAMES = new Set(['beforeEach', 'afterEach', 'beforeAll', 'afterAll']);
 const TIMER_RECEIVERS = new Set(['globalThis', 'window', 'global', 'self']);
-const MAX_DEPTH = 16;
 
 /** The estimated duration of each test of a spec and of the whole file. */
 export function estimateDuration(model: SpecModel, options: MaxDurationOptions): DurationEstimate {

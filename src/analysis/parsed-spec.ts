@@ -4,7 +4,7 @@
  * bottom layer of SpecModel (src/analysis/model.ts).
  */
 import { ts } from '../util/typescript.js';
-import { collectDeclarations, declarationName, isDeclaringName, isScopeContainer, scriptKindOf, type Scope } from './syntax.ts';
+import { collectDeclarations, declarationName, isBindingPropertyName, isDeclaringName, isScopeContainer, scriptKindOf, type Scope } from './syntax.ts';
 import type { TypeDiagnostic } from './type-diagnostic.ts';
 
 export interface Position {
@@ -133,7 +133,7 @@ export class ParsedSpec {
     const name = declarationName(declaration);
     if (!name) return [];
     return this.nodes<ts.Identifier>(ts.SyntaxKind.Identifier).filter(
-      (id) => id.text === name && !isDeclaringName(id) && this.declarationOf(id) === declaration,
+      (id) => id.text === name && !isDeclaringName(id) && !isBindingPropertyName(id) && this.declarationOf(id) === declaration,
     );
   }
 

@@ -87,12 +87,17 @@ export function declarationName(declaration: ts.Node): string | undefined {
   return name && ts.isIdentifier(name) ? name.text : undefined;
 }
 
+/** Names that declare rather than read: functions, classes, parameters, variables, destructured names, enums and their members, type parameters. */
 export function isDeclaringName(id: ts.Identifier): boolean {
   const parent = id.parent;
-  return (
-    ((ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isBindingElement(parent) || ts.isFunctionDeclaration(parent)) && parent.name === id) ||
-    (ts.isBindingElement(parent) && parent.propertyName === id)
-  );
+  if ((ts.isFunctionDeclaration(parent) || ts.isFunctionExpression(parent) || ts.isClassDeclaration(parent) || ts.isClassExpression(parent) || ts.isEnumDeclaration(parent) || ts.isEnumMember(parent)) && parent.name === id) return true;
+  if ((ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isBindingElement(parent)) && parent.name === id) return true;
+  return ts.isTypeParameterDeclaration(parent);
+}
+
+/** The key a destructuring reads (`env` in `const { env: e } = process`): a property's name, not a variable. */
+export function isBindingPropertyName(id: ts.Identifier): boolean {
+  return ts.isBindingElement(id.parent) && id.parent.propertyName === id;
 }
 
 export function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {

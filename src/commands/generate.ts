@@ -5,7 +5,7 @@ import type { ProviderName } from '../llm/provider.ts';
 import { loadProject, withWebServer } from '../project/context.ts';
 import { StatsLog } from '../stats/log.ts';
 import { OneOutcomeSink } from '../stats/outcome.ts';
-import { generateSpec, type PipelineResult } from '../workflow/pipeline.ts';
+import { generateSpec, preloadPlaywright, type PipelineResult } from '../workflow/pipeline.ts';
 import type { PipelineEvent } from '../contracts.ts';
 import { progressReporter, withoutRunError } from '../workflow/progress-reporter.ts';
 import { parseRequest, REQUEST_FIELD_DESCRIPTIONS } from '../workflow/request-contract.ts';
@@ -43,6 +43,8 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
 
 async function runGenerate(description: string, flags: GenerateFlags, ctx: CliContext): Promise<void> {
   const quiet = flags.json === true;
+  // Exploring the URL needs Playwright: it loads while the project's config is read in a child process.
+  if (flags.url) preloadPlaywright();
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, provider: flags.provider, playwrightChoice: playwrightChoice(flags) });
   // The request as every surface checks it (the contract's limits), then settled: a bad URL or spec path is a
   // usage error here, before the app is started and anything is explored or written.

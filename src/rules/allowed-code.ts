@@ -6,9 +6,10 @@
  */
 import { ts } from '../util/typescript.js';
 import { parseDirectives } from '../analysis/suppressions.ts';
+import { isDeclaringName } from '../analysis/syntax.ts';
 import { defineRule, type Finding } from './types.ts';
 import { credentialLeaks } from './utils/credential-flow.ts';
-import { hasStatic, isDeclarationName } from './gate/globals.ts';
+import { hasStatic } from './gate/globals.ts';
 import { PlaywrightMemberPolicy } from './gate/playwright-members.ts';
 import { Options, shorten } from './gate/policy.ts';
 
@@ -50,7 +51,7 @@ class Gate extends PlaywrightMemberPolicy {
     else if (ts.isMetaProperty(node) && node.keywordToken === ts.SyntaxKind.ImportKeyword) this.report(node, '`import.meta` exposes where the file lives on the host; generated code does not need it.');
     else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) this.report(node, '`import()` loads a module at run time; generated code may only import @playwright/test (statically, at the top).');
     else if (node.kind === ts.SyntaxKind.ThisKeyword && !inClassMember(node)) this.report(node, '`this` outside a class method is not the spec\'s own object; use the fixtures and local variables instead.');
-    else if (ts.isIdentifier(node) && (node.text === 'expect' || node.text === 'test') && isDeclarationName(node)) this.playwrightName(node);
+    else if (ts.isIdentifier(node) && (node.text === 'expect' || node.text === 'test') && isDeclaringName(node)) this.playwrightName(node);
     else if (ts.isIdentifier(node)) this.identifier(node);
     else if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) this.member(node);
     else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) this.binding(node);

@@ -1,6 +1,8 @@
 import { ts } from '../util/typescript.js';
 import { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
+import { MAX_DEPTH } from '../analysis/depth.ts';
+import { isDeclaringName } from '../analysis/syntax.ts';
 import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 import { isValueReference } from './utils/ast.ts';
@@ -18,7 +20,6 @@ type Options = z.infer<typeof Options>;
 /** Names under which the global object is reachable. */
 const GLOBAL_OBJECTS = new Set(['globalThis', 'window', 'global', 'self']);
 const PROCESS_MODULES = new Set(['process', 'node:process']);
-const MAX_DEPTH = 8;
 const INSTEAD = "use Playwright's APIs (page, request, fixtures) and process.env for configuration instead";
 
 export default defineRule({
@@ -224,10 +225,3 @@ function isBound(call: ts.CallExpression): boolean {
   return ts.isVariableDeclaration(node.parent) && node.parent.initializer === node;
 }
 
-function isDeclaringName(id: ts.Identifier): boolean {
-  const parent = id.parent;
-  return (
-    (ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isBindingElement(parent) || ts.isFunctionDeclaration(parent) || ts.isClassDeclaration(parent)) &&
-    parent.name === id
-  );
-}

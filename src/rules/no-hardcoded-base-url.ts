@@ -6,6 +6,7 @@ import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding, type TextEdit } from './types.ts';
 import { calleeText } from './utils/ast.ts';
 import { UNKNOWN_PART } from './utils/selectors.ts';
+import { MAX_DEPTH } from '../analysis/depth.ts';
 
 const Options = ruleOptions({
   /** Hosts that are always the app under test, wherever their URL is written. */
@@ -29,7 +30,6 @@ const HTTP_URL = /^\s*https?:\/\//i;
 const TITLE_PATHS = /^test(?:\.(?:only|skip|fixme|fail|slow))?$|^test\.(?:describe|step)(?:\.\w+)*$/;
 const EXPECT_PATHS = new Set(['expect', 'expect.soft', 'expect.poll']);
 const NAVIGATION_RECEIVERS = new Set(['page', 'frame', 'unknown']);
-const MAX_DEPTH = 16;
 
 export default defineRule({
   id: 'no-hardcoded-base-url',

@@ -1,6 +1,7 @@
 import { ts } from '../util/typescript.js';
 import { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
+import { MAX_DEPTH } from '../analysis/depth.ts';
 import { LOCATOR_FACTORIES } from '../analysis/playwright-api.ts';
 import { seededByTheTest, TYPING_METHODS } from './utils/seeded-values.ts';
 import { regexSource, ruleOptions } from '../util/zod-helpers.ts';
@@ -17,7 +18,6 @@ type Options = z.infer<typeof Options>;
 /** Factories that narrow within a locator rather than name the field itself. */
 const NARROWING = new Set(['filter', 'first', 'last', 'nth', 'and', 'or', 'describe']);
 const FIELD_OPTION_NAMES = ['name', 'hasText'];
-const MAX_DEPTH = 16;
 
 export default defineRule({
   id: 'no-hardcoded-credentials',

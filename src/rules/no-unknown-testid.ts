@@ -7,6 +7,7 @@ import { editDistance } from '../util/edit-distance.ts';
 import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 import { UNKNOWN_PART, selectorUses } from './utils/selectors.ts';
+import { MAX_DEPTH } from '../analysis/depth.ts';
 
 const Options = ruleOptions({
   /** How many of the nearest real test ids an unknown one is answered with. */
@@ -15,7 +16,6 @@ const Options = ruleOptions({
   ambiguous_severity: z.enum(['error', 'warning']),
 });
 
-const MAX_DEPTH = 8;
 /** Calls on a locator that narrow it to fewer elements, or scope further lookups inside it. */
 const NARROWING = new Set(['filter', 'nth', 'first', 'last', 'locator', 'getByTestId', 'getByRole', 'getByText', 'getByLabel', 'getByPlaceholder', 'getByAltText', 'getByTitle', 'and', 'or', 'frameLocator', 'contentFrame']);
 /** Calls and matchers that work on all the elements a locator matches, so several are fine. */

@@ -3,6 +3,7 @@ import type { Expectation, SpecModel } from '../analysis/model.ts';
 import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 import { calleeText } from './utils/ast.ts';
+import { MAX_DEPTH } from '../analysis/depth.ts';
 
 type ReadKind = 'state' | 'text' | 'texts' | 'value' | 'attribute' | 'count' | 'title' | 'url';
 
@@ -39,7 +40,6 @@ const PRESENCE = new Map([['toBeTruthy', true], ['toBeFalsy', false], ['toBeNull
 /** String methods that only normalise what was read: `(await l.textContent())?.trim()`. */
 const NORMALISERS = new Set(['trim', 'trimStart', 'trimEnd', 'toLowerCase', 'toUpperCase', 'toString']);
 const CONVERSIONS = new Set(['String', 'Boolean', 'Number']);
-const MAX_DEPTH = 8;
 
 interface Read {
   call: ts.CallExpression;

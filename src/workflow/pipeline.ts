@@ -11,7 +11,7 @@ import { Scribe } from '../agents/scribe.ts';
 import type { ResolvedRequest } from '../agents/request.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
 import { GenerateResult, type ExploreSignIn, type PageInventory, type PipelineEvent } from '../contracts.ts';
-import { launchedBrowser } from '../explore/browser.ts';
+import { launchedBrowser, preloadPlaywright } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
@@ -33,6 +33,9 @@ import { pipelineWorkers } from './workers.ts';
 import type { GenerationContext } from './generation-context.ts';
 import type { SignedInExploration } from './explore-signed-in.ts';
 import type { ExploredPages } from './explored-pages.ts';
+
+/** For a caller that reads the project itself (the CLI): Playwright loads meanwhile. */
+export { preloadPlaywright };
 
 /** What a caller asks for, and how the pipeline is to treat it. */
 export interface GenerateRequest extends RequestInput {
@@ -96,6 +99,8 @@ export async function generateSpec(request: GenerateRequest, options: PipelineOp
   );
   const emit: Emit = (stage, status, message) => reporter.report({ type: 'stage', stage, status, message });
   const generation = options.generation ?? randomUUID();
+  // Exploring a URL needs Playwright: it loads while the project's config is read in a child process.
+  if (request.url && !options.project) preloadPlaywright();
   const project = options.project ?? (await loadProject({ cwd: options.cwd, env: options.env, provider: request.provider }));
   for (const warning of project.warnings) emit('project', 'info', warning);
   const settled = writableRequest(request, project);

@@ -71,6 +71,27 @@ describe('no-dangerous-apis', () => {
     expect(issues[7]!.message).toContain('A computed member of process');
   });
 
+  it('follows the global object as far as the analysis follows any chain (analysis/depth.ts), not a shorter budget of its own', () => {
+    // Ten links of the global object: past the eight this rule once stopped at, within the one budget.
+    const chain = ['globalThis', 'window', 'self', 'global', 'globalThis', 'window', 'self', 'global', 'globalThis', 'window'].join('.');
+    const code = inTest([`  ${chain}.eval('1');`, `  ${chain}.process.exit(1);`].join('\n'));
+    expect(lines(code)).toEqual([4, 5]);
+  });
+
+  it('takes the name a function or class expression declares for a declaration, not a use of a forbidden module’s binding (analysis/syntax.ts, as the gate)', () => {
+    const code = [
+      header,
+      "import { exec } from 'node:child_process';",
+      "test('t', async ({ page }) => {",
+      '  const run = function exec() { return 1; };',
+      '  const Made = class exec {};',
+      "  exec('ls');",
+      '  console.log(run(), new Made());',
+      '});',
+    ].join('\n');
+    expect(lines(code)).toEqual([6]);
+  });
+
   it('flags every use of bindings from forbidden modules, followed through imports, require and aliases', () => {
     const code = [
       header,

@@ -7,23 +7,26 @@
  *   run-<id>/
  *     package.json            "type" of the spec's own folder, so it loads as ESM or CJS as it would there
  *     node_modules/@playwright/test  → the package whose cli.js runs
- *     playwright.config.mjs   generated, plain data
- *     scribe-fixtures.ts      `test` with an auto fixture: console errors and screenshots taken
+ *     playwright.config.mjs   generated, plain data (playwright.config.ts under the user's config)
+ *     scribe-run.json         what this run's own modules read (run-folder/scribe-run.ts)
+ *     scribe-*.ts             those modules, copied from run-folder/: the evidence fixtures, the
+ *                             proof's fixtures, the overlay of the user's config
  *     spec/<name>             the spec; relative imports rewritten to still reach its own folder
  *     spec/<name>.proof.ts    with a proof run: the spec with its actions under test made no-ops
- *     scribe-proof-fixtures.ts  the proof file's fixtures: assertions wait proof.expect_ms
  *     results/, report.json   Playwright's output folder and JSON report
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { LaunchOptions } from '@playwright/test';
 import { ts } from '../../util/typescript.js';
 import type { RunnerConfig } from '../../config/runner.ts';
 import { writeFileAtomic } from '../../util/fs.ts';
 import { SpecModel } from '../../analysis/model.ts';
-import { OVERLAY_SOURCE, type RunOverlay } from './user-config.ts';
+import type { RunOverlay } from './run-folder/scribe-overlay.ts';
+import { RUN_SETTINGS_FILE, type RunSettings } from './run-folder/scribe-run.ts';
 
 /**
  * The evidence attachment's name: one per run, chosen by Scribe, so a spec's own attachment named like
@@ -32,113 +35,19 @@ import { OVERLAY_SOURCE, type RunOverlay } from './user-config.ts';
 export function evidenceAttachmentName(): string {
   return `scribe-evidence-${randomBytes(12).toString('hex')}`;
 }
-const FIXTURES_FILE = 'scribe-fixtures.ts';
-/** The proof run's fixtures: the same, with assertions that wait the proof's shorter limit. */
-const PROOF_FIXTURES_FILE = 'scribe-proof-fixtures.ts';
+/** The run folder's own modules (run-folder/), each copied under its source's name. */
+const FIXTURES_MODULE = 'scribe-fixtures';
+const PROOF_FIXTURES_MODULE = 'scribe-proof-fixtures';
+const OVERLAY_MODULE = 'scribe-overlay';
+/** What every run's fixtures load: the evidence fixture, the page reading it does, the run's settings. */
+const RUN_MODULES = ['scribe-run', 'scribe-page-elements', FIXTURES_MODULE];
+const FIXTURES_FILE = `${FIXTURES_MODULE}.ts`;
+const PROOF_FIXTURES_FILE = `${PROOF_FIXTURES_MODULE}.ts`;
+const RUN_FOLDER_SOURCES = new URL('./run-folder/', import.meta.url);
 const CONFIG_FILE = 'playwright.config.mjs';
 /** A TypeScript config, so Playwright loads it with its own transform and it can import the user's TS config. */
 const USER_CONFIG_WRAPPER = 'playwright.config.ts';
 const REPORT_FILE = 'report.json';
-
-/**
- * Run-time grounding, read in the page: its test ids and named elements (role "name"), deduplicated and
- * capped. Source text, because it runs inside the generated fixtures module (and in bench/site-grounding.ts).
- */
-export const READ_PAGE_ELEMENTS = String.raw`(attribute) => {
-    const TAG_ROLES = { A: 'link', BUTTON: 'button', SELECT: 'combobox', TEXTAREA: 'textbox', H1: 'heading', H2: 'heading', H3: 'heading' };
-    const INPUT_ROLES = { checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button' };
-    const name = (el) => (el.getAttribute('aria-label') || (el.labels && el.labels[0] ? el.labels[0].textContent : '') || el.innerText || el.getAttribute('placeholder') || '').replace(/\s+/g, ' ').trim().slice(0, 60);
-    const roleOf = (el) => el.getAttribute('role') || TAG_ROLES[el.tagName] || (el.tagName === 'INPUT' ? INPUT_ROLES[el.type] || 'textbox' : '');
-    const testIds = [...new Set([...document.querySelectorAll('[' + CSS.escape(attribute) + ']')].map((el) => el.getAttribute(attribute) || ''))].slice(0, 300);
-    const roles = [...new Set([...document.querySelectorAll('a[href], button, input, select, textarea, h1, h2, h3, [role]')].map((el) => roleOf(el) + ' ' + JSON.stringify(name(el))))].slice(0, 200);
-    return { url: location.href, testIds, roles };
-  }`;
-
-/**
- * An untrusted run's context reaches only http(s): requests elsewhere are aborted, `page.goto` to another
- * scheme (file:, chrome:, view-source:, data:) throws, and a page that gets there anyway is closed before
- * the test can read it (not Chromium's error page for a failed navigation: it shows only the error).
- * Playwright's routing never sees file: navigations, hence the navigation checks.
- */
-const CONTAIN_NAVIGATION_SOURCE = `
-      const reachable = (url: string) => /^(https?:|about:blank$)/.test(url);
-      // Chromium's own page for a navigation that failed (an unreachable app, a blocked iframe): closing it raced
-      // the navigation's net::ERR_ error and, under load, turned it into "page closed", a test bug.
-      const failedNavigation = (url: string) => url === 'chrome-error://chromewebdata/';
-      const blocked = (url: string) => \`Scribe blocked a navigation outside http(s): \${url}\`;
-      await context.route((url) => !/^https?:$/.test(url.protocol), (route) => route.abort('blockedbyclient'));
-      const contain = (page: Page) => {
-        const go = page.goto.bind(page);
-        page.goto = async (url, options) => {
-          const target = new URL(url, testInfo.project.use.baseURL ?? 'about:blank').href;
-          if (!reachable(target)) throw new Error(blocked(target));
-          return go(url, options);
-        };
-        page.on('framenavigated', (frame) => {
-          if (reachable(frame.url()) || failedNavigation(frame.url())) return;
-          consoleErrors.push(blocked(frame.url()));
-          void page.close().catch(() => undefined);
-        });
-      };
-      context.pages().forEach(contain);
-      context.on('page', contain);`;
-
-/**
- * Every page of the test's context reports its console errors and uncaught exceptions, and every
- * `page.screenshot({ path })` the path it wrote, in one attachment the Runner reads from the JSON report.
- */
-const fixturesSource = (contained: boolean, evidenceName: string) => `// Generated by Scribe's Runner for one run; removed with the run's folder.
-import path from 'node:path';
-import { test as base, type Page } from '@playwright/test';
-
-export * from '@playwright/test';
-
-export const test = base.extend<{ scribeEvidence: void }>({
-  scribeEvidence: [
-    async ({ context }, use, testInfo) => {
-      const consoleErrors: string[] = [];
-      const screenshots: string[] = [];${contained ? CONTAIN_NAVIGATION_SOURCE : ''}
-      const watch = (page: Page) => {
-        page.on('console', (message) => {
-          if (message.type() === 'error') consoleErrors.push(message.text());
-        });
-        page.on('pageerror', (error) => consoleErrors.push(error.message));
-        const takeScreenshot = page.screenshot.bind(page);
-        page.screenshot = async (options) => {
-          const image = await takeScreenshot(options);
-          if (options?.path) screenshots.push(path.resolve(options.path));
-          return image;
-        };
-      };
-      // Run-time grounding: the test ids and named elements of each page the test reaches (on every
-      // load, and the page it ends on, where a failing step failed), read in one evaluate each.
-      const testIdAttribute = testInfo.project.use.testIdAttribute ?? 'data-testid';
-      const pages: Array<{ url: string; testIds: string[]; roles: string[] }> = [];
-      const reading: Array<Promise<void>> = [];
-      const readPage = (page: Page) => {
-        const read = page
-          .evaluate(${READ_PAGE_ELEMENTS}, testIdAttribute)
-          .then((found) => void pages.push(found), () => undefined);
-        reading.push(Promise.race([read, new Promise<void>((resolve) => setTimeout(resolve, 2000))]));
-      };
-      context.pages().forEach(watch);
-      context.on('page', watch);
-      context.on('page', (page) => page.on('load', () => readPage(page)));
-      context.pages().forEach((page) => page.on('load', () => readPage(page)));
-      await use();
-      context.pages().forEach(readPage);
-      await Promise.all(reading);
-      await testInfo.attach(${JSON.stringify(evidenceName)}, {
-        body: JSON.stringify({ consoleErrors, screenshots, pages }),
-        contentType: 'application/json',
-      });
-    },
-    { auto: true },
-  ],
-});
-
-export default test;
-`;
 
 export interface SpecSource {
   text: string;
@@ -221,13 +130,12 @@ export function createWorkspace(dir: string, id: string, spec: SpecSource, playw
   // A junction needs no privilege on Windows; elsewhere the type is ignored.
   symlinkSync(playwright.packageDir, path.join(linkDir, 'test'), 'junction');
   writeFileAtomic(path.join(dir, 'package.json'), `${JSON.stringify({ private: true, type: moduleType(spec.sourceDir) })}\n`);
-  writeFileAtomic(path.join(dir, FIXTURES_FILE), fixturesSource(settings.contained !== undefined, workspace.evidenceAttachment));
-  writeFileAtomic(workspace.configFile, settings.userConfig ? userConfigWrapperSource(workspace, spec, settings, settings.userConfig) : playwrightConfigSource(workspace, spec, settings));
+  const modules = [...RUN_MODULES, ...(settings.proof ? [PROOF_FIXTURES_MODULE] : []), ...(settings.userConfig ? [OVERLAY_MODULE] : [])];
+  for (const name of modules) writeFileAtomic(path.join(dir, `${name}.ts`), runFolderModule(name));
+  writeFileAtomic(path.join(dir, RUN_SETTINGS_FILE), `${JSON.stringify(runSettings(workspace, spec, settings), null, 2)}\n`);
+  writeFileAtomic(workspace.configFile, settings.userConfig ? userConfigWrapperSource(settings.userConfig.file) : playwrightConfigSource(workspace, spec, settings));
   writeFileAtomic(workspace.specFile, relocateImports(spec.text, spec.sourceDir, specDir));
-  if (settings.proof && workspace.proofFile) {
-    writeFileAtomic(path.join(dir, PROOF_FIXTURES_FILE), proofFixturesSource(settings.proof.expectTimeoutMs));
-    writeFileAtomic(workspace.proofFile, relocateImports(settings.proof.text, spec.sourceDir, specDir, PROOF_FIXTURES_FILE));
-  }
+  if (settings.proof && workspace.proofFile) writeFileAtomic(workspace.proofFile, relocateImports(settings.proof.text, spec.sourceDir, specDir, PROOF_FIXTURES_FILE));
   return workspace;
 }
 
@@ -236,13 +144,24 @@ export function proofFileName(specName: string): string {
   return `${specName}.proof${path.extname(specName)}`;
 }
 
-const proofFixturesSource = (expectTimeoutMs: number) => `// Generated by Scribe's Runner for one proof run; removed with the run's folder.
-import { expect as runExpect } from './${FIXTURES_FILE}';
+/**
+ * A run-folder module's text: its TypeScript source beside this module, or in the package its compiled
+ * JavaScript (valid TypeScript too); written under the source's name either way.
+ */
+function runFolderModule(name: string): string {
+  const base = fileURLToPath(new URL(name, RUN_FOLDER_SOURCES));
+  return readFileSync(existsSync(`${base}.ts`) ? `${base}.ts` : `${base}.js`, 'utf8');
+}
 
-export * from './${FIXTURES_FILE}';
-export { default } from './${FIXTURES_FILE}';
-export const expect = runExpect.configure({ timeout: ${expectTimeoutMs} });
-`;
+/** What the run's own modules read from scribe-run.json. */
+function runSettings(workspace: RunWorkspace, spec: SpecSource, settings: WorkspaceSettings): RunSettings {
+  return {
+    evidenceAttachment: workspace.evidenceAttachment,
+    contained: settings.contained !== undefined,
+    ...(settings.proof ? { proof: { expectTimeoutMs: settings.proof.expectTimeoutMs } } : {}),
+    ...(settings.userConfig ? { overlay: runOverlay(workspace, spec, settings, settings.userConfig) } : {}),
+  };
+}
 
 /**
  * The run's workers: one, and a second for the proof spec, so the proof's assertions wait out their
@@ -369,10 +288,10 @@ function playwrightConfigSource(workspace: RunWorkspace, spec: SpecSource, setti
   return `// Generated by Scribe's Runner for one run; removed with the run's folder.\nexport default ${JSON.stringify(playwrightConfig(workspace, spec, settings, settings.reporters), null, 2)};\n`;
 }
 
-/** The user's config, imported as it is, with this run's overlay applied (see user-config.ts). */
-function userConfigWrapperSource(workspace: RunWorkspace, spec: SpecSource, settings: WorkspaceSettings, userConfig: { file: string; project?: string }): string {
+/** What the overlay changes in the user's config for this run (run-folder/scribe-overlay.ts). */
+function runOverlay(workspace: RunWorkspace, spec: SpecSource, settings: WorkspaceSettings, userConfig: { file: string; project?: string }): RunOverlay {
   const { timeouts, artifacts } = settings.runner;
-  const overlay: RunOverlay = {
+  return {
     configDir: path.dirname(userConfig.file),
     ...(userConfig.project ? { project: userConfig.project } : {}),
     specDir: path.dirname(workspace.specFile),
@@ -389,21 +308,16 @@ function userConfigWrapperSource(workspace: RunWorkspace, spec: SpecSource, sett
     trace: artifacts.trace,
     reporters: settings.reporters ?? [['line']],
   };
+}
+
+/** The run's config: the user's, imported as it is (the one thing not data: which file), with the overlay applied. */
+function userConfigWrapperSource(userConfigFile: string): string {
   return [
     "// Generated by Scribe's Runner for one run; removed with the run's folder.",
-    "import { cpSync, existsSync } from 'node:fs';",
-    "import path from 'node:path';",
-    `import user from ${JSON.stringify(userConfig.file)};`,
+    `import user from ${JSON.stringify(userConfigFile)};`,
+    `import { overlayUserConfig } from './${OVERLAY_MODULE}.js';`,
     '',
-    OVERLAY_SOURCE,
-    '',
-    '// Only into the run folder, and only a file that exists.',
-    'const mirror = (from: string, relative: string) => {',
-    '  const to = path.resolve(relative);',
-    "  if (existsSync(from) && !path.relative(process.cwd(), to).startsWith('..') && !existsSync(to)) cpSync(from, to);",
-    '};',
-    '',
-    `export default overlayUserConfig(user, ${JSON.stringify(overlay, null, 2)}, { resolve: path.resolve, mirror });`,
+    'export default overlayUserConfig(user);',
     '',
   ].join('\n');
 }

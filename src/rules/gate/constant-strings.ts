@@ -1,8 +1,7 @@
 /** The strings an expression of the spec can evaluate to, when the spec fixes them: what allowed-paths reads paths and URLs from. */
 import type { SpecModel } from '../../analysis/model.ts';
 import { ts } from '../../util/typescript.js';
-
-const MAX_DEPTH = 12;
+import { MAX_DEPTH } from '../../analysis/depth.ts';
 
 const MAX_VALUES = 64;
 

@@ -3,8 +3,8 @@ import { ts } from '../../util/typescript.js';
 import { isTestInfo } from '../utils/untrusted-values.ts';
 import { constInitializer, constString, constStrings, shortText } from './constant-strings.ts';
 import { UrlCheck } from './urls.ts';
+import { MAX_DEPTH } from '../../analysis/depth.ts';
 
-const MAX_DEPTH = 12;
 /** Attachment names Scribe and Playwright give their own evidence. */
 const RESERVED_ATTACHMENT = /^(scribe|error-context|trace|video|screenshot|_)/i;
 const PATH_ADVICE = "use a relative path without '..' (such as 'screenshots/home.png') or testInfo.outputPath('home.png')";

@@ -1,5 +1,6 @@
 /** The gate's globals policy: which of JavaScript's and Node's globals a spec may read, and process.env.NAME. */
 import { ts } from '../../util/typescript.js';
+import { isDeclaringName } from '../../analysis/syntax.ts';
 import { isValueReference } from '../utils/ast.ts';
 import { isPlainData } from '../utils/untrusted-values.ts';
 import { LoadTimePolicy } from './load-time-code.ts';
@@ -7,7 +8,7 @@ import { isRelative } from './policy.ts';
 
 export class GlobalsPolicy extends LoadTimePolicy {
   protected identifier(id: ts.Identifier): void {
-    if (!isValueReference(id) || isDeclarationName(id)) return;
+    if (!isValueReference(id) || isDeclaringName(id)) return;
     const { model } = this;
     const declaration = model.declarationOf(id);
     if (declaration && !isAmbient(declaration)) {
@@ -79,11 +80,3 @@ function hasDeclare(node: ts.Node): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.DeclareKeyword);
 }
 
-/** Names that declare rather than read: functions, classes, parameters, variables, labels, enum members. */
-export function isDeclarationName(id: ts.Identifier): boolean {
-  const parent = id.parent;
-  if ((ts.isFunctionDeclaration(parent) || ts.isFunctionExpression(parent) || ts.isClassDeclaration(parent) || ts.isClassExpression(parent) || ts.isEnumDeclaration(parent) || ts.isEnumMember(parent)) && parent.name === id) return true;
-  if ((ts.isVariableDeclaration(parent) || ts.isParameter(parent)) && parent.name === id) return true;
-  if (ts.isBindingElement(parent) && parent.name === id) return true;
-  return ts.isTypeParameterDeclaration(parent);
-}

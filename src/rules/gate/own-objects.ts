@@ -10,8 +10,7 @@ import { extendedFixtureValue } from '../utils/untrusted-values.ts';
 import { constValue } from './constant-strings.ts';
 import { importsTest, ModulePolicy } from './modules.ts';
 import { INHERITED, isRelative } from './policy.ts';
-
-const MAX_DEPTH = 12;
+import { MAX_DEPTH } from '../../analysis/depth.ts';
 
 export class OwnObjectPolicy extends ModulePolicy {
   /**

@@ -5,8 +5,8 @@ import type { Finding } from '../types.ts';
 import { calledFunction, isFixtureRooted } from '../utils/untrusted-values.ts';
 import type { Options } from './allowed-paths-options.ts';
 import { constInitializer, constString, constStrings, leadingText, shortText, urlParts } from './constant-strings.ts';
+import { MAX_DEPTH } from '../../analysis/depth.ts';
 
-const MAX_DEPTH = 12;
 /** Globals whose `get`/`set`/`has` are not requests. */
 const LOCAL_COLLECTIONS = new Set(['Map', 'Set', 'URLSearchParams', 'WeakMap', 'Headers', 'FormData']);
 

@@ -10,8 +10,8 @@
 import { ts } from '../../util/typescript.js';
 import type { SpecModel } from '../../analysis/model.ts';
 import { isValueReference } from './ast.ts';
+import { MAX_DEPTH } from '../../analysis/depth.ts';
 
-const MAX_DEPTH = 12;
 /** Methods that type a value into the page. */
 const INPUT_METHODS = new Set(['fill', 'type', 'pressSequentially', 'insertText']);
 /** Keys of HTTP credentials (`httpCredentials: { username, password }`, `setHTTPCredentials({...})`). */

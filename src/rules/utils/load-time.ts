@@ -7,8 +7,8 @@
  */
 import { ts } from '../../util/typescript.js';
 import type { SpecModel } from '../../analysis/model.ts';
+import { MAX_DEPTH } from '../../analysis/depth.ts';
 
-const MAX_DEPTH = 12;
 /** Methods JavaScript calls by itself when it converts or serialises a value. */
 const IMPLICIT_METHODS = new Set(['toString', 'valueOf', 'toJSON', 'then']);
 const LOGICAL = new Set([ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.CommaToken]);

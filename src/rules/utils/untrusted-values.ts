@@ -7,8 +7,7 @@
 import { ts } from '../../util/typescript.js';
 import { MemoKey, type SpecModel } from '../../analysis/model.ts';
 import { DATA_METHODS } from '../../analysis/playwright-api.ts';
-
-const MAX_DEPTH = 12;
+import { MAX_DEPTH } from '../../analysis/depth.ts';
 
 /** Calls whose function arguments Playwright hands fixtures to (first parameter) and TestInfo (second). */
 const FIXTURE_CALLBACK_PATHS = new Set([

@@ -4,10 +4,13 @@
  * its reporter and output folder, narrows the spec's project to the one candidate file, and fills in
  * time limits and a browser only where the user set none.
  *
- * The run's wrapper config (playwright.config.ts in the run folder) imports the user's config and applies
- * OVERLAY_SOURCE to it. It is source text because the wrapper runs in Playwright's process, wherever the
- * run folder is, with nothing of Scribe's importable; so it uses nothing but its parameters.
+ * The run's config (playwright.config.ts in the run folder, written by workspace.ts) imports the user's
+ * config and exports `overlayUserConfig(user)`; what this run changes comes from scribe-run.json.
  */
+import { cpSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import type { PlaywrightTestConfig, PlaywrightTestOptions, PlaywrightWorkerOptions, ReporterDescription } from '@playwright/test';
+import { readRunSettings } from './scribe-run.js';
 
 export interface RunOverlay {
   /** The folder of the user's config: their relative paths are relative to it. */
@@ -31,23 +34,35 @@ export interface RunOverlay {
   failureScreenshot: boolean;
   /** Record a trace of the candidate's run (Scribe keeps it), whatever the user's `trace` option says. */
   trace: boolean;
-  /** Scribe's own reporters after the JSON report (the line reporter). */
+  /** Scribe's own reporters after the JSON report (the line reporter; those `scribe run --reporter` names, which Playwright checks). */
   reporters: unknown[][];
 }
 
-/**
- * `overlayUserConfig(user, run: RunOverlay, deps: { resolve, mirror })`: the user's config as this run needs
- * it; `mirror(from, relative)` copies an existing file to that relative path inside the run folder.
- */
-export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
-  const absolute = (value) => (typeof value === 'string' ? deps.resolve(run.configDir, value) : value);
-  const absoluteScripts = (value) => (Array.isArray(value) ? value.map(absolute) : absolute(value));
-  const projects = user.projects && user.projects.length > 0 ? user.projects : [{}];
-  const target = projects.find((p) => p.name === run.project) ?? projects.find((p) => !projects.some((other) => other.dependencies?.includes(p.name ?? ''))) ?? projects[0];
+type Project = NonNullable<PlaywrightTestConfig['projects']>[number];
+type Use = Partial<PlaywrightTestOptions & PlaywrightWorkerOptions>;
+
+/** Copies an existing file to a path relative to the run folder (the working directory), and only into it. */
+function mirror(from: string, relative: string): void {
+  const to = path.resolve(relative);
+  if (existsSync(from) && !path.relative(process.cwd(), to).startsWith('..') && !existsSync(to)) cpSync(from, to);
+}
+
+/** The user's config as this run needs it. */
+export function overlayUserConfig(user: PlaywrightTestConfig): PlaywrightTestConfig {
+  const run = readRunSettings().overlay;
+  if (!run) throw new Error('scribe-run.json has no overlay: this run has no user config');
+  return overlay(user, run);
+}
+
+function overlay(user: PlaywrightTestConfig, run: RunOverlay): PlaywrightTestConfig {
+  const absolute = <T>(value: T): T | string => (typeof value === 'string' ? path.resolve(run.configDir, value) : value);
+  const absoluteScripts = (value: string | string[] | undefined) => (Array.isArray(value) ? value.map(absolute) : absolute(value));
+  const projects: Project[] = user.projects && user.projects.length > 0 ? user.projects : [{}];
+  const target = projects.find((p) => p.name === run.project) ?? projects.find((p) => !projects.some((other) => other.dependencies?.includes(p.name ?? ''))) ?? projects[0]!;
 
   // The spec's project and everything it needs (dependencies and their teardowns), nothing else.
-  const needed = new Set();
-  const visit = (project) => {
+  const needed = new Set<Project>();
+  const visit = (project: Project | undefined) => {
     if (!project || needed.has(project)) return;
     needed.add(project);
     for (const name of project.dependencies ?? []) visit(projects.find((p) => p.name === name));
@@ -55,16 +70,16 @@ export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
   };
   visit(target);
 
-  const testDirOf = (project) => absolute(project.testDir ?? user.testDir ?? '.');
+  const testDirOf = (project: Project) => absolute(project.testDir ?? user.testDir ?? '.');
   // The run folder is the working directory: a state file a setup project writes lands there, and one the
   // project keeps on disk (relative to where the user runs Playwright) is copied there first.
   for (const project of needed) {
     const state = project.use?.storageState ?? user.use?.storageState;
-    if (typeof state === 'string') deps.mirror(absolute(state), state);
+    if (typeof state === 'string') mirror(absolute(state), state);
   }
   // A contained run: every project's test connects to the run's own browser.
   const connect = run.connectOptions ? { connectOptions: run.connectOptions } : {};
-  const candidateUse = (use = {}) => ({
+  const candidateUse = (use: Use = {}): Use => ({
     ...use,
     baseURL: run.baseURL,
     actionTimeout: use.actionTimeout ?? user.use?.actionTimeout ?? run.timeouts.action_ms,
@@ -74,7 +89,7 @@ export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
     trace: run.trace ? 'on' : (use.trace ?? user.use?.trace),
     ...connect,
   });
-  const helperUse = (use) => ({
+  const helperUse = (use: Use | undefined): Use => ({
     ...use,
     launchOptions: use?.launchOptions ?? user.use?.launchOptions ?? run.launchOptions,
     ...connect,
@@ -82,13 +97,13 @@ export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
 
   const kept = projects
     .filter((project) => needed.has(project))
-    .map((project) => {
-      const base = { ...project, outputDir: deps.resolve(run.outputDir, project.name || 'default'), snapshotDir: absolute(project.snapshotDir) };
+    .map((project): Project => {
+      const base = { ...project, outputDir: path.resolve(run.outputDir, project.name || 'default'), snapshotDir: absolute(project.snapshotDir) };
       if (project !== target) return { ...base, testDir: testDirOf(project), use: helperUse(project.use) };
       return { ...base, testDir: run.specDir, testMatch: run.specName, testIgnore: [], snapshotDir: run.snapshotDir, use: candidateUse(project.use) };
     });
 
-  const webServers = user.webServer === undefined ? undefined : (Array.isArray(user.webServer) ? user.webServer : [user.webServer]);
+  const webServers = user.webServer === undefined ? undefined : Array.isArray(user.webServer) ? user.webServer : [user.webServer];
   return {
     ...user,
     testDir: run.specDir,
@@ -106,10 +121,9 @@ export const OVERLAY_SOURCE = `function overlayUserConfig(user, run, deps) {
     fullyParallel: false,
     forbidOnly: false,
     updateSnapshots: 'none',
-    reporter: [['json', { outputFile: run.reportFile }], ...run.reporters],
+    reporter: [['json', { outputFile: run.reportFile }], ...(run.reporters as unknown as ReporterDescription[])],
     use: { ...user.use, baseURL: run.baseURL, ...connect },
     ...(run.tsconfig ? { tsconfig: user.tsconfig ? absolute(user.tsconfig) : run.tsconfig } : {}),
     projects: kept,
   };
 }
-`;

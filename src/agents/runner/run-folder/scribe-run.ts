@@ -1,0 +1,28 @@
+/**
+ * What Scribe's Runner tells one run's own modules (the evidence fixtures, the proof fixtures, the
+ * overlay of the user's config): scribe-run.json, written beside them in the run folder. The modules of
+ * this folder are copied into every run folder and run there, in Playwright's processes, where nothing
+ * of Scribe is importable: they import packages and each other only, with `.js` specifiers, which
+ * Playwright resolves to the copies (named `.ts`) as it does the compiled ones of the package.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RunOverlay } from './scribe-overlay.js';
+
+export const RUN_SETTINGS_FILE = 'scribe-run.json';
+
+export interface RunSettings {
+  /** The name of the attachment the evidence fixture writes (chosen per run: a spec's own is not evidence). */
+  evidenceAttachment: string;
+  /** An untrusted run: its browser context reaches only http(s). */
+  contained: boolean;
+  /** A proof run: how long the proof spec's assertions wait. */
+  proof?: { expectTimeoutMs: number };
+  /** A run under the user's Playwright config: what the overlay changes in it. */
+  overlay?: RunOverlay;
+}
+
+/** The run's settings, from the run folder: the Runner starts Playwright there. */
+export function readRunSettings(): RunSettings {
+  return JSON.parse(readFileSync(path.resolve(RUN_SETTINGS_FILE), 'utf8')) as RunSettings;
+}
