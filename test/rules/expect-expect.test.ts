@@ -192,4 +192,17 @@ setup('all fixtures', async (fixtures) => { await fixtures.page.goto('/'); });
     expect(found('/virtual/setup-wizard.spec.ts')).toEqual([2]);
     expect(found('/virtual/example.spec.ts')).toEqual([2]);
   });
+
+  it("knows tests declared with the suite's own wrapper (a test.extend under another name) are tests; a helper call or a package's function is not", () => {
+    // The router suite's streaming-ssr specs: testWithHydration = test.extend(…) in ./fixtures.
+    const wrapped = `import { expect, test, testWithHydration } from './fixtures';
+test.describe('stream', () => {
+  testWithHydration('resolves', async ({ page }) => { await expect(page.getByTestId('data')).toBeVisible(); });
+});
+`;
+    expect(lines(wrapped)).toEqual([]);
+    // No test: a helper of the suite called with other arguments, or a function of a package called like a test.
+    expect(lines(`import { seed } from './helpers';\nseed('users', 3);\n`)).toEqual([1]);
+    expect(lines(`import { run } from 'some-runner';\nrun('title', async () => {});\n`)).toEqual([1]);
+  });
 });
