@@ -2,6 +2,7 @@ import { ts } from '../util/typescript.js';
 import { isFunctionLike, type SpecModel, type TestBlock } from '../analysis/model.ts';
 import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
+import { preparesState } from './utils/setup-steps.ts';
 
 /**
  * Methods whose function argument does not run as a step of the test: it runs in the browser
@@ -26,7 +27,8 @@ export default defineRule({
   options: noOptions,
   check(model) {
     const findings: Finding[] = [];
-    for (const test of model.tests()) {
+    // A setup or teardown project's step that only prepares state is checked as a hook is: not at all.
+    for (const test of model.tests().filter((t) => !preparesState(model, t))) {
       const visit = (node: ts.Node): void => {
         if (isFunctionLike(node) || ts.isFunctionDeclaration(node)) {
           if (runsElsewhere(model, node) || !takesSteps(model, node, new Set())) return;

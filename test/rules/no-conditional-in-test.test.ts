@@ -320,4 +320,18 @@ test('no flash', async ({ page }) => {
 `;
     expect(lines(code)).toEqual([10]);
   });
+
+  it('leaves a setup or teardown step that only prepares state alone, as a hook; one that drives the page is checked', () => {
+    // The router suite's mock-db-teardown.test.ts: delete the user if it is there.
+    const code = `import { test as teardown } from '@playwright/test';
+import { db } from './db';
+teardown('clean database', async () => {
+  if (await db.user.findUnique({ where: { email: 'a@b.c' } })) await db.user.delete({ where: { email: 'a@b.c' } });
+});
+teardown('sign out', async ({ page }) => {
+  if (await page.getByTestId('logout').isVisible()) await page.getByTestId('logout').click();
+});
+`;
+    expect(lines(code)).toEqual([7]);
+  });
 });
