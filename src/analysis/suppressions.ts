@@ -7,8 +7,9 @@
  *
  * `eslint-disable…` comments naming `playwright/<id>` are honoured for Scribe's rule of the same id
  * (other eslint rules are not Scribe's business). A Scribe directive without rule ids covers every
- * rule. A directive that suppresses nothing is reported, as eslint's --report-unused-disable-directives
- * does. Model-written specs may not suppress anything: the validator applies none of this to them and
+ * rule. A Scribe directive that suppresses nothing is reported, as eslint's --report-unused-disable-directives
+ * does; an eslint comment never is (eslint judges its own: its rule of the same name may fire where Scribe's,
+ * on purpose, does not, as on a conditional `test.skip`). Model-written specs may not suppress anything: the validator applies none of this to them and
  * the allow-list gate reports each directive.
  */
 import { ts } from '../util/typescript.js';
@@ -76,9 +77,8 @@ export interface Suppressible {
 }
 
 /**
- * Splits findings into those kept and those a directive covers, and returns the directives that
- * covered none. Only directives naming a rule of `known` (or none) can be unused: an eslint comment
- * for a rule Scribe does not run is eslint's.
+ * Splits findings into those kept and those a directive covers, and returns the Scribe directives that
+ * covered none, of those naming a rule of `known` (or none). An eslint comment is eslint's to call unused.
  */
 export function applyDirectives<T extends Suppressible>(issues: readonly T[], directives: readonly Directive[], known: ReadonlySet<string>): { kept: T[]; unused: Directive[] } {
   const used = new Set<Directive>();
@@ -87,7 +87,7 @@ export function applyDirectives<T extends Suppressible>(issues: readonly T[], di
     if (covering) used.add(covering);
     return covering === undefined;
   });
-  const unused = directives.filter((d) => d.kind !== 'enable' && !used.has(d) && (d.rules === undefined || d.rules.some((id) => known.has(id))));
+  const unused = directives.filter((d) => d.keyword.startsWith('scribe-') && d.kind !== 'enable' && !used.has(d) && (d.rules === undefined || d.rules.some((id) => known.has(id))));
   return { kept, unused };
 }
 

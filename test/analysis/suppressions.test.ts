@@ -3,11 +3,13 @@
  * playwright/ comments, unused directives reported, and none of it for model-written code.
  */
 import { describe, expect, it } from 'vitest';
-import { loadCriticConfig } from '../../src/config/critic.ts';
+import { loadCriticConfig, RECOMMENDED_PRESET, withPreset } from '../../src/config/critic.ts';
 import { UNUSED_DIRECTIVE_RULE, Validator } from '../../src/validate/validator.ts';
 
 const critic = loadCriticConfig();
 const human = new Validator(critic, { typeCheck: false });
+// What `scribe validate` applies to people's specs: conditional skips allowed, as Playwright's docs write them.
+const recommended = new Validator(withPreset(critic, RECOMMENDED_PRESET)!, { typeCheck: false });
 const model = human.forUntrustedCode('/virtual');
 
 const spec = (body: string) => `import { test, expect } from '@playwright/test';\n\ntest('t', async ({ page }) => {\n${body}\n  await expect(page.getByTestId('done')).toBeVisible();\n  await page.screenshot({ path: 'screenshots/t.png' });\n});\n`;
@@ -50,13 +52,22 @@ describe('suppression comments', () => {
     expect(found(text)).toEqual(['8 no-wait-for-timeout']);
   });
 
-  it('reports a directive that suppressed nothing, as a warning at the comment', () => {
+  it('reports a Scribe directive that suppressed nothing, as a warning at the comment; an eslint one is left to eslint', () => {
     const text = spec(['  // scribe-disable-next-line no-wait-for-timeout -- left over', "  await page.getByTestId('go').click();", '  // eslint-disable-next-line playwright/no-force-option', "  await page.getByTestId('go').click();"].join('\n'));
     const issues = human.validateText('/virtual/a.spec.ts', text).issues.filter((i) => i.rule === UNUSED_DIRECTIVE_RULE);
     expect(issues.map((i) => [i.line, i.severity, i.message])).toEqual([
       [4, 'warning', 'unused scribe-disable-next-line directive: no no-wait-for-timeout problem reported on the next line'],
-      [6, 'warning', 'unused eslint-disable-next-line directive: no no-force-option problem reported on the next line'],
     ]);
+  });
+
+  it("leaves alone an eslint comment that eslint's rule needs where Scribe's allows the code (a conditional skip)", () => {
+    const text = spec(['  // eslint-disable-next-line playwright/no-skipped-test', "  test.skip(process.env.CI === 'true', 'the sandbox has no payments');"].join('\n'));
+    const undirected = recommended.validateText('/virtual/a.spec.ts', text.replace(/^.*eslint-disable.*\n/m, '')).issues.map((i) => i.rule);
+    expect(undirected).not.toContain('no-skipped-test');
+    expect(recommended.validateText('/virtual/a.spec.ts', text).issues.map((i) => i.rule)).not.toContain(UNUSED_DIRECTIVE_RULE);
+    // The same comment in Scribe's own syntax suppresses nothing there, and says so.
+    const scribe = recommended.validateText('/virtual/a.spec.ts', text.replace('eslint-disable-next-line playwright/', 'scribe-disable-next-line ')).issues.map((i) => i.rule);
+    expect(scribe).toContain(UNUSED_DIRECTIVE_RULE);
   });
 
   it('is not fooled by directive text inside a string or template', () => {
