@@ -144,7 +144,15 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
     // Chromium would only compete with them for the machine.
     const exploring = withLifetimes(options.signal, async (exploration) => {
       const browser = await exploration.acquire('the browser', launchedBrowser(options.env));
-      return explore(url, browser, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
+      // Cancelled, exploring stops at once: closing the browser ends a navigation that a page which never
+      // answers would hold until its timeout, past a stopped command's grace.
+      const stop = () => void browser.close().catch(() => undefined);
+      options.signal?.addEventListener('abort', stop, { once: true });
+      try {
+        return await explore(url, browser, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
+      } finally {
+        options.signal?.removeEventListener('abort', stop);
+      }
     });
     // Its failure is read below; meanwhile it must not count as unhandled.
     exploring.catch(() => undefined);

@@ -89,7 +89,8 @@ describe('scribe validate --cache', () => {
     try {
       const corpus = (...args: string[]) => runCli(['validate', '--json', ...args, ...specs], { env: { ...process.env, SCRIBE_HOME: home }, cwd: repository });
       const plain = await corpus();
-      expect(plain.stderr).toBe('');
+      // Warnings only (hostile fixtures import from folders that do not exist, each named once); no error.
+      expect(plain.stderr.split('\n').filter(Boolean).every((line) => line.startsWith('scribe: warning: type-check: the folder '))).toBe(true);
       expect(findings(plain.stdout).length).toBe(specs.length);
       expect(specs.length).toBeGreaterThan(50);
       expect(await corpus('--cache')).toEqual(plain);
