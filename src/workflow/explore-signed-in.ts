@@ -11,9 +11,11 @@ import path from 'node:path';
 import type { Browser } from '@playwright/test';
 import { runGated } from '../agents/contained-run.ts';
 import type { ExploreSignIn, PageInventory } from '../contracts.ts';
+import { launchedBrowser } from '../explore/browser.ts';
 import type { ExploreSettings } from '../explore/settings.ts';
 import { isSignInPage, type FormCredentials } from '../explore/sign-in.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
+import { withLifetimes } from '../util/lifetimes.ts';
 import { safetyGate } from '../validate/gate.ts';
 
 export interface SignedInExploration {
@@ -78,6 +80,24 @@ export async function exploreSignedIn(url: string, options: ExploreSignedInOptio
   } finally {
     rmSync(path.dirname(made.file), { recursive: true, force: true });
   }
+}
+
+/**
+ * Explores in a browser of its own, held only while exploring (the runs launch theirs inside their boundary,
+ * so an idle Chromium would only compete with them) and closed at once when the work is cancelled: a
+ * navigation to a page that never answers would otherwise hold it to its timeout, past a stopped command's grace.
+ */
+export async function exploreInOwnBrowser(url: string, options: Omit<ExploreSignedInOptions, 'browser'>): Promise<SignedInExploration> {
+  return withLifetimes(options.signal, async (lifetimes) => {
+    const browser = await lifetimes.acquire('the browser', launchedBrowser(options.env));
+    const stop = () => void browser.close().catch(() => undefined);
+    options.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      return await exploreSignedIn(url, { ...options, browser });
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
+    }
+  });
 }
 
 /** What the terminal says of a sign-in: what was done, or that the pages behind the login were not explored and how to fix it. */

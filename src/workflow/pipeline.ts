@@ -3,7 +3,6 @@
  * `generate --json` document out, with every stage reported as it happens.
  */
 import { randomUUID } from 'node:crypto';
-import type { Browser } from '@playwright/test';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
 import { multiplex, stageReporter, type GenerationReporter } from '../agents/reporter.ts';
@@ -11,7 +10,7 @@ import { Scribe } from '../agents/scribe.ts';
 import type { ResolvedRequest } from '../agents/request.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
 import { GenerateResult, type ExploreSignIn, type PageInventory, type PipelineEvent } from '../contracts.ts';
-import { launchedBrowser, preloadPlaywright } from '../explore/browser.ts';
+import { preloadPlaywright } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
@@ -20,7 +19,6 @@ import type { StatsSink } from '../stats/log.ts';
 import type { OutcomeEvent } from '../stats/outcome.ts';
 import { assertWritable, SpecExistsError } from '../store/spec-files.ts';
 import { SpecStore } from '../store/spec-store.ts';
-import { withLifetimes } from '../util/lifetimes.ts';
 import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { runWorkflow } from './orchestrator.ts';
@@ -140,20 +138,7 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
   } else if (request.url) {
     const url = request.url;
     emit('explore', 'started', `exploring ${url}`);
-    // The browser lives as long as exploring: the runs launch their own inside their boundary, so an idle
-    // Chromium would only compete with them for the machine.
-    const exploring = withLifetimes(options.signal, async (exploration) => {
-      const browser = await exploration.acquire('the browser', launchedBrowser(options.env));
-      // Cancelled, exploring stops at once: closing the browser ends a navigation that a page which never
-      // answers would hold until its timeout, past a stopped command's grace.
-      const stop = () => void browser.close().catch(() => undefined);
-      options.signal?.addEventListener('abort', stop, { once: true });
-      try {
-        return await explore(url, browser, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
-      } finally {
-        options.signal?.removeEventListener('abort', stop);
-      }
-    });
+    const exploring = explore(url, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
     // Its failure is read below; meanwhile it must not count as unhandled.
     exploring.catch(() => undefined);
     // The type checker readies itself while the browser starts: its first spec is then checked at once.
@@ -236,10 +221,10 @@ function writableRequest(request: GenerateRequest, project: ProjectContext): Set
 }
 
 /** The site's inventory, signed in where the start URL lands on a login and a way to sign in is there (explore-signed-in.ts). */
-async function explore(url: string, browser: Browser, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit, context: { project: ProjectContext; env: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<SignedInExploration> {
+async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit, context: { project: ProjectContext; env: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<SignedInExploration> {
   // Loaded on demand: exploring needs Playwright, which a run without a URL never does.
-  const { exploreSignedIn, signInLine } = await import('./explore-signed-in.ts');
-  const explored = await exploreSignedIn(url, { ...context, browser, testIdAttribute, settings, onProgress: (message) => emit('explore', 'info', message) });
+  const { exploreInOwnBrowser, signInLine } = await import('./explore-signed-in.ts');
+  const explored = await exploreInOwnBrowser(url, { ...context, testIdAttribute, settings, onProgress: (message) => emit('explore', 'info', message) });
   const { inventory, signIn } = explored;
   const pages = 1 + (inventory.pages?.length ?? 0);
   const ids = inventory.testIds.length + (inventory.pages ?? []).reduce((sum, page) => sum + page.testIds.length, 0);

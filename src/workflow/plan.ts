@@ -12,7 +12,6 @@ import { completeRecorded, isFailedCall } from '../agents/model-call.ts';
 import { stageReporter } from '../agents/reporter.ts';
 import { renderTemplate, modelFor } from '../config/scribe.ts';
 import type { ExploreSignIn, PageInventory } from '../contracts.ts';
-import { launchedBrowser } from '../explore/browser.ts';
 import { renderSite } from '../explore/render.ts';
 import { pathKey } from '../explore/site.ts';
 import { fencedBlocks } from '../llm/extract.ts';
@@ -21,7 +20,6 @@ import { secretsOf, shownTexts } from '../llm/redact.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import type { ProjectContext } from '../project/context.ts';
 import type { StatsSink } from '../stats/log.ts';
-import { withLifetimes } from '../util/lifetimes.ts';
 import type { SignedInExploration } from './explore-signed-in.ts';
 import { Scenario, TestPlan } from './plan-file.ts';
 
@@ -80,12 +78,9 @@ export async function planTests(options: PlanOptions): Promise<TestPlan> {
 /** The site, explored in a browser of its own, signed in as `generate` signs in (explore-signed-in.ts). */
 async function exploreSigningIn({ project, url, signal, onProgress }: PlanOptions): Promise<SignedInExploration> {
   // Loaded on demand, as the pipeline loads it: exploring needs Playwright.
-  const { exploreSignedIn } = await import('./explore-signed-in.ts');
-  return withLifetimes(signal, async (lifetimes) => {
-    const browser = await lifetimes.acquire('the browser', launchedBrowser(project.env));
-    const { scribe, critic } = project.agents;
-    return exploreSignedIn(url, { project, browser, testIdAttribute: critic.testIdAttribute, settings: scribe.explore, env: project.env, signal, onProgress: (message) => onProgress?.(message) });
-  });
+  const { exploreInOwnBrowser } = await import('./explore-signed-in.ts');
+  const { scribe, critic } = project.agents;
+  return exploreInOwnBrowser(url, { project, testIdAttribute: critic.testIdAttribute, settings: scribe.explore, env: project.env, signal, onProgress: (message) => onProgress?.(message) });
 }
 
 /** The plan could not be made (the model failed or answered no usable plan). */
