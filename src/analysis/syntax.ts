@@ -182,3 +182,19 @@ export function scriptKindOf(file: string): ts.ScriptKind {
   if (/\.tsx$/i.test(file)) return ts.ScriptKind.TSX;
   return ts.ScriptKind.TS;
 }
+
+/** Whether an expression is written to: `x = 1`, `x.a += 1`, `x.a++`, `delete x.a`, `[x.a] = list`, `for (x.a of …)`. */
+export function isAssignmentTarget(node: ts.Expression): boolean {
+  let child: ts.Node = node;
+  for (let parent = node.parent; ; child = parent, parent = parent.parent) {
+    if (ts.isParenthesizedExpression(parent) || ts.isNonNullExpression(parent) || ts.isAsExpression(parent)) continue;
+    if (ts.isArrayLiteralExpression(parent) || ts.isSpreadElement(parent) || ts.isSpreadAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) continue;
+    if (ts.isPropertyAssignment(parent) && parent.initializer === child) continue;
+    if (ts.isObjectLiteralExpression(parent)) continue;
+    if (ts.isBinaryExpression(parent)) return parent.left === child && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
+    if (ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) return parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken;
+    if (ts.isDeleteExpression(parent)) return true;
+    if (ts.isForOfStatement(parent) || ts.isForInStatement(parent)) return parent.initializer === child;
+    return false;
+  }
+}

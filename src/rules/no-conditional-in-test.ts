@@ -1,6 +1,7 @@
 import { ts } from '../util/typescript.js';
 import { isFunctionLike, type SpecModel, type TestBlock } from '../analysis/model.ts';
 import { noOptions } from '../util/zod-helpers.ts';
+import { isAssignmentTarget } from '../analysis/syntax.ts';
 import { defineRule, type Finding } from './types.ts';
 import { preparesState } from './utils/setup-steps.ts';
 
@@ -82,16 +83,11 @@ function declaresTheTest(model: SpecModel, identifier: ts.Identifier, test: Test
   while (ts.isBindingElement(binding) || ts.isObjectBindingPattern(binding) || ts.isArrayBindingPattern(binding)) binding = binding.parent;
   const owner = ts.isParameter(binding) ? binding.parent : ts.isVariableDeclaration(binding) && ts.isVariableDeclarationList(binding.parent) && ts.isForOfStatement(binding.parent.parent) && (binding.parent.flags & ts.NodeFlags.Const) !== 0 ? binding.parent.parent : undefined;
   if (!owner || owner === test.body || !encloses(owner, test.call)) return false;
-  return model.referencesTo(declaration).every((reference) => !isAssigned(reference));
+  return model.referencesTo(declaration).every((reference) => !isAssignmentTarget(reference));
 }
 
 function encloses(outer: ts.Node, inner: ts.Node): boolean {
   return inner.pos >= outer.pos && inner.end <= outer.end && inner.getSourceFile() === outer.getSourceFile();
-}
-
-function isAssigned(reference: ts.Identifier): boolean {
-  const parent = reference.parent;
-  return ts.isBinaryExpression(parent) && parent.left === reference && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
 }
 
 /**

@@ -256,7 +256,7 @@ for (const mode of ['build', 'dev'] as const) {
     expect(lines(code)).toEqual([]);
   });
 
-  it('still reports a branch on what the test reads at run time, a fixture, a module constant or a loop variable it reassigns', () => {
+  it('still reports a branch on what the test reads at run time, a fixture, a module constant, or a loop variable or parameter it reassigns (even by ++)', () => {
     const code = `${header}
 const isSpaMode = process.env.MODE === 'spa';
 ['a', 'b'].forEach((name) => {
@@ -279,8 +279,14 @@ test('a plain test', async ({ page }) => {
     if (step === 'a') await page.reload();
   }
 });
+[1, 2].forEach((attempt) => {
+  test(\`attempt \${attempt}\`, async ({ page }) => {
+    attempt++;
+    if (attempt === 2) await page.reload();
+  });
+});
 `;
-    expect(lines(code)).toEqual([5, 6, 7, 9, 15, 20]);
+    expect(lines(code)).toEqual([5, 6, 7, 9, 15, 20, 26]);
   });
 
   it('accepts a loop of the test that skips data records with continue; reports one that skips steps or leaves on the page’s word', () => {

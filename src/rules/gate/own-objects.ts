@@ -4,7 +4,7 @@
  */
 import { MemoKey, type SpecModel } from '../../analysis/model.ts';
 import { PLAYWRIGHT_BUILTIN_FIXTURES } from '../../analysis/playwright-api.ts';
-import { enclosingClass } from '../../analysis/syntax.ts';
+import { enclosingClass, isAssignmentTarget } from '../../analysis/syntax.ts';
 import { ts } from '../../util/typescript.js';
 import { extendedFixtureValue } from '../utils/untrusted-values.ts';
 import { constValue } from './constant-strings.ts';
@@ -179,18 +179,3 @@ function classMethodUsesThis(cls: ts.ClassLikeDeclaration, name: string): boolea
   });
 }
 
-/** Whether an expression is written to: `x.a = 1`, `x.a += 1`, `x.a++`, `delete x.a`, `[x.a] = list`, `for (x.a of …)`. */
-export function isAssignmentTarget(node: ts.Expression): boolean {
-  let child: ts.Node = node;
-  for (let parent = node.parent; ; child = parent, parent = parent.parent) {
-    if (ts.isParenthesizedExpression(parent) || ts.isNonNullExpression(parent) || ts.isAsExpression(parent)) continue;
-    if (ts.isArrayLiteralExpression(parent) || ts.isSpreadElement(parent) || ts.isSpreadAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) continue;
-    if (ts.isPropertyAssignment(parent) && parent.initializer === child) continue;
-    if (ts.isObjectLiteralExpression(parent)) continue;
-    if (ts.isBinaryExpression(parent)) return parent.left === child && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
-    if (ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) return parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken;
-    if (ts.isDeleteExpression(parent)) return true;
-    if (ts.isForOfStatement(parent) || ts.isForInStatement(parent)) return parent.initializer === child;
-    return false;
-  }
-}

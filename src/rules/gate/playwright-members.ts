@@ -8,7 +8,7 @@ import { ts } from '../../util/typescript.js';
 import { isValueReference } from '../utils/ast.ts';
 import { isExtendArgument, isFixtureCallback, isFixtureRooted, isPlainData } from '../utils/untrusted-values.ts';
 import { GlobalsPolicy } from './globals.ts';
-import { isAssignmentTarget } from './own-objects.ts';
+import { isAssignmentTarget } from '../../analysis/syntax.ts';
 import { INHERITED, shorten } from './policy.ts';
 
 const BUILT_IN_MATCHERS = /^to(Match|Have)(Snapshot|Screenshot|InlineSnapshot)$|^toThrowErrorMatching/;
