@@ -3,7 +3,7 @@ import type { SpecModel } from '../../analysis/model.ts';
 import { ts } from '../../util/typescript.js';
 import type { Finding } from '../types.ts';
 import { calledFunction, isFixtureRooted } from '../utils/untrusted-values.ts';
-import type { Options } from './allowed-paths-options.ts';
+import type { AllowedPathsOptions } from './options.ts';
 import { constInitializer, constStrings, leadingText, shortText, urlParts } from './constant-strings.ts';
 import { MAX_DEPTH } from '../../analysis/depth.ts';
 
@@ -13,7 +13,7 @@ const LOCAL_COLLECTIONS = new Set(['Map', 'Set', 'URLSearchParams', 'WeakMap', '
 export class UrlCheck {
   constructor(
     protected readonly model: SpecModel,
-    protected readonly options: Options,
+    protected readonly options: AllowedPathsOptions,
     protected readonly findings: Finding[],
   ) {}
 
