@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { PipelineEvent } from '../contracts.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import type { ProjectContext } from '../project/context.ts';
+import { playwrightRead } from '../project/playwright.ts';
 import type { NewStatsEvent } from '../stats/events.ts';
 import { statsHome, StatsLog, type StatsSink } from '../stats/log.ts';
 import { untrustedValidator } from '../validate/gate.ts';
@@ -177,12 +178,16 @@ export function recordBatch(home: string, result: BatchResult): void {
 /** One generation of a worker: the request (its run settled), its id, where its statistics and its stage lines go. */
 type Generate = (request: GenerateRequest, generation: string, stats: StatsSink, onEvent: (event: PipelineEvent) => void) => Promise<PipelineResult>;
 
-/** In a worker thread, which reads the project from its folder and keeps its own validator. */
+/**
+ * In a worker thread, which reads the project from its folder (its Playwright config as read here: no
+ * second config reader per thread) and keeps its own validator.
+ */
 function inThread(options: BatchOptions, threads: GenerationThreads, batch: string): Generate {
   const { project } = options;
+  const playwright = project.playwright ? playwrightRead(project.playwright) : null;
   return (request, generation, stats, onEvent) =>
     threads.run(
-      { request: { ...request, provider: request.provider ?? project.provider }, cwd: project.cwd, generation, batch },
+      { request: { ...request, provider: request.provider ?? project.provider }, cwd: project.cwd, generation, batch, playwright },
       { onEvent, stats },
       options.signal ?? new AbortController().signal,
     );

@@ -1,8 +1,11 @@
 /**
- * A batch's stage lines reach its caller (generateBatch's onProgress), each with the scenario and the worker
- * it belongs to, from the generations' worker threads: what bench/suite.ts --timeline reads to show where a
- * batch's time goes. Offline, two requests without a URL (nothing explored, nothing run), two workers.
+ * A batch in worker threads, offline, two requests without a URL (nothing explored, nothing run), two workers:
+ * its stage lines reach its caller (generateBatch's onProgress), each with the scenario and the worker it
+ * belongs to (what bench/suite.ts --timeline reads to show where a batch's time goes); and the threads take
+ * the project's Playwright config as the caller read it, without a config reader of their own.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadProject } from '../../src/project/context.ts';
 import { generateBatch, requestItems, type BatchProgress } from '../../src/workflow/batch.ts';
@@ -38,5 +41,21 @@ describe("a batch's progress", { timeout: 120_000 }, () => {
       expect(first).toBeGreaterThan(at((e) => e.type === 'started' && e.index === index));
       expect(events.findLastIndex((e) => e.type === 'stage' && e.index === index)).toBeLessThan(at((e) => e.type === 'finished' && e.outcome.index === index));
     }
+  });
+
+  it("reads the project's Playwright config once, in the caller: the worker threads take that read", async () => {
+    // The user's config is code Playwright's loader runs: each read leaves a line.
+    const reads = path.join(project.dir, 'config-reads.txt');
+    writeFileSync(
+      path.join(project.dir, 'playwright.config.ts'),
+      `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(reads)}, 'read\\n');\nexport default { testDir: './e2e', use: { testIdAttribute: 'data-qa' } };\n`,
+    );
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, SCRIBE_HOME: project.home };
+    const loaded = await loadProject({ cwd: project.dir, env });
+    expect(loaded.agents.critic.testIdAttribute).toBe('data-qa');
+    const items = requestItems([{ description: 'open the home page and see its heading' }, { description: 'open the about page and see its heading' }]);
+    const result = await generateBatch({ project: loaded, items, source: 'test', workers: 2, run: false, stats: false });
+    expect(result.scenarios).toHaveLength(2);
+    expect(readFileSync(reads, 'utf8')).toBe('read\n');
   });
 });
