@@ -175,6 +175,9 @@ export function isDeclaredFunction(node: ts.Node): boolean {
   );
 }
 
+/** The names of JavaScript's global object: anywhere (`globalThis`), in a browser (`window`), a worker (`self`), Node (`global`). */
+export const GLOBAL_OBJECT_NAMES: ReadonlySet<string> = new Set(['globalThis', 'window', 'global', 'self']);
+
 /** The initializer of a `const name = …` declaration; anything else may change, so it has none. */
 export function constValue(declaration: ts.Node): ts.Expression | undefined {
   if (!ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || !declaration.initializer) return undefined;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { nativeChecker } from '../../src/validate/compiler.ts';
+import { NO_PROJECT } from '../../src/validate/project-types.ts';
 import { IDLE_MS } from '../../src/validate/type-checker-native.ts';
 import { typeCheckOptions } from '../../src/validate/type-checker.ts';
 
@@ -20,7 +21,7 @@ async function exitsWithin(checker: { running: boolean }, withinMs: number): Pro
 
 describe("the native type checker's idle time", { timeout: 60_000 }, () => {
   it("is the creator's: a short one closes the process well before the default would", async () => {
-    const checker = nativeChecker('native', typeCheckOptions(false), [], 50)!;
+    const checker = nativeChecker('native', typeCheckOptions(false), NO_PROJECT, 50)!;
     expect(checker.check([SPEC]).get(SPEC.file)).toEqual([]);
     expect(checker.running).toBe(true);
     expect(await exitsWithin(checker, IDLE_MS * 0.8)).toBe(true);
@@ -31,7 +32,7 @@ describe("the native type checker's idle time", { timeout: 60_000 }, () => {
   });
 
   it('by default waits 5 s for the next batch', async () => {
-    const checker = nativeChecker('native', typeCheckOptions(false), [])!;
+    const checker = nativeChecker('native', typeCheckOptions(false), NO_PROJECT)!;
     checker.check([SPEC]);
     expect(await exitsWithin(checker, 500)).toBe(false);
     checker.close();
