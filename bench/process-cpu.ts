@@ -83,7 +83,7 @@ function descendants(root: number): Map<number, string> {
   return kinds;
 }
 
-function kindOf(command: string, contained: boolean): string {
+export function kindOf(command: string, contained: boolean): string {
   const where = contained ? 'contained run' : 'scribe';
   if (/^\S*bwrap\b/.test(command)) return 'contained run: bwrap';
   if (/chrom/i.test(command.split(' ')[0] ?? '')) return `${where}: chromium ${/--type=(\S+)/.exec(command)?.[1] ?? 'browser'}`;

@@ -10,11 +10,17 @@
  *    title), not by call order, so a retry or an extra call cannot shift the answers. Healed, refused, model
  *    calls, time.
  *
- *   node --import tsx bench/suite.ts [--part plan|heal] [--workers 1,2] [--profile]    (default: both parts, 1 and 2 workers)
+ *   node --import tsx bench/suite.ts [--part plan|heal] [--workers 1,2] [--profile | --timeline]    (default: both parts, 1 and 2 workers)
  *
  * --profile prints, for each batch, the CPU seconds by kind of process (bench/process-cpu.ts: Scribe's own
  * threads, its browser, the type checker, each contained run's Playwright and Chromium) and the accepted
  * specs' stage timings summed (their provenance records): where the generations spend the machine.
+ *
+ * --timeline runs each batch through the library (generateBatch, as `generate --plan` calls it, with its
+ * stage lines) and prints, per worker and scenario, when each stage ran and, inside each contained run,
+ * when its processes started and ended (bench/timeline.ts); then how many cores the batch and the whole
+ * machine used over time, and how long two contained runs overlapped: whether the workers wait for each
+ * other, for a core, or for nothing.
  */
 import { cpus, loadavg } from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -23,6 +29,11 @@ import { parseArgs } from 'node:util';
 import { HealSuiteResult } from '../src/heal/result.ts';
 import { BatchResult } from '../src/workflow/batch.ts';
 import { cpuByKind } from './process-cpu.ts';
+import { sampleTimeline, type ProcessSpan, type Timeline } from './timeline.ts';
+import { loadProject } from '../src/project/context.ts';
+import { generateBatch, planItems } from '../src/workflow/batch.ts';
+import type { PipelineEvent } from '../src/contracts.ts';
+import type { ScribeProject } from '../test/fixtures/scribe-project.ts';
 import { parsePlan } from '../src/workflow/plan-file.ts';
 import { runCli } from '../test/commands/harness.ts';
 import { startFakeOpenAI } from '../test/fixtures/fake-openai.ts';
@@ -32,7 +43,10 @@ import { makeSignedInSuiteProject, makeSuiteProject } from '../test/fixtures/sui
 
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 console.log(`machine: ${cpus().length} cores; load average at start ${load()}`);
-const { values: flags } = parseArgs({ options: { part: { type: 'string' }, workers: { type: 'string', default: '1,2' }, profile: { type: 'boolean', default: false } } });
+const { values: flags } = parseArgs({
+  options: { part: { type: 'string' }, workers: { type: 'string', default: '1,2' }, profile: { type: 'boolean', default: false }, timeline: { type: 'boolean', default: false } },
+});
+if (flags.profile && flags.timeline) throw new Error('--profile or --timeline, not both (each samples /proc its own way)');
 if (flags.part !== undefined && flags.part !== 'plan' && flags.part !== 'heal') throw new Error(`--part ${flags.part}: plan or heal`);
 const workerCounts = flags.workers.split(',').map(Number);
 if (workerCounts.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--workers ${flags.workers}: counts of workers, comma-separated (1,2)`);
@@ -56,13 +70,23 @@ async function planBench(): Promise<void> {
     const before = load();
     const started = performance.now();
     const generate = () => runCli(['generate', '--plan', 'plan.yaml', '--workers', String(workers), '--json'], { env: offline(project.home), cwd: project.dir });
-    const { value: run, seconds: cpu } = flags.profile ? await cpuByKind(generate) : { value: await generate(), seconds: undefined };
+    let result: BatchResult;
+    let cpu: Map<string, number> | undefined;
+    let timeline: { sampled: Timeline<BatchResult>; stages: StageLine[] } | undefined;
+    if (flags.timeline) {
+      timeline = await batchTimeline(project, offline(project.home), planText, workers);
+      result = timeline.sampled.value;
+    } else {
+      const { value: run, seconds } = flags.profile ? await cpuByKind(generate) : { value: await generate(), seconds: undefined };
+      result = BatchResult.parse(JSON.parse(run.stdout));
+      cpu = seconds;
+    }
     const seconds = (performance.now() - started) / 1000;
     wall.set(workers, seconds);
-    const result = BatchResult.parse(JSON.parse(run.stdout));
     console.log(`generate --plan, ${workers} worker${workers === 1 ? '' : 's'}: ${seconds.toFixed(1)} s wall; ${result.summary.accepted}/${result.summary.scenarios} accepted; load average before ${before}, after ${load()}`);
     for (const failed of result.scenarios.filter((s) => s.status === 'failed')) console.log(`  not accepted: ${failed.request} — ${failed.error?.split('\n')[0] ?? 'no error'}`);
     if (cpu) printProfile(cpu, project.dir);
+    if (timeline) printTimeline(timeline.sampled, timeline.stages);
     project.remove();
   }
   console.log(`2 workers against 1: ${(wall.get(1)! / wall.get(2)!).toFixed(2)}× faster (goal 1.6×); load average now ${load()}`);
@@ -81,6 +105,109 @@ function printProfile(cpu: Map<string, number>, dir: string): void {
     for (const [stage, ms] of Object.entries(timings)) stages.set(stage, (stages.get(stage) ?? 0) + ms / 1000);
   }
   console.log(`  stage wall time summed over ${records.length} accepted specs: ${[...stages].map(([stage, s]) => `${stage} ${s.toFixed(1)} s`).join(', ')}`);
+}
+
+/** A stage line of a batch's scenario, with the worker that ran it. */
+interface StageLine {
+  index: number;
+  worker: number;
+  event: PipelineEvent;
+}
+
+/** The batch as `generate --plan` runs it (library, not CLI: the stage lines reach the caller), sampled. */
+async function batchTimeline(project: ScribeProject, env: NodeJS.ProcessEnv, planText: string, workers: number): Promise<{ sampled: Timeline<BatchResult>; stages: StageLine[] }> {
+  const stages: StageLine[] = [];
+  const loaded = await loadProject({ cwd: project.dir, env });
+  const items = planItems(parsePlan(planText, 'plan.yaml'));
+  const sampled = await sampleTimeline(() =>
+    generateBatch({ project: loaded, items, source: 'plan.yaml', workers, onProgress: (event) => event.type === 'stage' && stages.push({ index: event.index, worker: event.worker, event: event.event }) }),
+  );
+  return { sampled, stages };
+}
+
+/**
+ * Per worker, each scenario's stages (seconds from the batch's start) and its contained run's processes
+ * (seconds from the run's start: the sandbox, Playwright's CLI, the browser, the test workers, the last
+ * process seen); then the cores used over time, and how long two runs overlapped.
+ */
+function printTimeline(timeline: Timeline<BatchResult>, stages: StageLine[]): void {
+  const at = (ms: number) => ((ms - timeline.startMs) / 1000).toFixed(1);
+  const windows = stageWindows(stages);
+  const runs = runSpans(timeline);
+  console.log('  timeline (s from the batch start; inside a run, s from its start):');
+  for (const worker of [...new Set(stages.map((s) => s.worker))].sort()) {
+    for (const index of [...new Set(stages.filter((s) => s.worker === worker).map((s) => s.index))]) {
+      const own = windows.filter((w) => w.index === index);
+      const runWindow = own.find((w) => w.stage === 'run');
+      const run = runWindow && runs.find((r) => r.startMs >= runWindow.startMs - 50 && r.startMs <= runWindow.endMs);
+      const inside = run ? ` [${run.marks.map(([name, ms]) => `${name} +${((ms - run.startMs) / 1000).toFixed(1)}`).join(' ')}; ${run.cpuSeconds.toFixed(1)} CPU s]` : '';
+      console.log(`    worker ${worker} #${index}: ${own.map((w) => `${w.stage} ${at(w.startMs)}–${at(w.endMs)}`).join(' · ')}${inside}`);
+    }
+  }
+  const seconds = (timeline.endMs - timeline.startMs) / 1000;
+  const mean = (pick: (b: { ours: number; machine: number }) => number) => timeline.busy.reduce((sum, b) => sum + pick(b), 0) / Math.max(1, timeline.busy.length);
+  const saturated = timeline.busy.filter((b) => b.machine >= 1.9).length / Math.max(1, timeline.busy.length);
+  console.log(`  cores used on average: this batch ${mean((b) => b.ours).toFixed(2)}, the whole machine ${mean((b) => b.machine).toFixed(2)}; the machine had both cores busy ${(saturated * 100).toFixed(0)}% of the time`);
+  const buckets: string[] = [];
+  for (let from = timeline.startMs; from < timeline.endMs; from += 5000) {
+    const inBucket = timeline.busy.filter((b) => b.atMs > from && b.atMs <= from + 5000);
+    const avg = (pick: (b: { ours: number; machine: number }) => number) => (inBucket.reduce((sum, b) => sum + pick(b), 0) / Math.max(1, inBucket.length)).toFixed(1);
+    buckets.push(`${avg((b) => b.ours)}/${avg((b) => b.machine)}`);
+  }
+  console.log(`  cores per 5 s (this batch/machine): ${buckets.join(' ')}`);
+  const overlap = overlapSeconds(runs.map((r) => [r.startMs, r.endMs]));
+  const inRuns = runs.reduce((sum, r) => sum + (r.endMs - r.startMs) / 1000, 0);
+  console.log(`  contained runs: ${runs.length}, ${inRuns.toFixed(1)} s summed, ${runs.reduce((sum, r) => sum + r.cpuSeconds, 0).toFixed(1)} CPU s; two at once for ${overlap.toFixed(1)} s of the batch's ${seconds.toFixed(1)} s`);
+}
+
+/** Each scenario's stages as windows: from a stage's first `started` to its next `done` or `failed`. */
+function stageWindows(stages: StageLine[]): Array<{ index: number; stage: string; startMs: number; endMs: number }> {
+  const windows: Array<{ index: number; stage: string; startMs: number; endMs: number }> = [];
+  const open = new Map<string, number>();
+  for (const { index, event } of stages) {
+    const key = `${index}:${event.stage}`;
+    const ms = Date.parse(event.at);
+    if (event.status === 'started' && !open.has(key)) open.set(key, ms);
+    if ((event.status === 'done' || event.status === 'failed') && open.has(key)) {
+      windows.push({ index, stage: event.stage, startMs: open.get(key)!, endMs: ms });
+      open.delete(key);
+    }
+  }
+  return windows;
+}
+
+/** Each contained run: its first process's start, its last process's last sighting, its CPU, and when its kinds of process started. */
+function runSpans(timeline: Timeline<BatchResult>): Array<{ startMs: number; endMs: number; cpuSeconds: number; marks: Array<[string, number]> }> {
+  const byRun = new Map<number, ProcessSpan[]>();
+  for (const proc of timeline.processes) if (proc.run !== undefined) byRun.set(proc.run, [...(byRun.get(proc.run) ?? []), proc]);
+  return [...byRun.values()]
+    .map((procs) => {
+      const first = (pattern: RegExp) => procs.filter((p) => pattern.test(p.kind)).sort((a, b) => a.startMs - b.startMs);
+      const startMs = Math.min(...procs.map((p) => p.startMs));
+      const endMs = Math.max(...procs.map((p) => p.lastSeenMs));
+      const marks: Array<[string, number]> = [
+        ['cli', first(/contained-cli/)[0]?.startMs],
+        ['browser', first(/chromium browser/)[0]?.startMs],
+        ...first(/node playwright/).map((p, i): [string, number | undefined] => [`worker${i + 1}`, p.startMs]),
+        ['end', endMs],
+      ].filter((mark): mark is [string, number] => mark[1] !== undefined);
+      return { startMs, endMs, cpuSeconds: procs.reduce((sum, p) => sum + p.cpuSeconds, 0), marks };
+    })
+    .sort((a, b) => a.startMs - b.startMs);
+}
+
+/** Seconds during which at least two of the intervals were open at once. */
+function overlapSeconds(intervals: Array<[number, number]>): number {
+  const edges = intervals.flatMap(([from, to]): Array<[number, number]> => [[from, 1], [to, -1]]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let open = 0;
+  let since = 0;
+  let total = 0;
+  for (const [ms, step] of edges) {
+    if (open >= 2 && open + step < 2) total += ms - since;
+    if (open < 2 && open + step >= 2) since = ms;
+    open += step;
+  }
+  return total / 1000;
 }
 
 // --- 2. heal 10 broken specs ---------------------------------------------------------------------------

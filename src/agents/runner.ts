@@ -31,11 +31,13 @@ import { newRunId, removeAbandonedRuns, removeAbandonedScratch, removeWorkspace,
 import { hostCgroups, openMemoryCap, removeAbandonedCaps, type MemoryCapOutcome } from './runner/memory-cap.ts';
 import { runPermissions } from './runner/permissions.ts';
 import { fileSizeLimit, sandboxPrefix, SandboxUnavailableError } from './runner/sandbox.ts';
+import { RUN_FOLDER_VARIABLE } from './runner/run-folder/scribe-run.ts';
 import {
   containedTsconfig,
   createWorkspace,
   linkPlaywright,
   runConfigFile,
+  runWorkDir,
   resolvePlaywright,
   screenshotCalls,
   type PlaywrightPackage,
@@ -67,7 +69,7 @@ export interface RunSpecOptions {
   storageState?: string;
   /**
    * Model-written code: the run is contained. Playwright gets a scrubbed environment (allowedEnv, the
-   * app's BASE_URL and what Node needs to start; HOME is the run folder), never the model key, the API
+   * app's BASE_URL and what Node needs to start; HOME is the run's working folder), never the model key, the API
    * token or anything else of the caller's.
    */
   untrusted?: boolean;
@@ -93,8 +95,8 @@ export interface RunSpecOptions {
    */
   credentials?: readonly string[];
   /**
-   * A file the run writes, relative to its folder (the storage state a setup project makes), copied to `to`
-   * before the folder is removed; only a regular file inside the folder.
+   * A file the run writes, relative to its working folder (the storage state a setup project makes), copied
+   * to `to` before the run folder is removed; only a regular file inside the working folder.
    */
   keepFile?: { from: string; to: string };
 }
@@ -201,7 +203,8 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
   return withLifetimes(options.signal, async (lifetimes) => {
     const dir = await lifetimes.acquire('the run folder', async () => {
       const folder = workspaceDir(folders.temp, id);
-      mkdirSync(folder, { recursive: true });
+      // What a contained CLI started before its spec needs: its working folder and the link to its Playwright.
+      mkdirSync(runWorkDir(folder), { recursive: true });
       linkPlaywright(folder, playwright);
       return { value: folder, teardown: () => removeWorkspace(folder) };
     });
@@ -229,12 +232,13 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
     // The HTML report goes where `npx playwright test` puts it, not into the run's folder (removed after the run).
     const reporters = options.reporters?.length ? options.reporters.map((name) => (name === 'html' ? [name, { outputFolder: path.join(cwd, 'playwright-report'), open: 'never' }] : [name])) : undefined;
     const configFile = runConfigFile(dir, userConfig !== undefined);
+    const workDir = runWorkDir(dir);
     const tsconfig = contained ? containedTsconfig(dir, sourceDir, cwd) : undefined;
     let invocation: ContainedInvocation;
     try {
       invocation = contained
-        ? containedInvocation({ dir, configFile }, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], dir, contained.tempDir), [cwd, sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, contained)
-        : { cli: playwright.cli, args: ['test', '--config', configFile, ...(options.playwrightArgs ?? [])], env: playwrightEnv(env, options.baseURL), sandboxed: false };
+        ? containedInvocation({ dir, workDir, configFile }, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], { dir, workDir }, contained.tempDir), [cwd, sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, contained)
+        : { cli: playwright.cli, args: ['test', '--config', configFile, ...(options.playwrightArgs ?? [])], env: playwrightEnv(env, options.baseURL, { dir }), sandboxed: false };
     } catch (error) {
       if (error instanceof SandboxUnavailableError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
       throw error;
@@ -247,7 +251,7 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
       lifetimes.acquire('Playwright', playwrightProcess({
         ...invocation,
         prefix: [...(memoryCap?.prefix ?? []), ...(invocation.prefix ?? [])],
-        cwd: dir,
+        cwd: workDir,
         limitMs: config.timeouts.run_ms,
         killGraceMs: config.timeouts.kill_grace_ms,
         maxOutputChars: config.report.max_output_chars,
@@ -281,7 +285,7 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
     options.signal?.throwIfAborted();
     const judged = report(outcome, workspace, spec, config, folders.artifacts, elapsed, shownAs, cwd, neutralised);
     const result = contained && options.storageState ? withStateOutsideRun(judged, options.storageState, userConfig ? path.dirname(userConfig.file) : cwd) : judged;
-    if (options.keepFile) copyOut(workspace.dir, options.keepFile);
+    if (options.keepFile) copyOut(workspace.workDir, options.keepFile);
     const contain = capped && containmentOf(invocation.sandboxed, capped, config);
     return options.untrusted ? redactReport(contain ? withContainment(result, contain) : result, secretValues(env, options.allowedEnv ?? [])) : result;
   });
@@ -306,12 +310,12 @@ function playwrightProcess(invocation: PlaywrightInvocation): Setup<RunningProce
   };
 }
 
-/** Copies a regular file of the run folder out of it (a link could point anywhere on this machine). */
-function copyOut(runDir: string, { from, to }: { from: string; to: string }): void {
-  const file = path.resolve(runDir, from);
+/** Copies a regular file of the run's working folder out of it (a link could point anywhere on this machine). */
+function copyOut(workDir: string, { from, to }: { from: string; to: string }): void {
+  const file = path.resolve(workDir, from);
   if (!existsSync(file) || !lstatSync(file).isFile()) return;
   // Also through a linked folder on the way.
-  if (path.relative(realpathSync(runDir), realpathSync(file)).startsWith('..')) return;
+  if (path.relative(realpathSync(workDir), realpathSync(file)).startsWith('..')) return;
   copyFileSync(file, to);
 }
 
@@ -363,7 +367,7 @@ async function freePort(taken: readonly number[]): Promise<number> {
  * project, the run and the Playwright installation.
  */
 function containedInvocation(
-  workspace: Pick<RunWorkspace, 'dir' | 'configFile'>,
+  workspace: Pick<RunWorkspace, 'dir' | 'workDir' | 'configFile'>,
   playwright: PlaywrightPackage,
   callerEnv: NodeJS.ProcessEnv,
   env: NodeJS.ProcessEnv,
@@ -372,15 +376,15 @@ function containedInvocation(
   setup: ContainedSetup,
 ): ContainedInvocation {
   const installation = path.resolve(playwright.packageDir, '..', '..');
-  const reads = [...readable, installation, CONTAINED_CLI, ...browserCandidates(env)];
+  const reads = [workspace.dir, ...readable, installation, CONTAINED_CLI, ...browserCandidates(env)];
   const { limits } = config.containment;
   const sandbox = sandboxPrefix(
     config.containment.os_sandbox,
-    { runDir: workspace.dir, readOnly: reads, networkDir: setup.networkDir, tempDir: setup.tempDir, limits: { tempBytes: limits.temp_mb * MB, fileBytes: limits.file_mb * MB } },
+    { workDir: workspace.workDir, readOnly: reads, networkDir: setup.networkDir, tempDir: setup.tempDir, limits: { tempBytes: limits.temp_mb * MB, fileBytes: limits.file_mb * MB } },
     callerEnv,
   );
   // Inside the sandbox the runner process connects to the relays' sockets.
-  const permissions = runPermissions({ writable: [workspace.dir, setup.tempDir], readable: sandbox ? [...reads, NETWORK_DIR_INSIDE] : reads, heapMb: limits.worker_heap_mb });
+  const permissions = runPermissions({ writable: [workspace.workDir, setup.tempDir], readable: sandbox ? [...reads, NETWORK_DIR_INSIDE] : reads, heapMb: limits.worker_heap_mb });
   if (!sandbox) mkdirSync(setup.tempDir, { recursive: true });
   const routes = sandbox ? setup.routes.map((route) => ({ address: route.address, port: route.port, socket: path.posix.join(NETWORK_DIR_INSIDE, route.socket) })) : [];
   return {
@@ -431,22 +435,22 @@ function specSource(options: Pick<RunSpecOptions, 'specPath' | 'specText' | 'fil
   return { text: options.specText, fileName: options.fileName ?? 'candidate.spec.ts', sourceDir: path.resolve(cwd, options.sourceDir ?? '.') };
 }
 
-/** The caller's environment, with BASE_URL set and nothing that would redirect Playwright's reporters. */
-function playwrightEnv(env: NodeJS.ProcessEnv, baseURL: string): NodeJS.ProcessEnv {
+/** The caller's environment, with BASE_URL and the run folder set and nothing that would redirect Playwright's reporters. */
+function playwrightEnv(env: NodeJS.ProcessEnv, baseURL: string, workspace: Pick<RunWorkspace, 'dir'>): NodeJS.ProcessEnv {
   const kept = Object.fromEntries(Object.entries(env).filter(([key]) => !/^(PW_TEST_|PLAYWRIGHT_JSON_|PLAYWRIGHT_FORCE_TTY)/.test(key)));
-  return { ...kept, BASE_URL: baseURL, FORCE_COLOR: '0' };
+  return { ...kept, BASE_URL: baseURL, [RUN_FOLDER_VARIABLE]: workspace.dir, FORCE_COLOR: '0' };
 }
 
 /** What Node and Playwright need to start, whatever the spec: nothing that names or unlocks anything. */
 const CONTAINED_BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ'];
 
 /**
- * An untrusted run's environment: only what it must have, with its HOME in the run folder and its own TMPDIR
+ * An untrusted run's environment: only what it must have, with its HOME the run's working folder and its own TMPDIR
  * (the browser is Scribe's, so no Chromium socket needs a short temporary path).
  */
-export function containedEnv(env: NodeJS.ProcessEnv, baseURL: string, allowed: readonly string[], runDir: string, tempDir: string): NodeJS.ProcessEnv {
+export function containedEnv(env: NodeJS.ProcessEnv, baseURL: string, allowed: readonly string[], workspace: Pick<RunWorkspace, 'dir' | 'workDir'>, tempDir: string): NodeJS.ProcessEnv {
   const kept = Object.fromEntries([...CONTAINED_BASE_ENV, ...allowed].filter((key) => env[key] !== undefined).map((key) => [key, env[key]]));
-  return { ...kept, BASE_URL: baseURL, HOME: runDir, TMPDIR: tempDir, FORCE_COLOR: '0' };
+  return { ...kept, BASE_URL: baseURL, HOME: workspace.workDir, TMPDIR: tempDir, [RUN_FOLDER_VARIABLE]: workspace.dir, FORCE_COLOR: '0' };
 }
 
 /** The report with each secret value replaced, so error messages, console lines, snapshots and output sent to the Medic hold none. */

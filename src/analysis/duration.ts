@@ -10,6 +10,7 @@ import { ruleOptions } from '../util/zod-helpers.ts';
 import { MAX_DEPTH } from './depth.ts';
 import { isFunctionLike, type SpecModel, type TestBlock } from './model.ts';
 import { PLAYWRIGHT_OBJECTS } from './playwright-api.ts';
+import { GLOBAL_OBJECT_NAMES } from './syntax.ts';
 import { STEP_KINDS, classifyCall, testCalls, type StepKind } from './test-steps.ts';
 
 const Milliseconds = z.number().nonnegative();
@@ -41,7 +42,6 @@ export interface DurationEstimate {
 const EACH_HOOKS = new Set(['test.beforeEach', 'test.afterEach']);
 const ALL_HOOKS = new Set(['test.beforeAll', 'test.afterAll']);
 const HOOK_NAMES = new Set(['beforeEach', 'afterEach', 'beforeAll', 'afterAll']);
-const TIMER_RECEIVERS = new Set(['globalThis', 'window', 'global', 'self']);
 
 /** The estimated duration of each test of a spec and of the whole file. */
 export function estimateDuration(model: SpecModel, options: MaxDurationOptions): DurationEstimate {
@@ -101,7 +101,7 @@ function explicitWait(model: SpecModel, call: ts.CallExpression): number {
 function isGlobalTimer(model: SpecModel, receiver: ts.Expression | undefined): boolean {
   if (!receiver) return true;
   const base = model.unwrap(receiver);
-  return ts.isIdentifier(base) && TIMER_RECEIVERS.has(base.text);
+  return ts.isIdentifier(base) && GLOBAL_OBJECT_NAMES.has(base.text);
 }
 
 /** A number written as a literal, a constant, or simple arithmetic on them (`5 * 1000`). */

@@ -175,6 +175,15 @@ export function isDeclaredFunction(node: ts.Node): boolean {
   );
 }
 
+/** The names of JavaScript's global object: anywhere (`globalThis`), in a browser (`window`), a worker (`self`), Node (`global`). */
+export const GLOBAL_OBJECT_NAMES: ReadonlySet<string> = new Set(['globalThis', 'window', 'global', 'self']);
+
+/** The initializer of a `const name = …` declaration; anything else may change, so it has none. */
+export function constValue(declaration: ts.Node): ts.Expression | undefined {
+  if (!ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || !declaration.initializer) return undefined;
+  return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0 ? declaration.initializer : undefined;
+}
+
 /** JavaScript specs (.js, .mjs, .cjs, .jsx) are parsed and checked as JavaScript. */
 export function scriptKindOf(file: string): ts.ScriptKind {
   if (/\.[cm]?js$/i.test(file)) return ts.ScriptKind.JS;

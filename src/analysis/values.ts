@@ -5,7 +5,7 @@
 import { ts } from '../util/typescript.js';
 import { MAX_DEPTH } from './depth.ts';
 import { ParsedSpec } from './parsed-spec.ts';
-import { classMemberValue, enclosingClass, TRANSPARENT_KINDS } from './syntax.ts';
+import { classMemberValue, constValue, enclosingClass, TRANSPARENT_KINDS } from './syntax.ts';
 
 export interface PropertyHit {
   property: ts.ObjectLiteralElementLike;
@@ -39,37 +39,47 @@ export class ValueModel extends ParsedSpec {
    * properties of constant objects. With a placeholder, unknown parts are replaced by it instead of
    * making the whole value unknown (so `.css-${hash}` still shows its static part).
    */
-  stringValue(expr: ts.Expression, placeholder?: string, depth = 0): string | undefined {
+  stringValue(expr: ts.Expression, placeholder?: string): string | undefined {
+    return this.evaluateString(expr, placeholder, false, 0);
+  }
+
+  /**
+   * The string an expression always evaluates to, for the gate: literals, templates and `+` of `const`
+   * declarations only, since a `let` may be reassigned and an object's property changed before it is read.
+   */
+  constantString(expr: ts.Expression): string | undefined {
+    return this.evaluateString(expr, undefined, true, 0);
+  }
+
+  private evaluateString(expr: ts.Expression, placeholder: string | undefined, constantsOnly: boolean, depth: number): string | undefined {
     if (depth > MAX_DEPTH) return placeholder;
     const e = this.unwrap(expr);
     if (ts.isStringLiteralLike(e) || ts.isNumericLiteral(e)) return e.text;
     if (ts.isTemplateExpression(e)) {
       let out = e.head.text;
       for (const span of e.templateSpans) {
-        const part = this.stringValue(span.expression, placeholder, depth + 1);
+        const part = this.evaluateString(span.expression, placeholder, constantsOnly, depth + 1);
         if (part === undefined) return undefined;
         out += part + span.literal.text;
       }
       return out;
     }
     if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
-      const left = this.stringValue(e.left, placeholder, depth + 1);
-      const right = this.stringValue(e.right, placeholder, depth + 1);
-      return left === undefined || right === undefined ? undefined : left + right;
+      const left = this.evaluateString(e.left, placeholder, constantsOnly, depth + 1);
+      const right = left === undefined ? undefined : this.evaluateString(e.right, placeholder, constantsOnly, depth + 1);
+      return right === undefined ? undefined : left! + right;
     }
     if (ts.isIdentifier(e)) {
       const declaration = this.declarationOf(e);
-      if (declaration && ts.isVariableDeclaration(declaration) && declaration.initializer) {
-        return this.stringValue(declaration.initializer, placeholder, depth + 1);
-      }
-      return placeholder;
+      const initializer = !declaration ? undefined : constantsOnly ? constValue(declaration) : ts.isVariableDeclaration(declaration) ? declaration.initializer : undefined;
+      return initializer ? this.evaluateString(initializer, placeholder, constantsOnly, depth + 1) : placeholder;
     }
-    if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
+    if (!constantsOnly && (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e))) {
       const name = this.memberName(e);
       const hit = name === undefined ? undefined : this.property(e.expression, name, depth + 1);
-      if (hit) return this.stringValue(hit.value, placeholder, depth + 1);
+      if (hit) return this.evaluateString(hit.value, placeholder, constantsOnly, depth + 1);
       const member = name !== undefined && this.unwrap(e.expression).kind === ts.SyntaxKind.ThisKeyword ? this.thisMemberValue(e, name) : undefined;
-      if (member) return this.stringValue(member, placeholder, depth + 1);
+      if (member) return this.evaluateString(member, placeholder, constantsOnly, depth + 1);
     }
     return placeholder;
   }

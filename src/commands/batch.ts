@@ -53,7 +53,9 @@ function readPlan(file: string, cwd: string): TestPlan {
   }
 }
 
+/** A scenario's start and end; its stages are not shown (N generations' lines would interleave). */
 function show(event: BatchProgress, progress: Progress): void {
+  if (event.type === 'stage') return;
   if (event.type === 'started') {
     progress.info(`[${event.index}/${event.total}] worker ${event.worker}: ${event.request}`);
     return;

@@ -4,6 +4,7 @@ import { GENERATED_PRESET, withPreset, type CriticConfig } from '../config/criti
 import { loadProject, projectTsconfig } from '../project/context.ts';
 import type { PlaywrightProject } from '../project/playwright.ts';
 import type { TypeCheckerChoice } from '../validate/type-checker-choice.ts';
+import { confirmedInOwnProject } from '../validate/own-project.ts';
 import { groupByProjectTypes, type ProjectTypes } from '../validate/project-types.ts';
 import { NativeTypeChecker } from '../validate/type-checker-native.ts';
 import { peopleValidator, untrustedValidator } from '../validate/gate.ts';
@@ -44,8 +45,10 @@ export async function checkedProject(
   const before = agents.critic;
   const early = validatorFor(rulesFor(before, flags), flags, ctx, { tsconfig: projectTsconfig(ctx.cwd) });
   // Each spec is type-checked with its own nearest tsconfig.json/jsconfig.json, as the user's editor does.
-  const groups = flags.typeCheck && specs.length > 0 ? groupByProjectTypes(specs).map((g) => ({ specs: g.specs, validator: validatorFor(rulesFor(before, flags), flags, ctx, { projectTypes: g.project }) })) : [{ specs: [...specs], validator: early }];
-  const validateAll = (withConfig: (v: Validator) => Validator) => inOrder(specs, groups, (g) => withConfig(g.validator).validateManyConcurrently(g.specs));
+  const forProject = (projectTypes: ProjectTypes) => validatorFor(rulesFor(before, flags), flags, ctx, { projectTypes });
+  const groups = flags.typeCheck && specs.length > 0 ? groupByProjectTypes(specs).map((g) => ({ specs: g.specs, members: g.members, validator: forProject(g.project) })) : [{ specs: [...specs], members: [], validator: early }];
+  const validateAll = (withConfig: (v: Validator) => Validator) =>
+    inOrder(specs, groups, async (g) => confirmedInOwnProject(await withConfig(g.validator).validateManyConcurrently(g.specs), g.members, (project) => withConfig(forProject(project))));
   const speculative = specs.length > 0 ? validateAll((v) => v) : Promise.resolve([]);
   speculative.catch(() => undefined);
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, criticFile: flags.rules, agents, playwright });

@@ -268,7 +268,7 @@ function batchProgress(extra: Extra): (event: BatchProgress) => void {
   const token = extra._meta?.progressToken;
   let step = 0;
   return (event) => {
-    if (token === undefined) return;
+    if (token === undefined || event.type === 'stage') return;
     step += 1;
     const message = event.type === 'started' ? `request ${event.index}/${event.total} started: ${event.request}` : `request ${event.outcome.index}/${event.total} ${event.outcome.status} (${event.done} of ${event.total} done)`;
     void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => undefined);

@@ -63,6 +63,18 @@ export interface PlaywrightProject extends ReadPlaywrightConfig {
   matches(file: string): boolean;
 }
 
+/** A read config as it crosses to a worker thread (no function): `withMatcher` makes it whole again. */
+export type PlaywrightRead = Omit<PlaywrightProject, 'matches'>;
+
+/** The read config without its matcher, for a worker thread (structured clone takes no function). */
+export function playwrightRead({ configFile, configDir, projects, webServers, project }: PlaywrightProject): PlaywrightRead {
+  return { configFile, configDir, projects, webServers, project };
+}
+
+export function withMatcher(read: PlaywrightRead): PlaywrightProject {
+  return { ...read, matches: projectMatcher(read.project, read.configFile) };
+}
+
 export { findPlaywrightConfig } from './config-file.ts';
 
 /**
@@ -99,7 +111,7 @@ export async function readPlaywrightConfig(configFile: string, env: NodeJS.Proce
   const config = ReadConfig.parse(answer.config);
   const project = projectName === undefined ? defaultProject(config.projects) : config.projects.find((p) => p.name === projectName);
   if (!project) throw new ConfigError([{ file: configFile, key: 'projects', line: 0, message: `no project named "${projectName}" (--project); it has ${config.projects.map((p) => `"${p.name}"`).join(', ')}` }]);
-  return { ...config, project, matches: projectMatcher(project, configFile) };
+  return withMatcher({ ...config, project });
 }
 
 function defaultProject(projects: PlaywrightProjectEntry[]): PlaywrightProjectEntry {

@@ -11,14 +11,15 @@ import { defineRule, type Finding } from './types.ts';
 import { credentialLeaks } from './utils/credential-flow.ts';
 import { hasStatic } from './gate/globals.ts';
 import { PlaywrightMemberPolicy } from './gate/playwright-members.ts';
-import { Options, shorten } from './gate/policy.ts';
+import { AllowedCodeOptions } from './gate/options.ts';
+import { shorten } from './gate/policy.ts';
 
 export default defineRule({
   id: 'allowed-code',
   description: 'Model-written code may use only listed imports, globals, fixtures, members and environment variables; nothing runs outside tests and hooks.',
   fixable: false,
   untrustedOnly: true,
-  options: Options,
+  options: AllowedCodeOptions,
   check(model, options, env) {
     return new Gate(model, options, env).findings();
   },

@@ -6,7 +6,7 @@
 import { ts } from '../util/typescript.js';
 import type { SpecModel } from '../analysis/model.ts';
 import { defineRule, type Finding } from './types.ts';
-import { Options } from './gate/allowed-paths-options.ts';
+import { AllowedPathsOptions } from './gate/options.ts';
 import { PathCheck } from './gate/file-paths.ts';
 
 export default defineRule({
@@ -14,7 +14,7 @@ export default defineRule({
   description: "Model-written code may name files only inside the test's output folder and open or request only the app.",
   fixable: false,
   untrustedOnly: true,
-  options: Options,
+  options: AllowedPathsOptions,
   check(model, options) {
     const findings: Finding[] = [];
     const paths = new PathCheck(model, options, findings);
@@ -51,6 +51,6 @@ function calledName(model: SpecModel, expr: ts.Expression): string | undefined {
 }
 
 /** Whether allowed-paths checks a method's arguments. */
-function checkedMethod(options: Options, name: string): boolean {
+function checkedMethod(options: AllowedPathsOptions, name: string): boolean {
   return options.path_arguments.includes(name) || Object.hasOwn(options.option_arguments, name) || options.navigation_methods.includes(name) || options.request_methods.includes(name);
 }

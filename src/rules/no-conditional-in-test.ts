@@ -1,7 +1,7 @@
 import { ts } from '../util/typescript.js';
 import { isFunctionLike, type SpecModel, type TestBlock } from '../analysis/model.ts';
 import { noOptions } from '../util/zod-helpers.ts';
-import { isAssignmentTarget } from '../analysis/syntax.ts';
+import { GLOBAL_OBJECT_NAMES, isAssignmentTarget } from '../analysis/syntax.ts';
 import { defineRule, type Finding } from './types.ts';
 import { preparesState } from './utils/setup-steps.ts';
 
@@ -291,12 +291,20 @@ function isHandedToElsewhere(model: SpecModel, node: ts.Node): boolean {
   if (!ts.isCallExpression(call) || !call.arguments.includes(argument as ts.Expression)) return false;
   const { name, receiver } = model.callee(call);
   if (name !== undefined && receiver !== undefined && RUNS_ELSEWHERE.has(name)) return true;
-  if (name !== undefined && TIMERS.has(name) && (receiver === undefined || /^(window|globalThis)$/.test(model.text(receiver)))) return true;
+  if (isGlobalTimer(model, name, receiver)) return true;
   // A sort comparator orders data; its branches are how a comparison is written.
   if (name !== undefined && receiver !== undefined && COMPARING.has(name)) return true;
   if (passedOnToElsewhere(model, call, call.arguments.indexOf(argument as ts.Expression))) return true;
   // Polled until it holds: expect.poll(() => …) and expect(async () => …).toPass().
   return model.playwrightPath(call.expression) === 'expect.poll' || isToPassSubject(model, call);
+}
+
+/** `setTimeout(…)` or `setInterval(…)`, also on the global object (not a local of its name): its callback runs later, beside the test. */
+function isGlobalTimer(model: SpecModel, name: string | undefined, receiver: ts.Expression | undefined): boolean {
+  if (name === undefined || !TIMERS.has(name)) return false;
+  if (receiver === undefined) return true;
+  const base = model.unwrap(receiver);
+  return ts.isIdentifier(base) && GLOBAL_OBJECT_NAMES.has(base.text) && !model.declarationOf(base);
 }
 
 /** `runInBrowser(page, () => …)` where the local helper hands that parameter to page.evaluate (or another RUNS_ELSEWHERE call). */

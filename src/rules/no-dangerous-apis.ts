@@ -2,7 +2,7 @@ import { ts } from '../util/typescript.js';
 import { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
 import { MAX_DEPTH } from '../analysis/depth.ts';
-import { isDeclaringName } from '../analysis/syntax.ts';
+import { GLOBAL_OBJECT_NAMES, isDeclaringName } from '../analysis/syntax.ts';
 import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 import { isValueReference } from './utils/ast.ts';
@@ -18,7 +18,6 @@ const Options = ruleOptions({
 type Options = z.infer<typeof Options>;
 
 /** Names under which the global object is reachable. */
-const GLOBAL_OBJECTS = new Set(['globalThis', 'window', 'global', 'self']);
 const PROCESS_MODULES = new Set(['process', 'node:process']);
 const INSTEAD = "use Playwright's APIs (page, request, fixtures) and process.env for configuration instead";
 
@@ -158,10 +157,10 @@ class DangerChecker {
   private isGlobalObject(expr: ts.Expression, depth = 0): boolean {
     if (depth > MAX_DEPTH) return false;
     const e = this.model.resolve(expr);
-    if (ts.isIdentifier(e)) return GLOBAL_OBJECTS.has(e.text) && !this.model.declarationOf(e);
+    if (ts.isIdentifier(e)) return GLOBAL_OBJECT_NAMES.has(e.text) && !this.model.declarationOf(e);
     if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
       const name = this.model.memberName(e);
-      return name !== undefined && GLOBAL_OBJECTS.has(name) && this.isGlobalObject(e.expression, depth + 1);
+      return name !== undefined && GLOBAL_OBJECT_NAMES.has(name) && this.isGlobalObject(e.expression, depth + 1);
     }
     return false;
   }

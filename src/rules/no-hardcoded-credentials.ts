@@ -121,8 +121,19 @@ function signsUp(call: ts.CallExpression): boolean {
   return false;
 }
 
+/** The words of a name, lower case: camelCase, an acronym before a word and any separator split it (`adminAPIKey`, `x-api-key`). */
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** A name as a line of words, for the patterns of what a field or function is for. */
 function words(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[^A-Za-z0-9]+/g, ' ');
+  return nameWords(name).join(' ');
 }
 
 function isSettingField(text: string): boolean {
@@ -349,11 +360,8 @@ function secretWords(names: readonly string[]): SecretWords {
 function isSecretName(name: string, secretNames: SecretWords): boolean {
   // The words a name ends in are the last of its ASCII letters, digits and separators aside.
   if (secretNames.ending && !secretNames.ending.test(name.replace(/[^A-Za-z]/g, '').toLowerCase())) return false;
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .map((w) => w.toLowerCase().replace(/\d+$/, ''))
+  const words = nameWords(name)
+    .map((w) => w.replace(/\d+$/, ''))
     .filter(Boolean);
   for (let i = 0; i < words.length; i++) {
     const suffix = words.slice(i).join('');
@@ -371,7 +379,7 @@ function normalize(name: string): string {
  * shares most (`adminPassword` → admin_password), else the password's.
  */
 function credentialFor(name: string, credentials: Readonly<Record<string, string>>): string {
-  const words = new Set(name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));
+  const words = new Set(nameWords(name));
   const scored = Object.entries(credentials).map(([role, variable]) => ({ variable, score: role.toLowerCase().split(/[^a-z0-9]+/).filter((w) => words.has(w)).length }));
   const best = scored.sort((a, b) => b.score - a.score)[0];
   return best && best.score > 0 ? best.variable : (credentials.password ?? best?.variable ?? 'E2E_PASSWORD');

@@ -1,5 +1,6 @@
 import { ts } from '../util/typescript.js';
 import type { SpecModel } from '../analysis/model.ts';
+import { GLOBAL_OBJECT_NAMES } from '../analysis/syntax.ts';
 import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 import { calleeText } from './utils/ast.ts';
@@ -57,7 +58,7 @@ function timerModule(model: SpecModel, call: ts.CallExpression, name: string | u
   if (receiver) {
     const base = model.unwrap(receiver);
     if (name !== 'setTimeout' || !ts.isIdentifier(base)) return undefined;
-    if (['globalThis', 'window', 'global', 'self'].includes(base.text)) return 'global';
+    if (GLOBAL_OBJECT_NAMES.has(base.text)) return 'global';
     const module = model.moduleBinding(base)?.module ?? '';
     return TIMER_MODULES.has(module) ? module : undefined;
   }

@@ -1,4 +1,5 @@
 /** The compilers a Validator keeps for the type-check rule: the JavaScript one always, the native one where chosen and installed. */
+import type { ProjectDeclarations } from './project-types.ts';
 import type { TypeCheckerChoice } from './type-checker-choice.ts';
 import { NativeTypeChecker } from './type-checker-native.ts';
 import type { JavaScriptPrograms } from './type-checker.ts';
@@ -9,9 +10,9 @@ export interface Compiler {
 }
 
 /** The native type checker for `auto` and `native` where it is installed; asked for by name and missing, an error that says so. */
-export function nativeChecker(choice: TypeCheckerChoice, options: Record<string, unknown>, declarationFiles: readonly string[]): NativeTypeChecker | undefined {
+export function nativeChecker(choice: TypeCheckerChoice, options: Record<string, unknown>, project: ProjectDeclarations): NativeTypeChecker | undefined {
   if (choice === 'javascript') return undefined;
-  const native = NativeTypeChecker.create(options, process.cwd(), declarationFiles);
+  const native = NativeTypeChecker.create(options, process.cwd(), project);
   if (!(native instanceof Error)) return native;
   if (choice === 'native') throw new Error(`the native type checker (TypeScript 7, the optional dependency typescript-native) cannot be loaded: ${native.message}`);
   return undefined;

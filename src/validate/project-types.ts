@@ -5,11 +5,13 @@
 import path from 'node:path';
 import { ts } from '../util/typescript.js';
 import { readTextIfPresent } from '../util/fs.ts';
+import { mayDeclareGlobals, type ProjectGlobals } from './project-globals.ts';
 
 /**
  * What the type check takes from the project's tsconfig.json or jsconfig.json, as the user's editor does:
  * import aliases, whether JavaScript is checked (`checkJs`; a file's own `// @ts-check` is honoured by the
- * compiler either way), the libraries, and the declaration files the config includes (an app's globals).
+ * compiler either way), the libraries, the declaration files the config includes, and the globals its other
+ * sources declare (an app's globals, either way).
  */
 export interface ProjectTypes {
   configFile: string | undefined;
@@ -17,12 +19,19 @@ export interface ProjectTypes {
   checkJs: boolean;
   lib: string[];
   declarationFiles: string[];
+  globals: ProjectGlobals[];
 }
 
+/** What the compilers load besides the specs: the project's declaration files and its sources' global declarations. */
+export type ProjectDeclarations = Pick<ProjectTypes, 'declarationFiles' | 'globals'>;
 
-export const NO_PROJECT: ProjectTypes = { configFile: undefined, paths: {}, checkJs: false, lib: [], declarationFiles: [] };
+export const NO_PROJECT: ProjectTypes = { configFile: undefined, paths: {}, checkJs: false, lib: [], declarationFiles: [], globals: [] };
 
-type Spec = { file: string; text: string };
+/** A config read: its type information, which files it includes, and its sources that may declare globals. */
+type ProjectConfig = ProjectTypes & { includes: (file: string) => boolean; sources: string[] };
+
+/** A spec as the type check takes it: its path and its text (which may not be on disk yet). */
+export type Spec = { file: string; text: string };
 
 const CONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
 
@@ -31,7 +40,7 @@ const CONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
  * that includes it (a config whose `include` leaves the file out is passed over, as the editor does).
  * `read` memoises reading one config.
  */
-export function nearestProjectConfig(file: string, read: (configFile: string) => ProjectTypes & { includes: (file: string) => boolean }): string | undefined {
+export function nearestProjectConfig(file: string, read: (configFile: string) => Pick<ProjectConfig, 'includes'>): string | undefined {
   const absolute = path.resolve(file);
   for (let dir = path.dirname(absolute); ; dir = path.dirname(dir)) {
     for (const name of CONFIG_NAMES) {
@@ -43,10 +52,14 @@ export function nearestProjectConfig(file: string, read: (configFile: string) =>
   }
 }
 
-/** One config read: its aliases (absolute targets), checkJs, lib, included declaration files, and which files it includes. */
-export function readProjectTypes(configFile: string): ProjectTypes & { includes: (file: string) => boolean } {
+/**
+ * One config read: its aliases (absolute targets), checkJs, lib, included declaration files, which files it
+ * includes, and its sources that may declare globals. Their globals are not read here (`globals` is empty):
+ * only a spec with a type error needs them (confirmedInOwnProject).
+ */
+export function readProjectTypes(configFile: string): ProjectConfig {
   const read = ts.readConfigFile(configFile, (file) => ts.sys.readFile(file));
-  if (read.error) return { ...NO_PROJECT, configFile, includes: () => false };
+  if (read.error) return { ...NO_PROJECT, configFile, includes: () => false, sources: [] };
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configFile), undefined, configFile);
   // pathsBasePath is where `paths` are relative to when there is no baseUrl (set by the parser, not public).
   const { paths, baseUrl, pathsBasePath, checkJs, lib } = parsed.options as ts.CompilerOptions & { pathsBasePath?: string };
@@ -61,8 +74,20 @@ export function readProjectTypes(configFile: string): ProjectTypes & { includes:
     checkJs: checkJs === true,
     lib: (lib ?? []).map((name) => name.replace(/^lib\./, '').replace(/\.d\.ts$/, '')),
     declarationFiles: [...fileNames].filter((f) => f.endsWith('.d.ts') && !f.includes(`${path.sep}node_modules${path.sep}`)),
+    globals: [],
     includes: (file) => fileNames.has(file),
+    sources: [...fileNames].filter(mayDeclareGlobals),
   };
+}
+
+/**
+ * Specs checked in one program: their type information merged, and each config's own with the specs it
+ * types and its other sources that may declare globals.
+ */
+export interface ProjectGroup<S extends Spec> {
+  project: ProjectTypes;
+  specs: S[];
+  members: Array<{ project: ProjectTypes; specs: S[]; sources: string[] }>;
 }
 
 /**
@@ -72,9 +97,10 @@ export function readProjectTypes(configFile: string): ProjectTypes & { includes:
  * Playwright's types anew). Configs go together unless they disagree on what a spec of theirs sees
  * differently: checkJs, or an alias their specs import that points elsewhere. Declaration files are taken
  * once per content (a hundred copies of one vite-env.d.ts are one), so their globals are visible to every
- * spec of the group: a spec may miss an error about a global only a neighbour project declares.
+ * spec of the group: a spec may miss an error about a global only a neighbour project declares. A type
+ * error is confirmed in the spec's own config, its sources' globals included (confirmedInOwnProject).
  */
-export function groupByProjectTypes<S extends Spec>(specs: readonly S[]): Array<{ project: ProjectTypes; specs: S[] }> {
+export function groupByProjectTypes<S extends Spec>(specs: readonly S[]): Array<ProjectGroup<S>> {
   const configs = new Map<string, ReturnType<typeof readProjectTypes>>();
   const read = (configFile: string) => {
     if (!configs.has(configFile)) configs.set(configFile, readProjectTypes(configFile));
@@ -87,16 +113,20 @@ export function groupByProjectTypes<S extends Spec>(specs: readonly S[]): Array<
     if (members) members.push(spec);
     else byConfig.set(configFile, [spec]);
   }
-  const groups: Array<{ project: ProjectTypes; specs: S[]; used: Record<string, string[]>; declarations: Set<string> }> = [];
+  // The specs are in the program themselves: their own global declarations are not taken twice.
+  const specFiles = new Set(specs.map((s) => path.resolve(s.file)));
+  const groups: Array<ProjectGroup<S> & { used: Record<string, string[]>; declarations: Set<string> }> = [];
   for (const [configFile, members] of byConfig) {
-    const project = configFile === undefined ? NO_PROJECT : read(configFile);
+    const config = configFile === undefined ? undefined : read(configFile);
+    const project = config ?? NO_PROJECT;
     const used = usedAliases(project, members);
     const fits = (g: (typeof groups)[number]) => g.project.checkJs === project.checkJs && Object.entries(used).every(([alias, targets]) => g.used[alias] === undefined || sameList(g.used[alias], targets));
     let into = groups.find(fits);
     if (!into) {
-      into = { project: { ...project, declarationFiles: [] }, specs: [], used: {}, declarations: new Set() };
+      into = { project: { ...project, declarationFiles: [] }, specs: [], members: [], used: {}, declarations: new Set() };
       groups.push(into);
     }
+    into.members.push({ project, specs: members, sources: (config?.sources ?? []).filter((file) => !specFiles.has(file)) });
     into.specs.push(...members);
     into.used = { ...into.used, ...used };
     // The first config's target wins for an alias no spec of the group imports.
@@ -108,7 +138,7 @@ export function groupByProjectTypes<S extends Spec>(specs: readonly S[]): Array<
       into.project.declarationFiles = [...into.project.declarationFiles, file];
     }
   }
-  return groups.map(({ project, specs: members }) => ({ project, specs: members }));
+  return groups.map(({ project, specs: grouped, members }) => ({ project, specs: grouped, members }));
 }
 
 /** The aliases of a config its specs import. */

@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TypeDiagnostic } from '../analysis/type-diagnostic.ts';
 import { readTextIfPresent } from '../util/fs.ts';
+import { globalsFileName } from './project-globals.ts';
+import { NO_PROJECT, type ProjectDeclarations } from './project-types.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -75,20 +77,23 @@ export class NativeTypeChecker {
   private configText = '{}';
   private texts = new Map<string, string>();
   private idle: NodeJS.Timeout | undefined;
+  /** The project's global declarations by the name `check` serves them under (no file on disk has it). */
+  private readonly globals: ReadonlyMap<string, string>;
 
   private constructor(
     private readonly Api: SyncApi,
     private readonly options: Record<string, unknown>,
     cwd: string,
-    private readonly declarationFiles: readonly string[],
+    private readonly project: ProjectDeclarations,
   ) {
     this.configFile = path.join(cwd, `.scribe-type-check-${process.pid}.tsconfig.json`);
+    this.globals = new Map(project.globals.map((g) => [globalsFileName(g.source), g.declarations]));
   }
 
   /** The native checker, or the error that says why it is not installed. */
-  static create(options: Record<string, unknown>, cwd = process.cwd(), declarationFiles: readonly string[] = []): NativeTypeChecker | Error {
+  static create(options: Record<string, unknown>, cwd = process.cwd(), project: ProjectDeclarations = NO_PROJECT): NativeTypeChecker | Error {
     const Api = nativeSyncApi();
-    return Api instanceof Error ? Api : new NativeTypeChecker(Api, options, cwd, declarationFiles);
+    return Api instanceof Error ? Api : new NativeTypeChecker(Api, options, cwd, project);
   }
 
   check(specs: readonly Spec[]): Map<string, TypeDiagnostic[]> {
@@ -103,9 +108,9 @@ export class NativeTypeChecker {
 
   private checkNow(specs: readonly Spec[]): Map<string, TypeDiagnostic[]> {
     const previous = [...this.texts.keys()];
-    this.texts = new Map(specs.map((s) => [path.resolve(s.file), s.text]));
-    const files = [...this.texts.keys()];
-    this.configText = JSON.stringify({ compilerOptions: this.options, files: [...files, ...this.declarationFiles] });
+    const files = specs.map((s) => path.resolve(s.file));
+    this.texts = new Map([...this.globals, ...specs.map((s): [string, string] => [path.resolve(s.file), s.text])]);
+    this.configText = JSON.stringify({ compilerOptions: this.options, files: [...files, ...this.project.declarationFiles, ...this.globals.keys()] });
     const first = this.api === undefined;
     this.api ??= new this.Api({ cwd: path.dirname(this.configFile), fs: inMemory(this.configFile, () => this.configText, () => this.texts) });
     const changed = [...new Set([this.configFile, ...previous, ...files])];
@@ -135,8 +140,9 @@ export class NativeTypeChecker {
 
   /**
    * The batch checked by a compiler process of its own, which works while this thread runs the other rules:
-   * its tsconfig.json is written to a temporary folder, and only texts that differ from their file on disk
-   * are served from memory (each would make the compiler wait for this thread).
+   * its tsconfig.json and the project's global declarations are written to a temporary folder, and only
+   * texts that differ from their file on disk are served from memory (each would make the compiler wait
+   * for this thread).
    */
   async checkConcurrently(specs: readonly Spec[]): Promise<() => Promise<Map<string, TypeDiagnostic[]>>> {
     const API = await nativeAsyncApi();
@@ -150,7 +156,12 @@ export class NativeTypeChecker {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'scribe-type-check-'));
     const configFile = path.join(folder, 'tsconfig.json');
     const texts = new Map(specs.map((s) => [path.resolve(s.file), s.text]));
-    const configText = JSON.stringify({ compilerOptions: this.options, files: [...texts.keys(), ...this.declarationFiles] });
+    const globals = [...this.globals.values()].map((declarations, i) => {
+      const file = path.join(folder, `globals-${i}.d.ts`);
+      writeFileSync(file, declarations);
+      return file;
+    });
+    const configText = JSON.stringify({ compilerOptions: this.options, files: [...texts.keys(), ...this.project.declarationFiles, ...globals] });
     writeFileSync(configFile, configText);
     const differing = new Map([...texts].filter(([file, text]) => readTextIfPresent(file) !== text));
     const api = new API({ cwd: folder, ...(differing.size > 0 ? { fs: inMemory(configFile, () => configText, () => differing) } : {}) });

@@ -7,7 +7,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ts } from '../util/typescript.js';
-import { NO_PROJECT, type ProjectTypes } from './project-types.ts';
+import { globalsFileName } from './project-globals.ts';
+import { NO_PROJECT, type ProjectDeclarations, type ProjectTypes } from './project-types.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -80,24 +81,29 @@ function typeScriptLibrary(): { folder: string; files: Map<string, string> } {
 
 /**
  * The JavaScript compiler's programs over parsed specs: the specs' own syntax trees go in (so a rule's
- * node is the checker's node), and declaration files (the library, Playwright's and Node's types) are
- * parsed once for the validator's life.
+ * node is the checker's node), and declaration files (the library, Playwright's and Node's types, the
+ * project's, its sources' global declarations) are parsed once for the validator's life.
  */
 export class JavaScriptPrograms {
   private readonly declarationFiles = new Map<string, ts.SourceFile | undefined>();
   private readonly host: ts.CompilerHost;
   private readonly library = typeScriptLibrary();
+  /** The project's global declarations by the name the program knows them by (no file on disk has it). */
+  private readonly globals: ReadonlyMap<string, string>;
+  private readonly projectDeclarations: readonly string[];
 
   constructor(
     readonly options: ts.CompilerOptions,
-    private readonly projectDeclarations: readonly string[] = [],
+    project: ProjectDeclarations = NO_PROJECT,
   ) {
     this.host = ts.createCompilerHost(options, true);
+    this.globals = new Map(project.globals.map((g) => [globalsFileName(g.source), g.declarations]));
+    this.projectDeclarations = [...project.declarationFiles, ...this.globals.keys()];
   }
 
   program(specs: readonly ts.SourceFile[]): ts.Program {
     const batch = new Map(specs.map((sf) => [path.resolve(sf.fileName), asModule(sf)]));
-    const text = (fileName: string) => batch.get(path.resolve(fileName))?.text ?? this.library.files.get(fileName);
+    const text = (fileName: string) => batch.get(path.resolve(fileName))?.text ?? this.library.files.get(fileName) ?? this.globals.get(fileName);
     const host: ts.CompilerHost = {
       ...this.host,
       getDefaultLibLocation: () => this.library.folder,
@@ -116,8 +122,8 @@ export class JavaScriptPrograms {
   }
 
   private declarationFile(fileName: string, languageVersion: ts.ScriptTarget | ts.CreateSourceFileOptions, onError?: (message: string) => void): ts.SourceFile | undefined {
-    const library = this.library.files.get(fileName);
-    return library === undefined ? this.host.getSourceFile(fileName, languageVersion, onError) : ts.createSourceFile(fileName, library, languageVersion);
+    const held = this.library.files.get(fileName) ?? this.globals.get(fileName);
+    return held === undefined ? this.host.getSourceFile(fileName, languageVersion, onError) : ts.createSourceFile(fileName, held, languageVersion);
   }
 }
 

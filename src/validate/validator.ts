@@ -14,7 +14,7 @@ import type { Issue, PageInventory } from '../contracts.ts';
 import syntaxRule from '../rules/syntax.ts';
 import type { Finding, Rule, RuleEnvironment } from '../rules/types.ts';
 import type { TypeCheckerChoice } from './type-checker-choice.ts';
-import { readProjectTypes, type ProjectTypes } from './project-types.ts';
+import { NO_PROJECT, readProjectTypes, type ProjectTypes } from './project-types.ts';
 import { compilerOptionsFor, JavaScriptPrograms, projectImports, typeCheckOptions } from './type-checker.ts';
 import { nativeChecker, type Compiler } from './compiler.ts';
 import { applyEdits, fixKey, nonOverlapping } from './edits.ts';
@@ -362,8 +362,8 @@ export class Validator {
     if (this.compiler) return this.compiler;
     const project = this.options.projectTypes ?? (this.options.tsconfig ? readProjectTypes(this.options.tsconfig) : undefined);
     const options = typeCheckOptions(strictOf(this.config), project);
-    const declarationFiles = project?.declarationFiles ?? [];
-    this.compiler = { javascript: new JavaScriptPrograms(compilerOptionsFor(options), declarationFiles), native: nativeChecker(this.options.typeChecker ?? 'auto', options, declarationFiles) };
+    const declarations = project ?? NO_PROJECT;
+    this.compiler = { javascript: new JavaScriptPrograms(compilerOptionsFor(options), declarations), native: nativeChecker(this.options.typeChecker ?? 'auto', options, declarations) };
     return this.compiler;
   }
 }

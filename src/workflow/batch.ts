@@ -13,8 +13,10 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import type { PipelineEvent } from '../contracts.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import type { ProjectContext } from '../project/context.ts';
+import { playwrightRead } from '../project/playwright.ts';
 import type { NewStatsEvent } from '../stats/events.ts';
 import { statsHome, StatsLog, type StatsSink } from '../stats/log.ts';
 import { untrustedValidator } from '../validate/gate.ts';
@@ -22,6 +24,7 @@ import type { Validator } from '../validate/validator.ts';
 import { ExploredPages } from './explored-pages.ts';
 import { generateSpec, type GenerateRequest, type PipelineResult } from './pipeline.ts';
 import { scenarioHash, type TestPlan } from './plan-file.ts';
+import { progressReporter } from './progress-reporter.ts';
 import { GenerationThreads } from './threads.ts';
 import type { GenerateRequestFields } from './request-contract.ts';
 
@@ -109,7 +112,11 @@ export interface BatchOptions {
   signal?: AbortSignal;
 }
 
-export type BatchProgress = { type: 'started'; index: number; total: number; request: string; worker: number } | { type: 'finished'; outcome: ScenarioOutcome; done: number; total: number };
+export type BatchProgress =
+  | { type: 'started'; index: number; total: number; request: string; worker: number }
+  /** A stage line of a scenario's generation, as it happens (its `at` stamps when): where a batch's time goes. */
+  | { type: 'stage'; index: number; worker: number; event: PipelineEvent }
+  | { type: 'finished'; outcome: ScenarioOutcome; done: number; total: number };
 
 export function defaultWorkers(): number {
   return Math.max(1, availableParallelism());
@@ -146,7 +153,8 @@ export async function generateBatch(options: BatchOptions): Promise<BatchResult>
         continue;
       }
       options.onProgress?.({ type: 'started', index: index + 1, total: items.length, request: item.request.description, worker: id });
-      finish(await generateOne(options, item, base, generate));
+      const onEvent = (event: PipelineEvent) => options.onProgress?.({ type: 'stage', index: index + 1, worker: id, event });
+      finish(await generateOne(options, item, base, generate, onEvent));
     }
   };
   try {
@@ -167,16 +175,20 @@ export function recordBatch(home: string, result: BatchResult): void {
   appendFileSync(path.join(home, BATCHES_FILE), `${JSON.stringify(result)}\n`);
 }
 
-/** One generation of a worker: the request (its run settled), its id, and where its statistics go. */
-type Generate = (request: GenerateRequest, generation: string, stats: StatsSink) => Promise<PipelineResult>;
+/** One generation of a worker: the request (its run settled), its id, where its statistics and its stage lines go. */
+type Generate = (request: GenerateRequest, generation: string, stats: StatsSink, onEvent: (event: PipelineEvent) => void) => Promise<PipelineResult>;
 
-/** In a worker thread, which reads the project from its folder and keeps its own validator. */
+/**
+ * In a worker thread, which reads the project from its folder (its Playwright config as read here: no
+ * second config reader per thread) and keeps its own validator.
+ */
 function inThread(options: BatchOptions, threads: GenerationThreads, batch: string): Generate {
   const { project } = options;
-  return (request, generation, stats) =>
+  const playwright = project.playwright ? playwrightRead(project.playwright) : null;
+  return (request, generation, stats, onEvent) =>
     threads.run(
-      { request: { ...request, provider: request.provider ?? project.provider }, cwd: project.cwd, generation, batch },
-      { onEvent: () => undefined, stats },
+      { request: { ...request, provider: request.provider ?? project.provider }, cwd: project.cwd, generation, batch, playwright },
+      { onEvent, stats },
       options.signal ?? new AbortController().signal,
     );
 }
@@ -185,11 +197,28 @@ function inThread(options: BatchOptions, threads: GenerationThreads, batch: stri
 function inCallerThread(options: BatchOptions, explored: ExploredPages): Generate {
   const { project } = options;
   const validator: Validator = untrustedValidator(project.agents.critic, { projectRoot: project.cwd, typeCheck: true, tsconfig: project.tsconfig });
-  return (request, generation, stats) =>
-    generateSpec(request, { cwd: project.cwd, env: project.env, project, stats, generation, provider: options.provider, validator, explored, signal: options.signal });
+  return (request, generation, stats, onEvent) =>
+    generateSpec(request, {
+      cwd: project.cwd,
+      env: project.env,
+      project,
+      stats,
+      generation,
+      provider: options.provider,
+      validator,
+      explored,
+      signal: options.signal,
+      reporters: [progressReporter(project.cwd, onEvent)],
+    });
 }
 
-async function generateOne(options: BatchOptions, item: BatchItem, base: Pick<ScenarioOutcome, 'index' | 'hash' | 'request' | 'page'>, generate: Generate): Promise<ScenarioOutcome> {
+async function generateOne(
+  options: BatchOptions,
+  item: BatchItem,
+  base: Pick<ScenarioOutcome, 'index' | 'hash' | 'request' | 'page'>,
+  generate: Generate,
+  onEvent: (event: PipelineEvent) => void,
+): Promise<ScenarioOutcome> {
   const started = performance.now();
   const generation = randomUUID();
   let tokens = 0;
@@ -200,7 +229,7 @@ async function generateOne(options: BatchOptions, item: BatchItem, base: Pick<Sc
       sink?.record(event);
     },
   };
-  const { document } = await generate({ ...item.request, run: item.request.run ?? options.run !== false }, generation, counting);
+  const { document } = await generate({ ...item.request, run: item.request.run ?? options.run !== false }, generation, counting, onEvent);
   return {
     ...base,
     status: document.success ? 'accepted' : 'failed',

@@ -7,6 +7,7 @@ import { parentPort, type MessagePort } from 'node:worker_threads';
 import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
+import { withMatcher } from '../project/playwright.ts';
 import { ExploredPages } from './explored-pages.ts';
 import { generateSpec } from './pipeline.ts';
 import { progressReporter } from './progress-reporter.ts';
@@ -30,7 +31,8 @@ function serveJobs(port: MessagePort): void {
       if (next.type === 'abort') controller.abort(new Error(next.reason));
     };
     port.on('message', onAbort);
-    project ??= loadProject({ cwd: message.job.cwd, env: process.env });
+    const { playwright } = message.job;
+    project ??= loadProject({ cwd: message.job.cwd, env: process.env, ...(playwright !== undefined ? { playwright: Promise.resolve(playwright ? withMatcher(playwright) : undefined) } : {}) });
     const { batch } = message.job;
     if (batch !== undefined && explored?.batch !== batch) explored = { batch, pages: new ExploredPages() };
     project

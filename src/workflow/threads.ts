@@ -9,6 +9,7 @@ import type { NewStatsEvent } from '../stats/events.ts';
 import type { StatsSink } from '../stats/log.ts';
 import type { GenerateRequest, PipelineResult } from './pipeline.ts';
 import type { PipelineEvent } from '../contracts.ts';
+import type { PlaywrightRead } from '../project/playwright.ts';
 
 export interface PipelineJob {
   request: GenerateRequest;
@@ -17,6 +18,11 @@ export interface PipelineJob {
   generation: string;
   /** The batch it is a scenario of: a thread's generations of one batch share the pages they explored. */
   batch?: string;
+  /**
+   * The project's Playwright config as the caller read it (null: the project has none): a thread that reads
+   * the project takes it instead of starting a config reader of its own. Absent: the thread reads it.
+   */
+  playwright?: PlaywrightRead | null;
 }
 
 export type ToWorker = { type: 'run'; job: PipelineJob } | { type: 'abort'; reason: string };

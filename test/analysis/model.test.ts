@@ -125,6 +125,36 @@ describe('SpecModel.stringValue', () => {
   });
 });
 
+describe('SpecModel.constantString', () => {
+  const model = parse(
+    [
+      "const base = '/app';",
+      "const joined = `${base}/login` + '?next=' + 1;",
+      "let moving = '/safe';",
+      "moving = 'file:///etc/passwd';",
+      "const fromLet = base + moving;",
+      "const urls = { home: '/home' };",
+      "joined; moving; fromLet; urls.home; base + urls.home;",
+    ].join('\n'),
+  );
+  const constant = (text: string) => model.constantString(find(model, text));
+  const value = (text: string) => model.stringValue(find(model, text));
+
+  it('follows literals, templates and concatenations of const declarations, as stringValue does', () => {
+    expect(constant('joined')).toBe('/app/login?next=1');
+    expect(constant('joined')).toBe(value('joined'));
+  });
+
+  it('does not trust a let or an object property, which stringValue reads', () => {
+    expect(value('moving')).toBe('/safe');
+    expect(constant('moving')).toBeUndefined();
+    expect(constant('fromLet')).toBeUndefined();
+    expect(value('urls.home')).toBe('/home');
+    expect(constant('urls.home')).toBeUndefined();
+    expect(constant('base + urls.home')).toBeUndefined();
+  });
+});
+
 describe('SpecModel.property', () => {
   const model = parse(
     [

@@ -227,6 +227,28 @@ export class LoginPage {
   });
 });
 
+describe('scribe validate: globals a monorepo app declares in its own sources', () => {
+  it("knows a global an app's included source declares, confirms in each spec's own config an error a neighbour app's types cause, and still reports what no included file declares", async () => {
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), text);
+    };
+    const spec = (body: string) => `import { test, expect } from '@playwright/test';\n\ntest('t', async ({ page }) => {\n  await page.goto('/');\n  expect(await page.evaluate(() => ${body})).toBeTruthy();\n});\n`;
+    write('e2e/shop/tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, jsx: 'react-jsx' }, exclude: ['src/old'] }));
+    write('e2e/shop/src/main.tsx', "import { App } from './App';\ndeclare global {\n  interface Window { invokeOrders: string[] }\n}\nwindow.invokeOrders = [];\nexport default App;\n");
+    write('e2e/shop/src/old/flags.ts', 'export {};\ndeclare global {\n  interface Window { oldFlag: boolean }\n}\n');
+    write('e2e/shop/tests/orders.spec.ts', spec("(document.body.append(document.createElement('div')), window.invokeOrders.length)"));
+    write('e2e/shop/tests/flags.spec.ts', spec('window.oldFlag'));
+    // A Cloudflare worker app beside it, whose global types redefine the DOM's Element.
+    write('e2e/worker/tsconfig.json', JSON.stringify({ compilerOptions: { strict: true } }));
+    write('e2e/worker/worker-configuration.d.ts', 'interface Element {\n  append(content: string | ReadableStream | Response): Element;\n}\n');
+    write('e2e/worker/tests/worker.spec.ts', spec("typeof Response === 'function'"));
+    const { report } = await json(['validate', 'e2e', '--preset', 'recommended']);
+    const typeErrors = report.files.flatMap((f) => f.issues.filter((i) => i.rule === 'type-check').map((i) => `${f.file}:${i.line} ${i.message.split(' (TS')[0]}`));
+    expect(typeErrors).toEqual([`${path.join('e2e', 'shop', 'tests', 'flags.spec.ts')}:5 Property 'oldFlag' does not exist on type 'Window & typeof globalThis'.`]);
+  });
+});
+
 describe('scribe validate: exit codes', () => {
   const file = (rule: string, severity: 'error' | 'warning' = 'error') => ({ file: 'a.spec.ts', passed: severity !== 'error', issues: [{ rule, severity, message: 'm', line: 1, column: 1, fixable: false }] });
   it('is 3 when a file could not be analysed (whatever else was found), 1 for findings, 0 for warnings only', () => {

@@ -54,6 +54,17 @@ describe('agents/critic.yaml', () => {
     expect(problem!.line).toBe(bundled.split('\n').findIndex((l) => l === '      max: 10') + 1);
   });
 
+  it("checks each gate rule's options against its own schema", () => {
+    // allowed-paths' key under allowed-code is a typo there; a scheme without its colon is allowed-paths' error.
+    const misplaced = load(bundled.replace('      relative_imports: true', '      relative_imports: true\n      url_schemes: []'));
+    expect(problemsOf(misplaced.config).map((p) => p.key)).toEqual(['rules.allowed-code.options']);
+    expect(problemsOf(misplaced.config)[0]!.message).toContain('url_schemes');
+    const badScheme = load(bundled.replace('      url_schemes: []', '      url_schemes: [https]'));
+    const [problem] = problemsOf(badScheme.config);
+    expect(problem).toMatchObject({ key: 'rules.allowed-paths.options.url_schemes[0]', line: bundled.split('\n').findIndex((l) => l === '      url_schemes: []') + 1 });
+    expect(problem!.message).toContain('a scheme such as https:');
+  });
+
   it('reports an invalid regex in a custom rule', () => {
     const { config } = load(`${bundled.replace('custom_rules: []', '')}\ncustom_rules:\n  - id: no-xpath\n    severity: error\n    reason: XPath is brittle.\n    match: selector\n    pattern: '(unclosed'\n`);
     const [problem] = problemsOf(config);

@@ -327,6 +327,28 @@ test('no flash', async ({ page }) => {
     expect(lines(code)).toEqual([10]);
   });
 
+  it('accepts a timer callback on every name of the global object; a local object of such a name runs the callback in the test', () => {
+    const code = `${header}
+test('no flash', async ({ page }) => {
+  const texts: string[] = [];
+  const poll = self.setInterval(async () => {
+    const text = await page.locator('body').textContent();
+    if (text) texts.push(text);
+  }, 50);
+  global.setTimeout(async () => { if (texts.length > 9) await page.getByTestId('pause').click(); }, 10);
+  (window as Window).setTimeout(async () => { if (!texts.length) await page.getByTestId('pause').click(); }, 10);
+  clearInterval(poll);
+});
+test('own scheduler', async ({ page }) => {
+  const self = { setTimeout: (run: () => Promise<void>) => run() };
+  await self.setTimeout(async () => {
+    if (await page.getByTestId('banner').isVisible()) await page.getByTestId('close').click();
+  });
+});
+`;
+    expect(lines(code)).toEqual([15]);
+  });
+
   it('leaves a setup or teardown step that only prepares state alone, as a hook; one that drives the page is checked', () => {
     // The router suite's mock-db-teardown.test.ts: delete the user if it is there.
     const code = `import { test as teardown } from '@playwright/test';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inTest, lint } from './harness.ts';
+import { Validator } from '../../src/validate/validator.ts';
+import { configWithOnly, inTest, lint } from './harness.ts';
 
 const RULE = 'no-hardcoded-credentials';
 const lines = (code: string, options?: unknown) => lint(RULE, code, { options }).map((i) => i.line);
@@ -75,6 +76,17 @@ const keyboard = 'not one either';
 test('x', async () => {});
 `;
     expect(lines(code)).toEqual([3, 4, 5, 6]);
+  });
+
+  it('names the declared variable whose role shares most words with the field or name, an acronym apart from the word after it', () => {
+    const config = { ...configWithOnly(RULE), credentials: { username: 'E2E_USERNAME', password: 'E2E_PASSWORD', admin_password: 'E2E_ADMIN_PASSWORD' } };
+    const code = inTest(`
+  const ADMINPassword = 'a1';
+  const userPassword = 'a2';
+  await page.getByLabel('Admin password').fill('a3');
+  await page.getByLabel('PIN').fill('a4');`);
+    const messages = new Validator(config, { typeCheck: false }).validateText('/virtual/x.spec.ts', code).issues.map((i) => /process\.env\.(\w+)/.exec(i.message)?.[1]);
+    expect(messages).toEqual(['E2E_ADMIN_PASSWORD', 'E2E_PASSWORD', 'E2E_ADMIN_PASSWORD', 'E2E_PASSWORD']);
   });
 
   it('matches secret words with digits of their own from critic.yaml', () => {

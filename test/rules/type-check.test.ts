@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { confirmedInOwnProject } from '../../src/validate/own-project.ts';
+import { groupByProjectTypes } from '../../src/validate/project-types.ts';
 import { withMissingPackagesFolded } from '../../src/validate/report.ts';
 import { Validator } from '../../src/validate/validator.ts';
 import { configWithOnly, inTest, lint } from './harness.ts';
@@ -110,6 +112,73 @@ pwTest('typed', async ({ page }) => {
 `;
       const lines = lint('type-check', code).map((i) => i.line);
       expect(lines).toEqual([1, 2, 7, 8, 10, 13, 15]);
+    });
+  });
+
+  describe("globals the app declares in its own sources, which its tsconfig includes (as tsc and the editor see them)", () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'scribe-app-globals-'));
+    afterAll(() => rmSync(project, { recursive: true, force: true }));
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+      writeFileSync(path.join(project, file), text);
+    };
+    // One app of a monorepo: its entry module declares window globals beside its code; a script file declares
+    // a top-level function; a file the tsconfig excludes declares one more; a comment and a string only
+    // mention `declare global`.
+    write('app/tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, jsx: 'react-jsx' }, exclude: ['src/legacy'] }));
+    write('app/src/main.tsx', "import { createRoot } from 'react-dom/client';\nimport { App } from './App';\n\ndeclare global {\n  interface Window {\n    invokeOrders: Array<string>;\n    app: App;\n  }\n}\nwindow.invokeOrders = [];\ncreateRoot(document.getElementById('root')!).render(<App />);\n");
+    write('app/src/gate.ts', 'export {};\ndeclare global {\n  var redirectGate: { open(): void } | undefined;\n}\n');
+    write('app/src/helpers.ts', 'function resetStore(name: string): void {\n  localStorage.removeItem(name);\n}\n');
+    write('app/src/legacy/globals.ts', 'export {};\ndeclare global {\n  interface Window { legacyFlag: boolean }\n}\n');
+    write('app/src/notes.ts', "// declare global { interface Window { fromComment: string } }\nexport const note = 'declare global { interface Window { fromString: string } }';\n");
+    const spec = (body: string) => `import { test, expect } from '@playwright/test';\n\ntest('t', async ({ page }) => {\n  await page.goto('/');\n  const value = await page.evaluate(() => ${body});\n  expect(value).toBeTruthy();\n});\n`;
+    const specs = [
+      { file: path.join(project, 'app/tests/orders.spec.ts'), text: spec('window.invokeOrders.length') },
+      { file: path.join(project, 'app/tests/app.spec.ts'), text: spec('window.app') },
+      { file: path.join(project, 'app/tests/gate.spec.ts'), text: spec('(globalThis.redirectGate?.open(), resetStore("cart"), true)') },
+      { file: path.join(project, 'app/tests/undeclared.spec.ts'), text: spec('window.invokeOrder.length') },
+      { file: path.join(project, 'app/tests/excluded.spec.ts'), text: spec('window.legacyFlag') },
+      { file: path.join(project, 'app/tests/mentioned.spec.ts'), text: spec('window.fromComment + window.fromString') },
+      { file: path.join(project, 'app/tests/misused.spec.ts'), text: spec('window.invokeOrders.toUpperCase()') },
+    ];
+    for (const s of specs) write(path.relative(project, s.file), s.text);
+    // As `scribe validate` checks them: a program per group of alike configs, a type error confirmed in the spec's own config.
+    const checked = (batch: typeof specs, typeChecker: 'native' | 'javascript') =>
+      groupByProjectTypes(batch).flatMap((g) => {
+        const validatorFor = (projectTypes: typeof g.project) => new Validator(configWithOnly('type-check'), { typeChecker, projectTypes });
+        return confirmedInOwnProject(validatorFor(g.project).validateMany(g.specs), g.members, validatorFor);
+      });
+
+    for (const typeChecker of ['native', 'javascript'] as const) {
+      it(`${typeChecker}: a global declared in an included source is known, typed as declared; one declared nowhere, in an excluded file or only in a comment or string is still reported`, () => {
+        const results = checked(specs, typeChecker);
+        const errors = results.flatMap((r) => r.issues.map((i) => `${path.basename(r.file)}:${i.line} ${i.message.split(' (TS')[0]}`));
+        expect(errors.sort()).toEqual([
+          "excluded.spec.ts:5 Property 'legacyFlag' does not exist on type 'Window & typeof globalThis'.",
+          "mentioned.spec.ts:5 Property 'fromComment' does not exist on type 'Window & typeof globalThis'.",
+          expect.stringMatching(/^mentioned\.spec\.ts:5 Property 'fromString' does not exist on type 'Window & typeof globalThis'\./),
+          "misused.spec.ts:5 Property 'toUpperCase' does not exist on type 'string[]'.",
+          expect.stringMatching(/^undeclared\.spec\.ts:5 Property 'invokeOrder' does not exist on type 'Window & typeof globalThis'\. Did you mean 'invokeOrders'\?/),
+        ]);
+      });
+    }
+
+    it("an error a neighbour config's declarations cause is confirmed in the spec's own config, where it goes; a real one stays", () => {
+      // Another app of the monorepo, alike enough to share the program, with a Cloudflare worker's global types,
+      // which redefine the DOM's Element.
+      write('worker/tsconfig.json', JSON.stringify({ compilerOptions: { strict: true } }));
+      write('worker/worker-configuration.d.ts', 'interface Element {\n  append(content: string | ReadableStream | Response): Element;\n}\n');
+      const domSpec = { file: path.join(project, 'app/tests/dom.spec.ts'), text: spec("(document.body.append(document.createElement('div')), true)") };
+      const workerSpec = { file: path.join(project, 'worker/tests/worker.spec.ts'), text: spec("document.body.append(document.createElement('div'))") };
+      const mixed = [domSpec, specs[3]!, workerSpec];
+      for (const s of mixed) write(path.relative(project, s.file), s.text);
+      const [group, ...others] = groupByProjectTypes(mixed);
+      expect(others).toEqual([]);
+      expect(group!.members.length).toBe(2);
+      const lines = (results: Array<{ file: string; issues: Array<{ line: number }> }>) => results.map((r) => `${path.basename(r.file)}:${r.issues.map((i) => i.line).join(',')}`);
+      // The merged program alone reports the DOM spec; its own config does not.
+      expect(lines(new Validator(configWithOnly('type-check'), { typeChecker: 'native', projectTypes: group!.project }).validateMany(group!.specs))).toEqual(['dom.spec.ts:5', 'undeclared.spec.ts:5', 'worker.spec.ts:5']);
+      expect(lines(checked(mixed, 'native'))).toEqual(['dom.spec.ts:', 'undeclared.spec.ts:5', 'worker.spec.ts:5']);
     });
   });
 

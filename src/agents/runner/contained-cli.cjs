@@ -84,7 +84,8 @@ function browserFront(browser, launched) {
 async function start() {
   await Promise.all((setup.routes ?? []).map(relay));
   if (setup.browser) {
-    const { chromium } = require(path.resolve('node_modules', '@playwright', 'test'));
+    // The run folder's own link to the Playwright whose CLI runs (workspace.ts).
+    const { chromium } = require(path.join(process.env.SCRIBE_RUN_FOLDER, 'node_modules', '@playwright', 'test'));
     const launched = chromium.launchServer({ ...setup.browser.launch, host: '127.0.0.1', port: 0, wsPath: setup.browser.path });
     launched.catch((error) => {
       process.stderr.write(`Scribe could not start the browser inside the run's boundary: ${error.message}\n`);

@@ -2,7 +2,8 @@
  * Node's permission model for a contained run: what Playwright's processes may read and write, as
  * NODE_OPTIONS. The runner process may start its worker processes and the browser (contained-cli.cjs);
  * the workers, where the spec runs, may start no process (they connect to that browser), and all write
- * only inside the run folder, with a capped heap.
+ * only in the run's working folder and its temporary folder (not the run folder's modules, settings, config
+ * or spec copies), with a capped heap.
  * Reads are limited to what a run needs: the run folder, the project, the Playwright installation, and
  * the few files Playwright probes outside them — not the user's home, other projects, /proc (another
  * process's environment) or /etc.
@@ -16,7 +17,7 @@ const PROBED_FILES = ['/etc/os-release', '/proc/sys/fs/binfmt_misc/WSLInterop', 
 const LOOKED_UP = ['package.json', 'tsconfig.json', 'jsconfig.json'];
 
 export interface PermissionPaths {
-  /** The run folder and the run's temporary folder: the only places written. */
+  /** The run's working folder and its temporary folder: the only places written. */
   writable: readonly string[];
   /** Folders read whole (the project, the spec's own folder, the Playwright installation's node_modules) and single files. */
   readable: readonly string[];

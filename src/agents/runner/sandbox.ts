@@ -2,7 +2,7 @@
  * The OS sandbox around a contained run, where the machine has one: bubblewrap (Debian's `bubblewrap`).
  * Playwright's processes then see a file system of their own — the system's programs and libraries
  * read-only, the project and the Playwright installation read-only (its secret files, .env and the
- * like, empty), the run folder writable, and nothing else: no home folder, no other project, no /tmp,
+ * like, empty), the run folder read-only but for its working folder (workspace.ts), and nothing else: no home folder, no other project, no /tmp,
  * no host process in /proc. The browser runs in it with the test (contained-cli.cjs launches it), and what the spec might start despite the
  * permission model (code that runs while Playwright loads the file) is inside it too. It has no network
  * but its own loopback, where the app's origins are relayed (app-network.ts); its /etc/hosts and
@@ -20,8 +20,9 @@ export type SandboxSetting = 'auto' | 'required' | 'off';
 const SYSTEM_READ_ONLY = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc/nsswitch.conf', '/etc/fonts', '/etc/chromium.d', '/etc/os-release', '/etc/ssl', '/etc/ca-certificates', '/etc/localtime', '/etc/passwd', '/etc/group'];
 
 export interface SandboxPaths {
-  runDir: string;
-  /** Folders and files the run reads: the project, the spec's folder, the Playwright installation, Scribe's launcher. */
+  /** The run's working folder, inside the run folder: the one folder of the machine the run writes, and where it starts. */
+  workDir: string;
+  /** Folders and files the run reads: the run folder, the project, the spec's folder, the Playwright installation, Scribe's launcher. */
   readOnly: readonly string[];
   /** The network folder (app-network.ts): its sockets, hosts file and browser policy. */
   networkDir: string;
@@ -70,9 +71,10 @@ export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env:
     '--ro-bind', paths.networkDir, NETWORK_DIR_INSIDE,
     '--ro-bind', path.join(paths.networkDir, 'hosts'), '/etc/hosts',
     ...POLICY_DIRS.flatMap((dir) => ['--ro-bind', path.join(paths.networkDir, 'policy.json'), path.join(dir, 'scribe.json')]),
-    '--bind', paths.runDir, paths.runDir,
+    // Over the run folder's read-only bind: its modules, settings, config and spec copies stay as Scribe wrote them.
+    '--bind', paths.workDir, paths.workDir,
     '--size', String(paths.limits.tempBytes), '--tmpfs', paths.tempDir,
-    '--chdir', paths.runDir,
+    '--chdir', paths.workDir,
     '--',
   ];
 }

@@ -13,7 +13,12 @@
  *                             proof's fixtures, the overlay of the user's config
  *     spec/<name>             the spec; relative imports rewritten to still reach its own folder
  *     spec/<name>.proof.ts    with a proof run: the spec with its actions under test made no-ops
- *     results/, report.json   Playwright's output folder and JSON report
+ *     work/                   the run's working folder and HOME, the only place of the run folder a
+ *                             contained run may write (permissions.ts, sandbox.ts): Playwright's output
+ *       results/, report.json   folder and JSON report, a setup project's storage state, a spec's
+ *                             screenshots by relative path. Everything above it is read only, so a spec
+ *                             cannot rewrite the settings, the modules, the config or the proof copy
+ *                             that the run's other processes load after it started.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
@@ -48,6 +53,7 @@ const CONFIG_FILE = 'playwright.config.mjs';
 /** A TypeScript config, so Playwright loads it with its own transform and it can import the user's TS config. */
 const USER_CONFIG_WRAPPER = 'playwright.config.ts';
 const REPORT_FILE = 'report.json';
+const WORK_FOLDER = 'work';
 
 export interface SpecSource {
   text: string;
@@ -70,6 +76,8 @@ export interface RunWorkspace {
   /** The proof run's spec, run beside the spec in the same Playwright run (a second worker). */
   proofFile?: string;
   configFile: string;
+  /** The run's working folder: all it may write of the run folder (see above). */
+  workDir: string;
   reportFile: string;
   outputDir: string;
   /** The name of the attachment the run's fixtures write the evidence under. */
@@ -114,17 +122,21 @@ export function resolvePlaywright(fromDir: string): PlaywrightPackage {
 
 export function createWorkspace(dir: string, id: string, spec: SpecSource, playwright: PlaywrightPackage, settings: WorkspaceSettings): RunWorkspace {
   const specDir = path.join(dir, 'spec');
+  const workDir = runWorkDir(dir);
   const workspace: RunWorkspace = {
     id,
     dir,
     specFile: path.join(specDir, runFileName(spec.fileName)),
     ...(settings.proof ? { proofFile: path.join(specDir, proofFileName(runFileName(spec.fileName))) } : {}),
     configFile: runConfigFile(dir, settings.userConfig !== undefined),
-    reportFile: path.join(dir, REPORT_FILE),
-    outputDir: path.join(dir, 'results'),
+    workDir,
+    reportFile: path.join(workDir, REPORT_FILE),
+    outputDir: path.join(workDir, 'results'),
     evidenceAttachment: evidenceAttachmentName(),
   };
   mkdirSync(specDir, { recursive: true });
+  // Made already when Playwright was started before the spec (runner.ts startRun).
+  mkdirSync(workDir, { recursive: true });
   linkPlaywright(dir, playwright);
   writeFileAtomic(path.join(dir, 'package.json'), `${JSON.stringify({ private: true, type: moduleType(spec.sourceDir) })}\n`);
   const modules = [...RUN_MODULES, ...(settings.proof ? [PROOF_FIXTURES_MODULE] : []), ...(settings.userConfig ? [OVERLAY_MODULE] : [])];
@@ -146,6 +158,11 @@ export function linkPlaywright(dir: string, playwright: PlaywrightPackage): void
   mkdirSync(path.dirname(link), { recursive: true });
   // A junction needs no privilege on Windows; elsewhere the type is ignored.
   symlinkSync(playwright.packageDir, link, 'junction');
+}
+
+/** The run's working folder (the one place a contained run writes, and where Playwright starts), inside its run folder. */
+export function runWorkDir(dir: string): string {
+  return path.join(dir, WORK_FOLDER);
 }
 
 /** The run's Playwright config in its folder, known before the folder is written (Playwright may be started first). */

@@ -2,17 +2,18 @@
 import type { SpecModel } from '../../analysis/model.ts';
 import { ts } from '../../util/typescript.js';
 import { MAX_DEPTH } from '../../analysis/depth.ts';
+import { constValue } from '../../analysis/syntax.ts';
 
 const MAX_VALUES = 64;
 
 /**
- * Every string an expression can evaluate to, when the spec fixes them all: constString, plus the rows
+ * Every string an expression can evaluate to, when the spec fixes them all: its constantString, plus the rows
  * of a constant table a `for (const { name } of TABLE)` loop walks. Undefined when any is unknown.
  */
 export function constStrings(model: SpecModel, expr: ts.Expression, depth = 0): string[] | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const e = model.unwrap(expr);
-  const single = constString(model, e);
+  const single = model.constantString(e);
   if (single !== undefined) return [single];
   if (ts.isTemplateExpression(e)) {
     let out = [e.head.text];
@@ -61,41 +62,10 @@ function loopValues(model: SpecModel, id: ts.Identifier, depth: number): string[
   return values;
 }
 
+/** The initializer of the `const` declaration an identifier names, if it names one. */
 export function constInitializer(model: SpecModel, id: ts.Identifier): ts.Expression | undefined {
   const declaration = model.declarationOf(id);
   return declaration && constValue(declaration);
-}
-
-/** The initializer of a `const name = …` declaration; anything else may change, so it has none. */
-export function constValue(declaration: ts.Node): ts.Expression | undefined {
-  if (!ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || !declaration.initializer) return undefined;
-  return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0 ? declaration.initializer : undefined;
-}
-
-/** The string an expression always evaluates to: literals, templates and `+` of constants only. */
-export function constString(model: SpecModel, expr: ts.Expression, depth = 0): string | undefined {
-  if (depth > MAX_DEPTH) return undefined;
-  const e = model.unwrap(expr);
-  if (ts.isStringLiteralLike(e) || ts.isNumericLiteral(e)) return e.text;
-  if (ts.isTemplateExpression(e)) {
-    let out = e.head.text;
-    for (const span of e.templateSpans) {
-      const part = constString(model, span.expression, depth + 1);
-      if (part === undefined) return undefined;
-      out += part + span.literal.text;
-    }
-    return out;
-  }
-  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
-    const left = constString(model, e.left, depth + 1);
-    const right = left === undefined ? undefined : constString(model, e.right, depth + 1);
-    return right === undefined ? undefined : left! + right;
-  }
-  if (ts.isIdentifier(e)) {
-    const value = constInitializer(model, e);
-    return value ? constString(model, value, depth + 1) : undefined;
-  }
-  return undefined;
 }
 
 /** The operands of a concatenation or the pieces of a template, in order: literal text as strings. */
@@ -113,7 +83,7 @@ export function urlParts(model: SpecModel, expr: ts.Expression, depth = 0): Arra
 export function leadingText(model: SpecModel, parts: ReadonlyArray<ts.Expression | string>): { text: string; complete: boolean } {
   let text = '';
   for (const part of parts) {
-    const known = typeof part === 'string' ? part : constString(model, part);
+    const known = typeof part === 'string' ? part : model.constantString(part);
     if (known === undefined) return { text, complete: false };
     text += known;
   }

@@ -1,7 +1,7 @@
 /** allowed-paths' file policy: every file a spec names (screenshots, storage state, uploads, downloads, attachments) stays in the test's output folder. */
 import { ts } from '../../util/typescript.js';
 import { isTestInfo } from '../utils/untrusted-values.ts';
-import { constInitializer, constString, constStrings, shortText } from './constant-strings.ts';
+import { constInitializer, constStrings, shortText } from './constant-strings.ts';
 import { UrlCheck } from './urls.ts';
 import { MAX_DEPTH } from '../../analysis/depth.ts';
 
@@ -33,7 +33,7 @@ export class PathCheck extends UrlCheck {
    * attached under those names would forge what the Medic and the host are told.
    */
   attachmentName(argument: ts.Expression): void {
-    const name = constString(this.model, argument);
+    const name = this.model.constantString(argument);
     if (name === undefined) {
       this.findings.push({ node: argument, message: "attach(): write the attachment's name out as text (such as 'cart-summary'), so it cannot take a name Scribe or Playwright reads as their own." });
     } else if (RESERVED_ATTACHMENT.test(name.trim())) {

@@ -3,8 +3,8 @@ import type { SpecModel } from '../../analysis/model.ts';
 import { ts } from '../../util/typescript.js';
 import type { Finding } from '../types.ts';
 import { calledFunction, isFixtureRooted } from '../utils/untrusted-values.ts';
-import type { Options } from './allowed-paths-options.ts';
-import { constInitializer, constString, constStrings, leadingText, shortText, urlParts } from './constant-strings.ts';
+import type { AllowedPathsOptions } from './options.ts';
+import { constInitializer, constStrings, leadingText, shortText, urlParts } from './constant-strings.ts';
 import { MAX_DEPTH } from '../../analysis/depth.ts';
 
 /** Globals whose `get`/`set`/`has` are not requests. */
@@ -13,7 +13,7 @@ const LOCAL_COLLECTIONS = new Set(['Map', 'Set', 'URLSearchParams', 'WeakMap', '
 export class UrlCheck {
   constructor(
     protected readonly model: SpecModel,
-    protected readonly options: Options,
+    protected readonly options: AllowedPathsOptions,
     protected readonly findings: Finding[],
   ) {}
 
@@ -43,7 +43,7 @@ export class UrlCheck {
     if (depth > MAX_DEPTH) return 'the URL cannot be followed.';
     const e = this.model.unwrap(expr);
     if (this.isBaseUrl(e)) return undefined;
-    const full = constString(this.model, e);
+    const full = this.model.constantString(e);
     if (full !== undefined) return this.literalUrlProblem(full);
     if (ts.isIdentifier(e)) {
       const value = constInitializer(this.model, e);
@@ -149,7 +149,7 @@ export class UrlCheck {
     if (depth > MAX_DEPTH) return false;
     const e = this.model.unwrap(expr);
     if (ts.isBinaryExpression(e) && (e.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || e.operatorToken.kind === ts.SyntaxKind.BarBarToken)) {
-      const fallback = constString(this.model, e.right);
+      const fallback = this.model.constantString(e.right);
       return this.isBaseUrl(e.left, depth + 1) && (this.isBaseUrl(e.right, depth + 1) || (fallback !== undefined && this.literalUrlProblem(fallback) === undefined));
     }
     if (ts.isNonNullExpression(e)) return this.isBaseUrl(e.expression, depth + 1);

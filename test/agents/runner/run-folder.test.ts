@@ -41,7 +41,7 @@ describe('the run folder’s modules', () => {
 
   it('are copied as they are, with the run’s settings as data beside them: a plain run', () => {
     const { dir, created, runSettings, files } = workspace({});
-    expect(files).toEqual(['node_modules', 'package.json', 'playwright.config.mjs', 'scribe-fixtures.ts', 'scribe-page-elements.ts', 'scribe-run.json', 'scribe-run.ts', 'spec']);
+    expect(files).toEqual(['node_modules', 'package.json', 'playwright.config.mjs', 'scribe-fixtures.ts', 'scribe-page-elements.ts', 'scribe-run.json', 'scribe-run.ts', 'spec', 'work']);
     for (const name of ['scribe-fixtures.ts', 'scribe-page-elements.ts', 'scribe-run.ts']) expect(readFileSync(path.join(dir, name), 'utf8')).toBe(readFileSync(path.join(SOURCES, name), 'utf8'));
     expect(runSettings).toEqual({ evidenceAttachment: created.evidenceAttachment, contained: false });
     expect(readFileSync(created.specFile, 'utf8')).toContain("from '../scribe-fixtures.ts'");
@@ -54,7 +54,7 @@ describe('the run folder’s modules', () => {
       proof: { text: SPEC, expectTimeoutMs: 1234 },
       userConfig: { file: userConfig, project: 'chromium' },
     });
-    expect(files).toEqual(['node_modules', 'package.json', 'playwright.config.ts', 'scribe-fixtures.ts', 'scribe-overlay.ts', 'scribe-page-elements.ts', 'scribe-proof-fixtures.ts', 'scribe-run.json', 'scribe-run.ts', 'spec']);
+    expect(files).toEqual(['node_modules', 'package.json', 'playwright.config.ts', 'scribe-fixtures.ts', 'scribe-overlay.ts', 'scribe-page-elements.ts', 'scribe-proof-fixtures.ts', 'scribe-run.json', 'scribe-run.ts', 'spec', 'work']);
     expect(runSettings).toMatchObject({
       evidenceAttachment: created.evidenceAttachment,
       contained: true,

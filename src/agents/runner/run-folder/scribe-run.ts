@@ -10,6 +10,11 @@ import path from 'node:path';
 import type { RunOverlay } from './scribe-overlay.js';
 
 export const RUN_SETTINGS_FILE = 'scribe-run.json';
+/**
+ * The environment variable that names the run folder for Playwright's processes. Their working folder is
+ * the run's `work/`, where the run may write; these files stay above it, where it may not.
+ */
+export const RUN_FOLDER_VARIABLE = 'SCRIBE_RUN_FOLDER';
 
 export interface RunSettings {
   /** The name of the attachment the evidence fixture writes (chosen per run: a spec's own is not evidence). */
@@ -22,7 +27,9 @@ export interface RunSettings {
   overlay?: RunOverlay;
 }
 
-/** The run's settings, from the run folder: the Runner starts Playwright there. */
+/** The run's settings, from the run folder the Runner names in the environment of Playwright's processes. */
 export function readRunSettings(): RunSettings {
-  return JSON.parse(readFileSync(path.resolve(RUN_SETTINGS_FILE), 'utf8')) as RunSettings;
+  const runFolder = process.env[RUN_FOLDER_VARIABLE];
+  if (!runFolder) throw new Error(`${RUN_FOLDER_VARIABLE} is not set: Scribe's Runner starts Playwright with it`);
+  return JSON.parse(readFileSync(path.join(runFolder, RUN_SETTINGS_FILE), 'utf8')) as RunSettings;
 }

@@ -1,0 +1,105 @@
+/**
+ * Where one contained run spends the machine's CPU: the same passing spec (a sign-in, a search, six
+ * assertions on the demo app) through runSpec as a generation runs it (untrusted, with its proof), and
+ * with each optional part left out in turn (the trace of every run, the proof copy in a second worker),
+ * alternating. Prints, per variant, the median CPU seconds of the run's processes by kind
+ * (bench/process-cpu.ts) and the median wall time. CPU seconds, unlike wall time, hardly move with the
+ * machine's load: what a batch of N workers on N cores can at best do is its CPU seconds over N.
+ *
+ *   node --import tsx bench/run-cpu.ts [runs=3]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { runSpec } from '../src/agents/runner.ts';
+import { loadRunnerConfig, type RunnerConfig } from '../src/config/runner.ts';
+import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
+import { bundledRunTarget } from '../test/fixtures/run-target.ts';
+import { cpuByKind } from './process-cpu.ts';
+
+const runs = Number(process.argv[2] ?? 3);
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`runs ${process.argv[2]}: a whole number of at least 1`);
+const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+console.log(`machine: ${cpus().length} cores; load average at start ${load()}`);
+
+const SPEC = `import { test, expect } from '@playwright/test';
+
+test('signs in, then searches', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByTestId('username-input').fill(process.env.E2E_USERNAME!);
+  await page.getByTestId('password-input').fill(process.env.E2E_PASSWORD!);
+  await page.getByTestId('login-button').click();
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+  await expect(page.getByTestId('current-user')).toContainText(process.env.E2E_USERNAME!);
+  await page.goto('/search');
+  await expect(page.getByTestId('search-heading')).toBeVisible();
+  await page.getByTestId('search-input').fill('playwright');
+  await page.getByTestId('search-button').click();
+  await expect(page.getByTestId('search-results')).toBeVisible();
+  await expect(page.getByTestId('search-status')).not.toBeEmpty();
+});
+`;
+
+interface Variant {
+  name: string;
+  trace: boolean;
+  proof: boolean;
+  untrusted: boolean;
+}
+const VARIANTS: Variant[] = [
+  { name: 'as a generation runs it (contained, trace, proof)', trace: true, proof: true, untrusted: true },
+  { name: 'without the trace', trace: false, proof: true, untrusted: true },
+  { name: 'without the proof', trace: true, proof: false, untrusted: true },
+  { name: 'neither', trace: false, proof: false, untrusted: true },
+  { name: 'not contained (trusted: the browser in the test worker), neither', trace: false, proof: false, untrusted: false },
+];
+
+const app = await startDemoApp();
+const project = mkdtempSync(path.join(tmpdir(), 'scribe-run-cpu-'));
+const env = { ...process.env, SCRIBE_HOME: path.join(project, '.scribe'), E2E_USERNAME: DEMO_ACCOUNT.username, E2E_PASSWORD: DEMO_ACCOUNT.password };
+const runner = loadRunnerConfig();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const once = async (variant: Variant): Promise<{ wall: number; cpu: Map<string, number> }> => {
+  const config: RunnerConfig = { ...runner, artifacts: { ...runner.artifacts, trace: variant.trace } };
+  const started = performance.now();
+  const { value: report, seconds } = await cpuByKind(() =>
+    runSpec({
+      specText: SPEC,
+      fileName: 'run-cpu.spec.ts',
+      baseURL: app.url,
+      cwd: project,
+      env,
+      untrusted: variant.untrusted,
+      allowedEnv: ['E2E_USERNAME', 'E2E_PASSWORD'],
+      credentials: ['E2E_USERNAME', 'E2E_PASSWORD'],
+      ...(variant.proof ? { proof: { signInUnderTest: false } } : {}),
+      ...bundledRunTarget(config),
+    }),
+  );
+  if (report.status !== 'pass') throw new Error(`the spec did not pass (${variant.name}): ${report.error_message}`);
+  if (variant.proof !== (report.proof !== undefined)) throw new Error(`${variant.name}: proof ${variant.proof ? 'asked for' : 'not asked for'}, yet ${report.proof ? 'one' : 'none'} in the report`);
+  // This process's own CPU is the bench's (and the sampling's), not the run's.
+  seconds.delete('scribe (node, threads)');
+  return { wall: (performance.now() - started) / 1000, cpu: seconds };
+};
+
+try {
+  // One warm-up: the first run pays for the sandbox's and Playwright's first start (files into the page cache).
+  await once(VARIANTS[0]!);
+  const results = new Map(VARIANTS.map((v) => [v.name, [] as Array<{ wall: number; cpu: Map<string, number> }>]));
+  for (let i = 0; i < runs; i++) for (const variant of VARIANTS) results.get(variant.name)!.push(await once(variant));
+  console.log(`one passing spec, ${runs} runs of each variant after a warm-up, alternating (medians):`);
+  for (const variant of VARIANTS) {
+    const samples = results.get(variant.name)!;
+    const total = (cpu: Map<string, number>) => [...cpu.values()].reduce((sum, n) => sum + n, 0);
+    const kinds = [...new Set(samples.flatMap((s) => [...s.cpu.keys()]))];
+    const byKind = kinds.map((kind): [string, number] => [kind, median(samples.map((s) => s.cpu.get(kind) ?? 0))]).sort((a, b) => b[1] - a[1]);
+    console.log(`  ${variant.name}: ${median(samples.map((s) => total(s.cpu))).toFixed(2)} CPU s, ${median(samples.map((s) => s.wall)).toFixed(2)} s wall`);
+    console.log(`    ${byKind.filter(([, s]) => s >= 0.05).map(([kind, s]) => `${kind} ${s.toFixed(2)}`).join(', ')}`);
+  }
+  console.log(`load average at the end ${load()}`);
+} finally {
+  await app.close();
+  rmSync(project, { recursive: true, force: true });
+}
