@@ -39,6 +39,7 @@ export const E2E = [
   'test/util/typescript.test.ts',
   'test/validate/cache.test.ts',
   'test/validate/robustness.test.ts',
+  'test/validate/type-checker-idle.test.ts',
   'test/validate/type-checker.test.ts',
   'test/validate/untrusted-gate.test.ts',
   'test/validate/validator.test.ts',

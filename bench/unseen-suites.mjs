@@ -256,14 +256,26 @@ for (const part of parts) {
   }
   console.log(`\nshared rules: eslint findings with no Scribe finding of the same rule at the same line: ${missed.length}`);
   // Up to 20 of each rule, so a rule with few misses is not hidden behind one with many; an eslint finding
-  // judged false by hand (labels.json, with why) is not a miss of Scribe's.
-  for (const [rule, list] of groupBy(missed, (f) => f.rule)) {
+  // judged false by hand (labels.json, with why) is not a miss of Scribe's, one judged true is.
+  const missedByRule = groupBy(missed, (f) => f.rule);
+  for (const [rule, list] of missedByRule) {
     const falseForEslint = list.filter((f) => labels.eslint?.[f.id]?.ok === false);
-    console.log(`  ${rule}: ${list.length} (${falseForEslint.length} of them judged false for eslint, ${list.length - falseForEslint.length} not)`);
+    const trueForEslint = list.filter((f) => labels.eslint?.[f.id]?.ok === true);
+    console.log(`  ${rule}: ${list.length} (${falseForEslint.length} judged false for eslint, ${trueForEslint.length} judged true, ${list.length - falseForEslint.length - trueForEslint.length} not judged)`);
     for (const f of list.slice(0, 20)) {
       const label = labels.eslint?.[f.id];
       console.log(`    ${f.source}/${f.file}:${f.line} ${lineOf(measured.find((m) => m.source.name === f.source).cwd, f.file, f.line)}${label ? `  [${label.ok ? 'true' : 'false'}: ${label.why}]` : ''}`);
     }
+  }
+  // What "Scribe finds at least what eslint finds" asks: per shared rule, eslint's findings judged true that Scribe
+  // has no finding for at the same line, and how many of eslint's findings Scribe lacks are not judged yet.
+  console.log(`\nshared rules: eslint's true findings Scribe misses (judged by hand; should be 0)`);
+  for (const [eslintRule, scribeRule] of Object.entries(SHARED)) {
+    const list = missedByRule.get(eslintRule) ?? [];
+    const trueOnes = list.filter((f) => labels.eslint?.[f.id]?.ok === true);
+    const unjudged = list.filter((f) => labels.eslint?.[f.id] === undefined);
+    if (list.length === 0 && !eslint.some((f) => f.rule === eslintRule)) continue;
+    console.log(`  ${scribeRule.padEnd(30)} ${String(trueOnes.length).padStart(4)} missed${unjudged.length > 0 ? ` (${unjudged.length} of eslint's findings Scribe lacks not judged)` : ''}`);
   }
   // The misses are judged too (are they true for eslint, so Scribe should find them?): a fixed-seed draw of
   // MISSED_SAMPLE of each shared rule's misses, besides the ones already labelled.
