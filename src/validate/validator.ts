@@ -43,10 +43,7 @@ export interface ValidatorOptions {
   projectTypes?: ProjectTypes;
   /** Which compiler type-checks (default `auto`: TypeScript 7's native one where it is installed). */
   typeChecker?: TypeCheckerChoice;
-  /**
-   * How long the native type checker's process waits for the next check before it exits (default 5 s). A
-   * batch's worker keeps it through a contained run: its next check (a heal, the next scenario) comes after one.
-   */
+  /** How long the native type checker waits for its next check before it exits (default 5 s; a batch's worker keeps it through a run). */
   typeCheckerIdleMs?: number;
 }
 
