@@ -3,18 +3,21 @@
  * child process, as a user runs them, on the demo app's login (the offline provider: no model time; the
  * proof run included). Prints the medians and their ratio (goal: at most 1.3×), the median of each stage
  * the command reports (timings_ms), and what the stages do not account for: process start-up, loading
- * agents/ and the Playwright config, launching browsers, teardown.
+ * agents/ and the Playwright config, launching browsers, teardown. Beside each, the CPU seconds of the command's
+ * whole process tree (bench/process-cpu.ts, a lower bound), which a loaded machine changes less than wall time.
  *
  *   nice -n 15 node --import tsx bench/generate-command.ts [runs=5]
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 import { launchOptions } from '../src/explore/browser.ts';
 import { median } from './load.mjs';
+import { cpuByKind } from './process-cpu.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,10 +37,13 @@ interface Document {
   timings_ms?: Record<string, number>;
 }
 
-async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+/** The work's wall time, and the CPU seconds of the processes it started (this process's own left out). */
+async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; cpu: number; value: T }> {
   const start = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - start, value };
+  const { value, seconds } = await cpuByKind(fn);
+  const ms = performance.now() - start;
+  const cpu = [...seconds].filter(([kind]) => kind !== 'scribe (node, threads)').reduce((sum, [, used]) => sum + used, 0);
+  return { ms, cpu, value };
 }
 
 try {
@@ -48,6 +54,7 @@ try {
   writeFileSync(config, `export default { testDir: ${JSON.stringify(path.dirname(path.join(work, first.testPath)))}, workers: 1, reporter: 'line', use: { baseURL: ${JSON.stringify(app.url)}, testIdAttribute: 'data-testid', launchOptions: ${JSON.stringify(launchOptions())} } };\n`);
   const whole: number[] = [];
   const bare: number[] = [];
+  const cpu = { whole: [] as number[], bare: [] as number[] };
   const stages = new Map<string, number[]>();
   const unaccounted: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -55,17 +62,22 @@ try {
     const document = JSON.parse(command.value.stdout) as Document;
     if (!document.success) throw new Error(`generate failed: ${document.error ?? ''}`);
     whole.push(command.ms);
+    cpu.whole.push(command.cpu);
     const timings = document.timings_ms ?? {};
     for (const [stage, ms] of Object.entries(timings)) stages.set(stage, [...(stages.get(stage) ?? []), ms]);
     // timings_ms.total is the pipeline's own clock; what the command takes beyond it is start-up and teardown.
     unaccounted.push(command.ms - (timings.total ?? 0));
-    bare.push((await timed(() => run('npx', ['playwright', 'test', '--config', config], { cwd: root, env }))).ms);
+    const plain = await timed(() => run('npx', ['playwright', 'test', '--config', config], { cwd: root, env }));
+    bare.push(plain.ms);
+    cpu.bare.push(plain.cpu);
   }
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(`${runs} rounds, demo app login, offline provider, proof run included; medians`);
   console.log(`scribe generate (whole command)   ${s(median(whole))}   (runs: ${whole.map(s).join(', ')})`);
   console.log(`npx playwright test (bare)        ${s(median(bare))}   (runs: ${bare.map(s).join(', ')})`);
   console.log(`ratio                             ${(median(whole) / median(bare)).toFixed(2)}x (goal <= 1.3x)`);
+  console.log(`CPU seconds (process trees)       scribe generate ${median(cpu.whole).toFixed(2)}, bare ${median(cpu.bare).toFixed(2)}: ${(median(cpu.whole) / median(cpu.bare)).toFixed(2)}x`);
+  console.log(`load average at the end           ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
   console.log('stages (timings_ms):');
   for (const [stage, times] of stages) console.log(`  ${stage.padEnd(12)} ${s(median(times))}`);
   console.log(`  outside the pipeline's total (process start-up, agents/ and config, teardown)  ${s(median(unaccounted))}`);

@@ -35,6 +35,9 @@ import { RUN_FOLDER_VARIABLE } from './runner/run-folder/scribe-run.ts';
 import {
   containedTsconfig,
   createWorkspace,
+  linkPlaywright,
+  runConfigFile,
+  runWorkDir,
   resolvePlaywright,
   screenshotCalls,
   type PlaywrightPackage,
@@ -102,16 +105,81 @@ export interface RunSpecOptions {
 const CONTAINED_CLI = fileURLToPath(new URL('./runner/contained-cli.cjs', import.meta.url));
 
 export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const { specPath, specText, fileName, sourceDir, proof, credentials, ...rest } = options;
+  const spec = specSource({ specPath, specText, fileName, sourceDir }, cwd);
+  const started = startRun({ ...rest, fileName: spec.fileName, sourceDir: spec.sourceDir, shownAs: displayName(specPath, spec, cwd) });
+  return started.run({ text: spec.text, ...(proof ? { proof } : {}), ...(credentials ? { credentials } : {}) });
+}
+
+/** What a run needs before its spec's text: the spec's name and folder, and everything else the Runner is given. */
+export interface RunStartOptions extends Omit<RunSpecOptions, 'specPath' | 'specText' | 'fileName' | 'sourceDir' | 'proof' | 'credentials'> {
+  fileName: string;
+  sourceDir: string;
+  /** How messages name the spec (default: its path relative to cwd). */
+  shownAs?: string;
+}
+
+/** The spec a started run is given, and what is checked of it (RunSpecOptions' `proof` and `credentials`). */
+export interface SpecToRun {
+  text: string;
+  proof?: NeutraliseOptions;
+  credentials?: readonly string[];
+}
+
+/**
+ * A run started before its spec is written: a contained run's fixed start (the sandbox, Node, Playwright's
+ * runner, the browser inside the boundary) goes on while the caller explores and asks the model; the spec then
+ * runs in it as in any run. Nothing of the spec reaches it before `run`.
+ */
+export interface StartedRun {
+  /** Where its spec is meant to go (sourceDir and fileName). */
+  readonly file: string;
+  readonly untrusted: boolean;
+  /** Runs the spec (once): its report. */
+  run(spec: SpecToRun): Promise<RunnerReport>;
+  /** Stops it unused: its processes killed, its folders removed. Nothing once it has run. */
+  discard(): Promise<void>;
+}
+
+export function startRun(options: RunStartOptions): StartedRun {
+  let give: (spec: SpecToRun | undefined) => void = () => undefined;
+  const given = new Promise<SpecToRun | undefined>((resolve) => (give = resolve));
+  const report = runWhenGiven(options, given);
+  // Read by run(); a discarded run's failure concerns nobody.
+  report.catch(() => undefined);
+  let taken = false;
+  return {
+    file: path.join(options.sourceDir, options.fileName),
+    untrusted: options.untrusted === true,
+    run(spec) {
+      if (taken) throw new Error('a started run runs one spec');
+      taken = true;
+      give(spec);
+      return report;
+    },
+    async discard() {
+      if (taken) return;
+      taken = true;
+      give(undefined);
+      await report.catch(() => undefined);
+    },
+  };
+}
+
+/** A contained run's Playwright starts before the spec is given, and waits for it (contained-cli.cjs); a trusted run's starts once it is written. */
+async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun | undefined>): Promise<RunnerReport> {
+  // A run's time is counted from its spec, not from its early start.
+  let since = performance.now();
+  const elapsed = () => Math.round(performance.now() - since);
+  const specGiven = given.then((spec) => {
+    since = performance.now();
+    return spec;
+  });
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
-  const { config } = options;
-  const spec = specSource(options, cwd);
-  const missing = unsetCredentials(spec.text, options.credentials ?? [], env);
-  if (missing.length > 0) return notRun({ status: 'error', classification: 'environment', message: missingCredentialsMessage(missing), line: null }, elapsed());
-  const neutralised = options.proof ? neutraliseActions(spec.text, spec.fileName, options.proof) : undefined;
-  const proofRun = neutralised?.tests.some((test) => test.actions.length > 0) ? { text: neutralised.text, expectTimeoutMs: config.proof.expect_ms } : undefined;
+  const { config, fileName, sourceDir } = options;
+  const shownAs = options.shownAs ?? path.relative(cwd, path.join(sourceDir, fileName));
 
   let launch: LaunchOptions;
   try {
@@ -121,7 +189,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     throw error;
   }
   const { testIdAttribute } = options;
-  const playwright = resolvePlaywright(spec.sourceDir);
+  const playwright = resolvePlaywright(sourceDir);
   const folders = runnerFolders(config, statsHome(env, cwd));
   removeAbandonedRuns(folders.temp);
   if (options.untrusted) {
@@ -135,6 +203,9 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   return withLifetimes(options.signal, async (lifetimes) => {
     const dir = await lifetimes.acquire('the run folder', async () => {
       const folder = workspaceDir(folders.temp, id);
+      // What a contained CLI started before its spec needs: its working folder and the link to its Playwright.
+      mkdirSync(runWorkDir(folder), { recursive: true });
+      linkPlaywright(folder, playwright);
       return { value: folder, teardown: () => removeWorkspace(folder) };
     });
     let running: RunningProcess | undefined;
@@ -160,21 +231,14 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     if (options.untrusted && (options.playwrightArgs?.length || options.reporters?.length)) throw new Error('Playwright flags and reporters pass through to trusted runs only');
     // The HTML report goes where `npx playwright test` puts it, not into the run's folder (removed after the run).
     const reporters = options.reporters?.length ? options.reporters.map((name) => (name === 'html' ? [name, { outputFolder: path.join(cwd, 'playwright-report'), open: 'never' }] : [name])) : undefined;
-    const workspace = createWorkspace(dir, id, spec, playwright, {
-      baseURL: options.baseURL,
-      testIdAttribute,
-      launch,
-      runner: config,
-      userConfig,
-      contained: contained && { wsEndpoint: contained.wsEndpoint, tsconfig: containedTsconfig(dir, spec.sourceDir, cwd) },
-      reporters,
-      ...(proofRun ? { proof: proofRun } : {}),
-    });
+    const configFile = runConfigFile(dir, userConfig !== undefined);
+    const workDir = runWorkDir(dir);
+    const tsconfig = contained ? containedTsconfig(dir, sourceDir, cwd) : undefined;
     let invocation: ContainedInvocation;
     try {
       invocation = contained
-        ? containedInvocation(workspace, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace, contained.tempDir), [cwd, spec.sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, contained)
-        : { cli: playwright.cli, args: ['test', '--config', workspace.configFile, ...(options.playwrightArgs ?? [])], env: playwrightEnv(env, options.baseURL, workspace), sandbox: { unavailable: 'a trusted run' } };
+        ? containedInvocation({ dir, workDir, configFile }, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], { dir, workDir }, contained.tempDir), [cwd, sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, contained)
+        : { cli: playwright.cli, args: ['test', '--config', configFile, ...(options.playwrightArgs ?? [])], env: playwrightEnv(env, options.baseURL, { dir }), sandbox: { unavailable: 'a trusted run' } };
     } catch (error) {
       if (error instanceof SandboxUnavailableError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
       throw error;
@@ -183,19 +247,43 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     if (contained && 'prefix' in invocation.sandbox) await lifetimes.acquire('the network relay', relayedNetwork(contained.networkDir, contained.routes));
     const capped = contained && (await lifetimes.acquire('the memory cap', memoryCapOf(id, config)));
     const memoryCap = capped && 'cap' in capped ? capped.cap : undefined;
-    running = await lifetimes.acquire('Playwright', playwrightProcess({
-      ...invocation,
-      prefix: [...(memoryCap?.prefix ?? []), ...(invocation.prefix ?? [])],
-      cwd: workspace.workDir,
-      limitMs: config.timeouts.run_ms,
-      killGraceMs: config.timeouts.kill_grace_ms,
-      maxOutputChars: config.report.max_output_chars,
-    }));
+    const start = () =>
+      lifetimes.acquire('Playwright', playwrightProcess({
+        ...invocation,
+        prefix: [...(memoryCap?.prefix ?? []), ...(invocation.prefix ?? [])],
+        cwd: workDir,
+        limitMs: config.timeouts.run_ms,
+        killGraceMs: config.timeouts.kill_grace_ms,
+        maxOutputChars: config.report.max_output_chars,
+        startsOnGo: contained !== undefined,
+      }));
+    // The contained CLI sets up, launches its browser and loads Playwright, then waits for its run folder.
+    if (contained) running = await start();
+    const given = await specGiven;
+    options.signal?.throwIfAborted();
+    if (!given) return notRun({ status: 'error', classification: 'environment', message: 'the started run was given no spec', line: null }, elapsed());
+    const spec: SpecSource = { text: given.text, fileName, sourceDir };
+    const missing = unsetCredentials(spec.text, given.credentials ?? [], env);
+    if (missing.length > 0) return notRun({ status: 'error', classification: 'environment', message: missingCredentialsMessage(missing), line: null }, elapsed());
+    const neutralised = given.proof ? neutraliseActions(spec.text, spec.fileName, given.proof) : undefined;
+    const proofRun = neutralised?.tests.some((test) => test.actions.length > 0) ? { text: neutralised.text, expectTimeoutMs: config.proof.expect_ms } : undefined;
+    const workspace = createWorkspace(dir, id, spec, playwright, {
+      baseURL: options.baseURL,
+      testIdAttribute,
+      launch,
+      runner: config,
+      userConfig,
+      contained: contained && tsconfig ? { wsEndpoint: contained.wsEndpoint, tsconfig } : undefined,
+      reporters,
+      ...(proofRun ? { proof: proofRun } : {}),
+    });
+    if (running) running.go();
+    else running = await start();
     const stop = () => running?.killNow();
     options.signal?.addEventListener('abort', stop, { once: true });
     const outcome = await running.done.finally(() => options.signal?.removeEventListener('abort', stop));
     options.signal?.throwIfAborted();
-    const judged = report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd), cwd, neutralised);
+    const judged = report(outcome, workspace, spec, config, folders.artifacts, elapsed, shownAs, cwd, neutralised);
     const result = contained && options.storageState ? withStateOutsideRun(judged, options.storageState, userConfig ? path.dirname(userConfig.file) : cwd) : judged;
     if (options.keepFile) copyOut(workspace.workDir, options.keepFile);
     const contain = capped && containmentOf(invocation.sandbox, capped, config);
@@ -279,7 +367,7 @@ async function freePort(taken: readonly number[]): Promise<number> {
  * project, the run and the Playwright installation.
  */
 function containedInvocation(
-  workspace: RunWorkspace,
+  workspace: Pick<RunWorkspace, 'dir' | 'workDir' | 'configFile'>,
   playwright: PlaywrightPackage,
   callerEnv: NodeJS.ProcessEnv,
   env: NodeJS.ProcessEnv,
@@ -339,7 +427,7 @@ function withContainment(report: RunnerReport, containment: Containment): Runner
 /** How Playwright's CLI is started, and whether in the OS sandbox (or why not). */
 type ContainedInvocation = Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'> & { sandbox: SandboxChoice };
 
-function specSource(options: RunSpecOptions, cwd: string): SpecSource {
+function specSource(options: Pick<RunSpecOptions, 'specPath' | 'specText' | 'fileName' | 'sourceDir'>, cwd: string): SpecSource {
   if (options.specPath !== undefined) {
     const file = path.resolve(cwd, options.specPath);
     return { text: readFileSync(file, 'utf8'), fileName: path.basename(file), sourceDir: path.dirname(file) };
@@ -380,8 +468,8 @@ function redactTexts<T>(value: T, hide: (text: string) => string): T {
 }
 
 /** How the spec is named in messages: its path as given, or where a candidate is meant to go. */
-function displayName(options: RunSpecOptions, spec: SpecSource, cwd: string): string {
-  return options.specPath ?? path.relative(cwd, path.join(spec.sourceDir, spec.fileName));
+function displayName(specPath: string | undefined, spec: SpecSource, cwd: string): string {
+  return specPath ?? path.relative(cwd, path.join(spec.sourceDir, spec.fileName));
 }
 
 function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSource, config: RunnerConfig, artifactsRoot: string, elapsed: () => number, name: string, cwd: string, neutralised?: NeutralisedSpec): RunnerReport {

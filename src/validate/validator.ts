@@ -43,7 +43,7 @@ export interface ValidatorOptions {
   projectTypes?: ProjectTypes;
   /** Which compiler type-checks (default `auto`: TypeScript 7's native one where it is installed). */
   typeChecker?: TypeCheckerChoice;
-  /** How long the native type checker's process waits for its next check before it exits (default 5 s): a batch's worker keeps it through a contained run. */
+  /** How long the native type checker waits for its next check before it exits (default 5 s; a batch's worker keeps it through a run). */
   typeCheckerIdleMs?: number;
 }
 

@@ -2,6 +2,7 @@
  * One generation's context: built once by the pipeline when the request is settled, and handed to every
  * stage. Stages take their configuration from it (the project's agents), never load it themselves.
  */
+import type { StartedContainedRun } from '../agents/contained-run.ts';
 import type { Critic } from '../agents/critic.ts';
 import type { Medic } from '../agents/medic.ts';
 import type { GenerationReporter, StageStatus } from '../agents/reporter.ts';
@@ -28,6 +29,8 @@ export interface GenerationContext {
   clock: StageClock;
   /** Run the spec against the app (the request's `run`, default true). */
   run: boolean;
+  /** The contained run started when the request was settled, for its spec's file: the first run claims it. */
+  startedRun?: StartedContainedRun;
 }
 
 /** The stages themselves, made from the context. */

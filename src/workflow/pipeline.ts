@@ -3,6 +3,7 @@
  * `generate --json` document out, with every stage reported as it happens.
  */
 import { randomUUID } from 'node:crypto';
+import { StartedContainedRun } from '../agents/contained-run.ts';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
 import { multiplex, stageReporter, type GenerationReporter } from '../agents/reporter.ts';
@@ -27,7 +28,7 @@ import { displayPath, progressReporter, reporterFailure } from './progress-repor
 import { StageClock, type StageTimings } from './stage-clock.ts';
 import { resolveRequest, type RequestInput, type Settled } from './request.ts';
 import type { PipelineSegment } from './segments.ts';
-import { pipelineWorkers } from './workers.ts';
+import { containedRunOptions, pipelineWorkers } from './workers.ts';
 import type { GenerationContext } from './generation-context.ts';
 import type { SignedInExploration } from './explore-signed-in.ts';
 import type { ExploredPages } from './explored-pages.ts';
@@ -118,7 +119,19 @@ interface Generation {
   clock: StageClock;
 }
 
-async function generateWith(asked: GenerateRequest, options: PipelineOptions, { project, request, reporter, generation, emit, clock }: Generation): Promise<PipelineResult> {
+async function generateWith(asked: GenerateRequest, options: PipelineOptions, generation: Generation): Promise<PipelineResult> {
+  const { project, request } = generation;
+  // The spec's contained run starts now, so its fixed start (the sandbox, Playwright, its browser) overlaps
+  // exploring and the model call; it waits for the spec the gate passes, and is discarded if none comes.
+  const startedRun = asked.run !== false && request.url ? new StartedContainedRun(request.file, containedRunOptions({ project, signal: options.signal }, request.url)) : undefined;
+  try {
+    return await walk(asked, options, generation, startedRun);
+  } finally {
+    await startedRun?.discard();
+  }
+}
+
+async function walk(asked: GenerateRequest, options: PipelineOptions, { project, request, reporter, generation, emit, clock }: Generation, startedRun: StartedContainedRun | undefined): Promise<PipelineResult> {
   const { scribe: config, critic } = project.agents;
 
   // An app that cannot be explored still gets a spec, ungrounded: the Runner then says what is wrong
@@ -163,7 +176,7 @@ async function generateWith(asked: GenerateRequest, options: PipelineOptions, { 
     selfValidation: asked.selfValidation !== false,
     style: readProjectStyle(project),
   });
-  const context: GenerationContext = { generation, project, request, reporter, signal: options.signal, gate: validator, clock, run: asked.run !== false };
+  const context: GenerationContext = { generation, project, request, reporter, signal: options.signal, gate: validator, clock, run: asked.run !== false, ...(startedRun ? { startedRun } : {}) };
   const workers = pipelineWorkers(context, {
     scribe,
     critic: new Critic({ ...shared, scribeConfig: config, providerName }),

@@ -3,7 +3,7 @@
  * stage's work, and answers with a signal and the segments it adds. Only here do the stages meet.
  */
 import path from 'node:path';
-import { runGated } from '../agents/contained-run.ts';
+import { runGated, type ContainedRunOptions, type StartedRunChecks } from '../agents/contained-run.ts';
 import type { Candidate } from '../agents/scribe.ts';
 import { renderTemplate } from '../config/scribe.ts';
 import type { CriticVerdict, Issue, ProofResult } from '../contracts.ts';
@@ -93,16 +93,11 @@ async function runnerWorker(context: GenerationContext, stages: Stages, state: R
   const task = state.task();
   const { candidate } = state.candidate();
   reportStage(context, 'run', 'started', `running the spec against ${task.url}`);
-  // Every candidate is model-written: it passed this validator already (the answer is remembered), and runs contained.
-  const { report } = await runGated(context.gate, candidate.file, candidate.code!, {
-    baseURL: task.url!,
-    cwd: context.project.cwd,
-    env: context.project.env,
-    ...runTarget(context.project),
-    signal: context.signal,
-    proof: { signInUnderTest: namedActions(task.description).includes('log in') },
-    credentials: Object.values(context.project.agents.critic.credentials),
-  });
+  // Every candidate is model-written: it passed this validator already (the answer is remembered), and runs contained,
+  // the first in the run the generation started while it explored, when that was started for this spec's file.
+  const checks: StartedRunChecks = { proof: { signInUnderTest: namedActions(task.description).includes('log in') }, credentials: Object.values(context.project.agents.critic.credentials) };
+  const started = context.startedRun?.claim();
+  const { report } = await runGated(context.gate, candidate.file, candidate.code!, started ? { started, checks } : { ...containedRunOptions(context, task.url!), ...checks });
   context.reporter.report({
     type: 'runner_outcome',
     generation: context.generation,
@@ -119,6 +114,11 @@ async function runnerWorker(context: GenerationContext, stages: Stages, state: R
   if (report.proof) reportStage(context, 'proof', unproved ? 'failed' : 'done', unproved ? `not proved: ${report.proof.message}` : proofLine(report.proof));
   const segment = report.segment ?? { type: 'TEST_RESULT' as const, content: report.error_message ?? '', outcome: passed ? ('PASS' as const) : ('FAIL' as const) };
   return { signal: unproved ? 'UNPROVED' : RUNNER_SIGNAL[report.classification], segments: [{ ...segment, report }] };
+}
+
+/** How a generation's specs run contained: against its app, under the project's Playwright config. */
+export function containedRunOptions(context: Pick<GenerationContext, 'project' | 'signal'>, url: string): ContainedRunOptions {
+  return { baseURL: url, cwd: context.project.cwd, env: context.project.env, ...runTarget(context.project), signal: context.signal };
 }
 
 /**

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RunnerReport } from '../../src/contracts.ts';
-import { runSpec, type RunSpecOptions } from '../../src/agents/runner.ts';
+import { runSpec, startRun, type RunSpecOptions } from '../../src/agents/runner.ts';
 import { isRunning, processTree } from '../../src/agents/runner/process.ts';
 import { osSandboxAvailable } from '../../src/agents/runner/sandbox.ts';
 import { loadRunnerConfig, type RunnerConfig } from '../../src/config/runner.ts';
@@ -545,4 +545,60 @@ test('case', async ({ page, request }) => {
       await sink.close();
     }
   });
+});
+
+describe('a run started before its spec (startRun)', () => {
+  /** This process's contained browsers: Chromium with its profile in a run's TMPDIR (scribe-tmp-<this pid>-…). */
+  const containedBrowsers = () => processTree(process.pid).filter((pid) => {
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return command.includes('--user-data-dir') && command.includes(`scribe-tmp-${process.pid}-`);
+    } catch {
+      return false;
+    }
+  });
+  async function browserLaunched(): Promise<number[]> {
+    for (let tries = 0; tries < 600; tries++) {
+      const found = containedBrowsers();
+      if (found.length > 0) return found;
+      await sleep(100);
+    }
+    throw new Error('the started run launched no browser');
+  }
+  const start = () => startRun({ fileName: 'case.spec.ts', sourceDir: project, baseURL: server.url, cwd: project, untrusted: true, ...bundledRunTarget(config) });
+
+  it('launches its browser inside the boundary before the spec exists, then runs the spec it is given', async () => {
+    const started = start();
+    expect(started.untrusted).toBe(true);
+    const browsers = await browserLaunched();
+    const [folder] = readdirSync(tempArea());
+    expect(readdirSync(path.join(tempArea(), folder!))).not.toContain('spec');
+
+    const report = await started.run({ text: spec(`  await page.goto('/');\n  await page.getByTestId('greet').click();\n  await expect(page.getByTestId('greeting')).toHaveText('Hello!');`), proof: {} });
+    expect(report).toMatchObject({ status: 'pass', classification: 'pass', error_message: null });
+    expect(report.containment?.os_sandbox).toBe(osSandboxAvailable(process.env));
+    expect(report.proof?.verdict).toBe('proved');
+    expect(() => started.run({ text: spec(`  await page.goto('/');`) })).toThrow('a started run runs one spec');
+    expect(browsers.filter(isRunning)).toEqual([]);
+    expectNoLeftovers();
+  }, 120_000);
+
+  it('discarded unused, leaves no process and no folder', async () => {
+    const started = start();
+    const browsers = await browserLaunched();
+    await started.discard();
+    expect(browsers.filter(isRunning)).toEqual([]);
+    expect(containedBrowsers()).toEqual([]);
+    expectNoLeftovers();
+  }, 120_000);
+
+  it('is not run when the spec reads a declared credential that is unset, and stops its Playwright', async () => {
+    const started = start();
+    const browsers = await browserLaunched();
+    const report = await started.run({ text: spec(`  await page.goto('/');\n  await page.getByTestId('name').fill(process.env.SCRIBE_TEST_UNSET_PASSWORD ?? '');`), credentials: ['SCRIBE_TEST_UNSET_PASSWORD'] });
+    expect(report).toMatchObject({ status: 'error', classification: 'environment' });
+    expect(report.error_message).toContain('SCRIBE_TEST_UNSET_PASSWORD is not set');
+    expect(browsers.filter(isRunning)).toEqual([]);
+    expectNoLeftovers();
+  }, 120_000);
 });

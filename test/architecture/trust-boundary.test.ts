@@ -14,6 +14,8 @@ import { moduleFiles } from './import-graph.ts';
 const src = fileURLToPath(new URL('../../src/', import.meta.url));
 /** The one module that asks the Runner for a contained run. */
 const CONTAINED_RUN = 'agents/contained-run.ts';
+/** The Runner's calls that start a run: runSpec, and startRun (a run started before its spec), which runSpec itself calls. */
+const RUN_CALLS: Record<string, string> = { runSpec: CONTAINED_RUN, startRun: 'agents/runner.ts' };
 
 /** Each place in one module that crosses the boundary outside its door, as `file:line what`. */
 function boundaryBreaches(file: string, text: string): string[] {
@@ -22,11 +24,12 @@ function boundaryBreaches(file: string, text: string): string[] {
   const at = (node: ts.Node, what: string) => found.push(`src/${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${what}`);
   const visit = (node: ts.Node): void => {
     if (ts.isNewExpression(node) && node.expression.getText() === 'Validator' && !file.startsWith('validate/')) at(node, 'new Validator( outside src/validate/ (use its factories in validate/gate.ts)');
-    if (ts.isCallExpression(node) && node.expression.getText() === 'runSpec' && file !== CONTAINED_RUN) {
+    const call = ts.isCallExpression(node) ? node.expression.getText() : '';
+    if (ts.isCallExpression(node) && Object.hasOwn(RUN_CALLS, call) && file !== CONTAINED_RUN && file !== RUN_CALLS[call]) {
       const [options] = node.arguments;
       const literal = options && ts.isObjectLiteralExpression(options) ? options : undefined;
-      if (!literal) at(node, 'runSpec( with options that are not an object literal (the untrusted flag cannot be seen)');
-      else if (literal.properties.some((p) => ts.isSpreadAssignment(p) ? !p.expression.getText().startsWith('runTarget(') : p.name?.getText() === 'untrusted')) at(node, 'runSpec( that may ask for an untrusted run (use runContained with a GatedSpec)');
+      if (!literal) at(node, `${call}( with options that are not an object literal (the untrusted flag cannot be seen)`);
+      else if (literal.properties.some((p) => ts.isSpreadAssignment(p) ? !p.expression.getText().startsWith('runTarget(') : p.name?.getText() === 'untrusted')) at(node, `${call}( that may ask for an untrusted run (use runContained with a GatedSpec)`);
     }
     ts.forEachChild(node, visit);
   };
@@ -47,12 +50,14 @@ describe('the trust boundary', () => {
       "await runSpec({ specText: code, baseURL, untrusted: true });",
       "await runSpec({ ...options, baseURL });",
       "await runSpec(options);",
+      "startRun({ ...options, fileName, sourceDir, untrusted: true });",
     ].join('\n');
     expect(boundaryBreaches('mcp/tools.ts', breaking)).toEqual([
       'src/mcp/tools.ts:1 new Validator( outside src/validate/ (use its factories in validate/gate.ts)',
       'src/mcp/tools.ts:2 runSpec( that may ask for an untrusted run (use runContained with a GatedSpec)',
       'src/mcp/tools.ts:3 runSpec( that may ask for an untrusted run (use runContained with a GatedSpec)',
       'src/mcp/tools.ts:4 runSpec( with options that are not an object literal (the untrusted flag cannot be seen)',
+      'src/mcp/tools.ts:5 startRun( that may ask for an untrusted run (use runContained with a GatedSpec)',
     ]);
     expect(boundaryBreaches('validate/gate.ts', "new Validator(critic, {});")).toEqual([]);
     expect(boundaryBreaches('commands/run.ts', "runSpec({ specPath: spec, baseURL: url, ...runTarget(project) });")).toEqual([]);

@@ -10,6 +10,7 @@ import { GenerateResult } from '../../src/contracts.ts';
 import { startDemoApp, type DemoApp } from '../../src/demo-app/server.ts';
 import { StatsEvent } from '../../src/stats/events.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { FAKE_BWRAP_ERROR, fakeBwrap } from '../fixtures/fake-bwrap.ts';
 import { chatty } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
 import { runCli, type CliRun } from './harness.ts';
@@ -69,6 +70,22 @@ describe('scribe generate: the proof run', { timeout: 300_000 }, () => {
     expect(result.runner?.proof).toMatchObject({ verdict: 'proved', actions: ["page.getByTestId('search-input').fill('locators')", "page.getByTestId('search-button').click()"] });
     expect(fake.requests).toHaveLength(1);
     expect(statsEvents().filter((e) => e.type === 'runner_outcome')).toMatchObject([{ classification: 'pass', proof: 'proved' }]);
+  });
+
+  it('says on the terminal and in the statistics when a run went without the OS sandbox, and why', async () => {
+    project = makeScribeProject();
+    const bwrap = fakeBwrap();
+    try {
+      fake.reply({ text: chatty(GOOD) });
+      const run = await runCli(['generate', DESCRIPTION, '--url', `${app.url}/search.html`, '--feature', 'Search'], { env: { ...project.env(fake.url), PATH: bwrap.path }, cwd: project.dir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(`ran without the OS sandbox: bwrap failed: ${FAKE_BWRAP_ERROR}`);
+      expect(statsEvents().filter((e) => e.type === 'runner_outcome')).toMatchObject([{ classification: 'pass', os_sandbox: false }]);
+      const stats = await runCli(['stats', '--json'], { env: project.env(fake.url), cwd: project.dir });
+      expect(JSON.parse(stats.stdout)).toMatchObject({ runner_runs: 1, runner_runs_without_os_sandbox: 1 });
+    } finally {
+      bwrap.remove();
+    }
   });
 
   it('sends a vacuous answer back with what the proof run showed; the next, proved, is accepted', async () => {

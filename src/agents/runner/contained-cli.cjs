@@ -14,6 +14,11 @@
 //   has this process's permissions and network, not Scribe's. Its endpoint is a port of this loopback
 //   behind a front that lets through only the one path Scribe chose and no request with an Origin
 //   header (a page's WebSocket always has one; Playwright's client never sends one).
+//
+// The process may be started before its spec is written (a generation starts it while it explores and
+// asks the model): it sets up, launches the browser and loads Playwright's runner, then waits for a line
+// on stdin, which Scribe writes once the run folder holds the spec and its config; only then does
+// Playwright's CLI start, and stdin is closed.
 'use strict';
 const net = require('node:net');
 const path = require('node:path');
@@ -88,7 +93,33 @@ async function start() {
     });
     await listen(browserFront(setup.browser, launched), setup.browser.port, '127.0.0.1');
   }
+  warmRunner();
+  await runFolderReady();
   require(cli);
+}
+
+/** Loads Playwright's runner while the spec is not written yet; its CLI then finds it loaded. Only a head start: a layout without it is loaded by the CLI. */
+function warmRunner() {
+  try {
+    require(require.resolve('playwright/lib/program', { paths: [path.dirname(cli)] }));
+  } catch {
+    // another Playwright layout: the CLI loads what it needs
+  }
+}
+
+/** Resolves on Scribe's line on stdin (the run folder is written); a closed stdin without it ends the run unstarted. */
+function runFolderReady() {
+  return new Promise((resolve) => {
+    let received = '';
+    const onData = (chunk) => {
+      received += chunk;
+      if (!received.includes('\n')) return;
+      process.stdin.off('data', onData).off('end', onEnd).destroy();
+      resolve();
+    };
+    const onEnd = () => process.exit(0);
+    process.stdin.setEncoding('utf8').on('data', onData).on('end', onEnd);
+  });
 }
 
 start().catch((error) => {

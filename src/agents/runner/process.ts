@@ -18,6 +18,8 @@ export interface PlaywrightInvocation {
   limitMs: number;
   killGraceMs: number;
   maxOutputChars: number;
+  /** The CLI waits for a line on stdin before Playwright starts (contained-cli.cjs): `go()` writes it. */
+  startsOnGo?: boolean;
 }
 
 export interface ProcessOutcome {
@@ -35,6 +37,8 @@ export interface RunningProcess {
   done: Promise<ProcessOutcome>;
   /** Kills the whole tree at once and waits (a bounded time) until it is gone: for signal and exit handlers. */
   killNow(): void;
+  /** Tells a CLI started with `startsOnGo` that its run folder is written: Playwright starts. */
+  go(): void;
 }
 
 export function startPlaywright(invocation: PlaywrightInvocation): RunningProcess {
@@ -45,29 +49,42 @@ export function startPlaywright(invocation: PlaywrightInvocation): RunningProces
     env: invocation.env,
     // Its own process group, so a terminal's Ctrl-C reaches Scribe, which then stops the run itself.
     detached: process.platform !== 'win32',
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
   });
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => output.add(chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => output.add(chunk));
+  // A child that has ended no longer reads it: its outcome says why. Only a CLI told to go reads it at all.
+  child.stdin.on('error', () => undefined);
+  if (!invocation.startsOnGo) child.stdin.end();
 
   const known = new Set<number>();
   const remember = () => {
     if (child.pid !== undefined) for (const pid of processTree(child.pid)) known.add(pid);
   };
 
+  let startLimit = () => {};
   const done = new Promise<ProcessOutcome>((resolve) => {
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      remember();
-      void stopTree(child.pid, known, invocation.killGraceMs);
-    }, invocation.limitMs);
+    let timer: NodeJS.Timeout | undefined;
+    let ended = false;
+    // The limit is the run's: a CLI that waits for its spec starts counting when it is told to go.
+    startLimit = () => {
+      if (ended) return;
+      timer ??= setTimeout(() => {
+        timedOut = true;
+        remember();
+        void stopTree(child.pid, known, invocation.killGraceMs);
+      }, invocation.limitMs);
+    };
+    if (!invocation.startsOnGo) startLimit();
     child.once('error', (spawnError) => {
+      ended = true;
       clearTimeout(timer);
       resolve({ exitCode: null, signal: null, timedOut, output: output.text(), spawnError });
     });
     child.once('close', (exitCode, signal) => {
+      ended = true;
       clearTimeout(timer);
       // After a timeout the stop sequence may still be waiting out its grace period: let it finish first.
       const settle = timedOut ? waitGone(known, invocation.killGraceMs + 1000) : Promise.resolve();
@@ -82,6 +99,10 @@ export function startPlaywright(invocation: PlaywrightInvocation): RunningProces
       remember();
       killAll(child.pid, known, 'SIGKILL');
       waitGoneSync(known, invocation.killGraceMs + 1000);
+    },
+    go() {
+      startLimit();
+      child.stdin.end('go\n');
     },
   };
 }

@@ -122,24 +122,22 @@ export function resolvePlaywright(fromDir: string): PlaywrightPackage {
 
 export function createWorkspace(dir: string, id: string, spec: SpecSource, playwright: PlaywrightPackage, settings: WorkspaceSettings): RunWorkspace {
   const specDir = path.join(dir, 'spec');
-  const workDir = path.join(dir, WORK_FOLDER);
+  const workDir = runWorkDir(dir);
   const workspace: RunWorkspace = {
     id,
     dir,
     specFile: path.join(specDir, runFileName(spec.fileName)),
     ...(settings.proof ? { proofFile: path.join(specDir, proofFileName(runFileName(spec.fileName))) } : {}),
-    configFile: path.join(dir, settings.userConfig ? USER_CONFIG_WRAPPER : CONFIG_FILE),
+    configFile: runConfigFile(dir, settings.userConfig !== undefined),
     workDir,
     reportFile: path.join(workDir, REPORT_FILE),
     outputDir: path.join(workDir, 'results'),
     evidenceAttachment: evidenceAttachmentName(),
   };
   mkdirSync(specDir, { recursive: true });
-  mkdirSync(workDir);
-  const linkDir = path.join(dir, 'node_modules', '@playwright');
-  mkdirSync(linkDir, { recursive: true });
-  // A junction needs no privilege on Windows; elsewhere the type is ignored.
-  symlinkSync(playwright.packageDir, path.join(linkDir, 'test'), 'junction');
+  // Made already when Playwright was started before the spec (runner.ts startRun).
+  mkdirSync(workDir, { recursive: true });
+  linkPlaywright(dir, playwright);
   writeFileAtomic(path.join(dir, 'package.json'), `${JSON.stringify({ private: true, type: moduleType(spec.sourceDir) })}\n`);
   const modules = [...RUN_MODULES, ...(settings.proof ? [PROOF_FIXTURES_MODULE] : []), ...(settings.userConfig ? [OVERLAY_MODULE] : [])];
   for (const name of modules) writeFileAtomic(path.join(dir, `${name}.ts`), runFolderModule(name));
@@ -148,6 +146,28 @@ export function createWorkspace(dir: string, id: string, spec: SpecSource, playw
   writeFileAtomic(workspace.specFile, relocateImports(spec.text, spec.sourceDir, specDir));
   if (settings.proof && workspace.proofFile) writeFileAtomic(workspace.proofFile, relocateImports(settings.proof.text, spec.sourceDir, specDir, PROOF_FIXTURES_FILE));
   return workspace;
+}
+
+/**
+ * The run folder's node_modules/@playwright/test, linked to the package whose CLI runs: a contained run's CLI
+ * loads it (and launches its browser) before the rest of the folder is written.
+ */
+export function linkPlaywright(dir: string, playwright: PlaywrightPackage): void {
+  const link = path.join(dir, 'node_modules', '@playwright', 'test');
+  if (existsSync(link)) return;
+  mkdirSync(path.dirname(link), { recursive: true });
+  // A junction needs no privilege on Windows; elsewhere the type is ignored.
+  symlinkSync(playwright.packageDir, link, 'junction');
+}
+
+/** The run's working folder (the one place a contained run writes, and where Playwright starts), inside its run folder. */
+export function runWorkDir(dir: string): string {
+  return path.join(dir, WORK_FOLDER);
+}
+
+/** The run's Playwright config in its folder, known before the folder is written (Playwright may be started first). */
+export function runConfigFile(dir: string, underUserConfig: boolean): string {
+  return path.join(dir, underUserConfig ? USER_CONFIG_WRAPPER : CONFIG_FILE);
 }
 
 /** The proof spec's name: the spec's, marked, so the report's suites tell the two apart. */

@@ -3,11 +3,16 @@
  * assertions depend on its actions is proved; one whose assertions hold without them is not, whatever it
  * does before its last navigation; one that does nothing after it has no proof to give.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { runSpec } from '../../../src/agents/runner.ts';
+import { createWorkspace, resolvePlaywright } from '../../../src/agents/runner/workspace.ts';
+import { neutraliseActions } from '../../../src/analysis/neutralise.ts';
+import { loadRunnerConfig } from '../../../src/config/runner.ts';
+import { launchOptions } from '../../../src/explore/browser.ts';
 import { startDemoApp, type DemoApp } from '../../../src/demo-app/server.ts';
 import { GOOD_SPEC } from '../../fixtures/model-answers.ts';
 import { bundledRunTarget } from '../../fixtures/run-target.ts';
@@ -74,5 +79,26 @@ describe('the proof run', { timeout: 180_000 }, () => {
     const report = await run(SIGNED_IN_SEARCH.replace('ASSERTION', "await expect(page.getByTestId('search-status')).toHaveText('no such text');"));
     expect(report.classification).toBe('app_bug');
     expect(report.proof).toBeUndefined();
+  });
+
+  it('records no trace or failure screenshot of the proof copy: the evidence kept is the spec’s own', async () => {
+    // The run folder as the Runner writes it, run by Playwright's CLI as it is, and its results read before any cleanup.
+    const spec = SIGNED_IN_SEARCH.replace('ASSERTION', "await expect(page.getByTestId('search-status')).toHaveText('2 results for \"playwright\"');");
+    const playwright = resolvePlaywright(process.cwd());
+    const config = loadRunnerConfig();
+    const workspace = createWorkspace(path.join(project, 'run'), 'r1', { text: spec, fileName: 'search.spec.ts', sourceDir: project }, playwright, {
+      baseURL: app.url,
+      testIdAttribute: 'data-testid',
+      launch: launchOptions(),
+      runner: config,
+      proof: { text: neutraliseActions(spec, 'search.spec.ts', {}).text, expectTimeoutMs: config.proof.expect_ms },
+    });
+    const ran = spawnSync(process.execPath, [playwright.cli, 'test', '--config', workspace.configFile], { cwd: workspace.dir, encoding: 'utf8' });
+    expect(ran.status).toBe(1); // the proof copy fails, as it should
+    const filesOf = (prefix: string) => readdirSync(workspace.outputDir).filter((folder) => folder.startsWith(prefix)).flatMap((folder) => readdirSync(path.join(workspace.outputDir, folder)));
+    expect(filesOf('search-')).toContain('trace.zip');
+    const proofFiles = filesOf('search.spec.ts.proof');
+    expect(proofFiles.length).toBeGreaterThan(0); // its error context: the failure is there to judge
+    expect(proofFiles.filter((file) => file.endsWith('.zip') || file.endsWith('.png'))).toEqual([]);
   });
 });
