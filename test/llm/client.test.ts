@@ -3,7 +3,7 @@ import { ModelCallError, OpenAIProvider, retryAfterMs, retryDelay, type RetryNot
 import type { CompletionRequest } from '../../src/llm/types.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 
-const settings = { request_timeout_ms: 1000, stream_idle_timeout_ms: 1000, max_tokens: 1000, http_retries: 2, backoff_base_ms: 1, backoff_cap_ms: 5, max_retry_after_ms: 1000 };
+const settings = { request_timeout_ms: 10_000, stream_idle_timeout_ms: 10_000, max_tokens: 1000, http_retries: 2, backoff_base_ms: 1, backoff_cap_ms: 5, max_retry_after_ms: 1000 };
 const request: CompletionRequest = { model: 'test-model', temperature: 0.2, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'say hi' }] };
 
 let fake: FakeOpenAI;
