@@ -180,7 +180,9 @@ function stageWindows(stages: StageLine[]): Array<{ index: number; stage: string
 function runSpans(timeline: Timeline<BatchResult>): Array<{ startMs: number; endMs: number; cpuSeconds: number; marks: Array<[string, number]> }> {
   const byRun = new Map<number, ProcessSpan[]>();
   for (const proc of timeline.processes) if (proc.run !== undefined) byRun.set(proc.run, [...(byRun.get(proc.run) ?? []), proc]);
+  // A run has Playwright's CLI; a tree without one is the sandbox's probe (bwrap running `true`).
   return [...byRun.values()]
+    .filter((procs) => procs.some((p) => /contained-cli/.test(p.kind)))
     .map((procs) => {
       const first = (pattern: RegExp) => procs.filter((p) => pattern.test(p.kind)).sort((a, b) => a.startMs - b.startMs);
       const startMs = Math.min(...procs.map((p) => p.startMs));

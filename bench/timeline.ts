@@ -49,6 +49,8 @@ export async function sampleTimeline<T>(work: () => Promise<T>, everyMs = 100): 
     for (const proc of tree.values()) {
       const known = spans.get(proc.pid);
       const span = known ?? { pid: proc.pid, kind: kindOf(proc.command, proc.contained), startMs: boot + (proc.startTicks / TICKS_PER_SECOND) * 1000, lastSeenMs: atMs, cpuSeconds: 0, ...(proc.run ? { run: proc.run } : {}) };
+      // A process may exec another program after it is first seen (a wrapper, bwrap's child): its last program names it.
+      span.kind = kindOf(proc.command, proc.contained);
       span.lastSeenMs = atMs;
       span.cpuSeconds = proc.ticks / TICKS_PER_SECOND;
       spans.set(proc.pid, span);

@@ -107,7 +107,15 @@ export const RunnerReport = z.object({
   /** Each test of the spec as Playwright ran it (its last try), in report order; absent when no report was read. */
   tests: z.array(z.object({ title: z.string(), line: z.number().int(), status: z.enum(['passed', 'failed', 'timedOut', 'skipped', 'interrupted', 'not run']), duration_ms: z.number().nonnegative() })).optional(),
   /** How an untrusted run was contained: the OS sandbox, the cap on its whole memory, and what was missing or reached. */
-  containment: z.object({ os_sandbox: z.boolean(), memory_cap_mb: z.number().int().positive().nullable(), notes: z.array(z.string()) }).optional(),
+  containment: z
+    .object({
+      os_sandbox: z.boolean(),
+      /** Why the run went without the OS sandbox (os_sandbox false): off, not installed, or its probe failed. */
+      os_sandbox_unavailable: z.string().optional(),
+      memory_cap_mb: z.number().int().positive().nullable(),
+      notes: z.array(z.string()),
+    })
+    .optional(),
 });
 export type RunnerReport = z.infer<typeof RunnerReport>;
 

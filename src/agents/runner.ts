@@ -30,7 +30,7 @@ import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOu
 import { newRunId, removeAbandonedRuns, removeAbandonedScratch, removeWorkspace, scratchName, workspaceDir } from './runner/run-folders.ts';
 import { hostCgroups, openMemoryCap, removeAbandonedCaps, type MemoryCapOutcome } from './runner/memory-cap.ts';
 import { runPermissions } from './runner/permissions.ts';
-import { fileSizeLimit, sandboxPrefix, SandboxUnavailableError } from './runner/sandbox.ts';
+import { fileSizeLimit, sandboxPrefix, SandboxUnavailableError, type SandboxChoice } from './runner/sandbox.ts';
 import { RUN_FOLDER_VARIABLE } from './runner/run-folder/scribe-run.ts';
 import {
   containedTsconfig,
@@ -174,13 +174,13 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     try {
       invocation = contained
         ? containedInvocation(workspace, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], workspace, contained.tempDir), [cwd, spec.sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, contained)
-        : { cli: playwright.cli, args: ['test', '--config', workspace.configFile, ...(options.playwrightArgs ?? [])], env: playwrightEnv(env, options.baseURL, workspace), sandboxed: false };
+        : { cli: playwright.cli, args: ['test', '--config', workspace.configFile, ...(options.playwrightArgs ?? [])], env: playwrightEnv(env, options.baseURL, workspace), sandbox: { unavailable: 'a trusted run' } };
     } catch (error) {
       if (error instanceof SandboxUnavailableError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
       throw error;
     }
     // In the OS sandbox the run has no network but the app's origins, relayed from here.
-    if (contained && invocation.sandboxed) await lifetimes.acquire('the network relay', relayedNetwork(contained.networkDir, contained.routes));
+    if (contained && 'prefix' in invocation.sandbox) await lifetimes.acquire('the network relay', relayedNetwork(contained.networkDir, contained.routes));
     const capped = contained && (await lifetimes.acquire('the memory cap', memoryCapOf(id, config)));
     const memoryCap = capped && 'cap' in capped ? capped.cap : undefined;
     running = await lifetimes.acquire('Playwright', playwrightProcess({
@@ -198,7 +198,7 @@ export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
     const judged = report(outcome, workspace, spec, config, folders.artifacts, elapsed, displayName(options, spec, cwd), cwd, neutralised);
     const result = contained && options.storageState ? withStateOutsideRun(judged, options.storageState, userConfig ? path.dirname(userConfig.file) : cwd) : judged;
     if (options.keepFile) copyOut(workspace.workDir, options.keepFile);
-    const contain = capped && containmentOf(invocation.sandboxed, capped, config);
+    const contain = capped && containmentOf(invocation.sandbox, capped, config);
     return options.untrusted ? redactReport(contain ? withContainment(result, contain) : result, secretValues(env, options.allowedEnv ?? [])) : result;
   });
 }
@@ -295,13 +295,14 @@ function containedInvocation(
     { workDir: workspace.workDir, readOnly: reads, networkDir: setup.networkDir, tempDir: setup.tempDir, limits: { tempBytes: limits.temp_mb * MB, fileBytes: limits.file_mb * MB } },
     callerEnv,
   );
+  const sandboxed = 'prefix' in sandbox;
   // Inside the sandbox the runner process connects to the relays' sockets.
-  const permissions = runPermissions({ writable: [workspace.workDir, setup.tempDir], readable: sandbox ? [...reads, NETWORK_DIR_INSIDE] : reads, heapMb: limits.worker_heap_mb });
-  if (!sandbox) mkdirSync(setup.tempDir, { recursive: true });
-  const routes = sandbox ? setup.routes.map((route) => ({ address: route.address, port: route.port, socket: path.posix.join(NETWORK_DIR_INSIDE, route.socket) })) : [];
+  const permissions = runPermissions({ writable: [workspace.workDir, setup.tempDir], readable: sandboxed ? [...reads, NETWORK_DIR_INSIDE] : reads, heapMb: limits.worker_heap_mb });
+  if (!sandboxed) mkdirSync(setup.tempDir, { recursive: true });
+  const routes = sandboxed ? setup.routes.map((route) => ({ address: route.address, port: route.port, socket: path.posix.join(NETWORK_DIR_INSIDE, route.socket) })) : [];
   return {
-    sandboxed: sandbox !== undefined,
-    prefix: sandbox ?? fileSizeLimit(limits.file_mb * MB, callerEnv),
+    sandbox,
+    prefix: sandboxed ? sandbox.prefix : fileSizeLimit(limits.file_mb * MB, callerEnv),
     cli: CONTAINED_CLI,
     args: [playwright.cli, 'test', '--config', workspace.configFile],
     env: {
@@ -318,14 +319,14 @@ const MB = 1024 * 1024;
 type Containment = NonNullable<RunnerReport['containment']>;
 
 /** What the report says of the run's boundary: whether the OS sandbox and the memory cap held it, and the cap reached. */
-function containmentOf(sandboxed: boolean, capped: MemoryCapOutcome, config: RunnerConfig): Containment {
+function containmentOf(sandbox: SandboxChoice, capped: MemoryCapOutcome, config: RunnerConfig): Containment {
   const mb = config.containment.limits.memory_mb;
   const notes = [
-    ...(sandboxed ? [] : ['no OS sandbox here: the run had the machine\'s network and file system, under the permission model only']),
+    ...('unavailable' in sandbox ? [`no OS sandbox (${sandbox.unavailable}): the run had the machine's network and file system, under the permission model only`] : []),
     ...('unavailable' in capped ? [`no cap on the run's whole memory here (${capped.unavailable}): only the JavaScript heaps were capped`] : []),
     ...('cap' in capped && capped.cap.oomKills() > 0 ? [`the run went past its memory cap (containment.limits.memory_mb, ${mb} MB, ${config.file}): the system stopped a process of it`] : []),
   ];
-  return { os_sandbox: sandboxed, memory_cap_mb: 'cap' in capped ? mb : null, notes };
+  return { os_sandbox: 'prefix' in sandbox, ...('unavailable' in sandbox ? { os_sandbox_unavailable: sandbox.unavailable } : {}), memory_cap_mb: 'cap' in capped ? mb : null, notes };
 }
 
 /** The report with its containment, and a run stopped at its memory cap saying so first. */
@@ -335,8 +336,8 @@ function withContainment(report: RunnerReport, containment: Containment): Runner
   return { ...report, error_message: message, containment };
 }
 
-/** How Playwright's CLI is started, and whether in the OS sandbox. */
-type ContainedInvocation = Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'> & { sandboxed: boolean };
+/** How Playwright's CLI is started, and whether in the OS sandbox (or why not). */
+type ContainedInvocation = Pick<PlaywrightInvocation, 'prefix' | 'cli' | 'args' | 'env'> & { sandbox: SandboxChoice };
 
 function specSource(options: RunSpecOptions, cwd: string): SpecSource {
   if (options.specPath !== undefined) {

@@ -115,7 +115,7 @@ export class TestApiModel extends ModuleModel {
     if (!this.testBlocks) {
       this.testBlocks = [];
       for (const call of this.calls) {
-        const path = this.playwrightPath(call.expression);
+        const path = this.playwrightPath(call.expression) ?? (this.callsOwnTestWrapper(call) ? 'test' : undefined);
         if (!path || !TEST_PATHS.has(path)) continue;
         // A test's title comes first, so a function there is a condition: `test.skip(({ browserName }) => …, 'reason')`.
         const body = call.arguments.slice(1).reverse().find(isFunctionLike);
@@ -126,6 +126,22 @@ export class TestApiModel extends ModuleModel {
       }
     }
     return this.testBlocks;
+  }
+
+  /**
+   * `testWithHydration('loads', async ({ page }) => { … })`, with `testWithHydration` imported beside `test` or
+   * `expect` from the suite's own fixtures module: a `test.extend` under another name, called as `test` is, with a
+   * title and a function taking fixtures (a describe-like wrapper's function takes none, a helper of another module
+   * is no fixtures module's). What the wrapper adds is in a file this one does not show.
+   */
+  private callsOwnTestWrapper(call: ts.CallExpression): boolean {
+    const [title, body] = call.arguments;
+    if (call.arguments.length !== 2 || !title || !body || !ts.isIdentifier(call.expression)) return false;
+    if (!ts.isStringLiteralLike(title) && !ts.isTemplateExpression(title)) return false;
+    const fixtures = isFunctionLike(body) ? body.parameters[0] : undefined;
+    if (!fixtures || !ts.isObjectBindingPattern(fixtures.name) || this.moduleBinding(call.expression)?.module.startsWith('.') !== true) return false;
+    const beside = importedBeside(this.declarationOf(call.expression));
+    return beside.includes('test') || beside.includes('expect');
   }
 
   /** The test whose body holds a node, if any. */
@@ -175,4 +191,16 @@ export class TestApiModel extends ModuleModel {
     }
     return found;
   }
+}
+
+/** The names imported with a binding, in its `import { … }` or `const { … } = require(…)`. */
+function importedBeside(declaration: ts.Node | undefined): string[] {
+  const elements: ReadonlyArray<ts.ImportSpecifier | ts.BindingElement> =
+    declaration && ts.isImportSpecifier(declaration) ? declaration.parent.elements
+    : declaration && ts.isBindingElement(declaration) && ts.isObjectBindingPattern(declaration.parent) ? declaration.parent.elements
+    : [];
+  return elements.flatMap((element) => {
+    const key = element.propertyName ?? element.name;
+    return ts.isIdentifier(key) || ts.isStringLiteral(key) ? [key.text] : [];
+  });
 }

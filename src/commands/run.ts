@@ -124,6 +124,7 @@ export function formatRunReport(report: RunnerReport, spec: string, ctx: CliCont
     lines.push(`  ${mark} ${spec}:${test.line}  ${test.title}  ${c.dim(test.status === 'passed' ? seconds(test.duration_ms) : `${test.status} ${seconds(test.duration_ms)}`)}`);
   }
   if (report.status !== 'pass' && report.error_message) lines.push('', ...indent(report.error_message));
+  if (report.containment?.os_sandbox_unavailable) lines.push('', c.yellow(`Ran without the OS sandbox: ${report.containment.os_sandbox_unavailable}`));
   const relative = (file: string) => path.relative(ctx.cwd, file) || file;
   if (report.screenshots.length > 0) lines.push('', c.bold('Screenshots'), ...report.screenshots.map((file) => `  ${relative(file)}`));
   if (report.console_errors.length > 0) lines.push('', c.bold('Browser console errors'), ...report.console_errors.flatMap(indent));

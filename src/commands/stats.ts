@@ -84,6 +84,7 @@ export function formatStats(stats: StatsDocument, eventsFile: string, color: boo
       ['critic rejections', `${stats.critic_rejections} of ${stats.critic_verdicts} (${percent(stats.critic_rejection_rate)})`],
       ['runner pass rate', `${percent(stats.runner_pass_rate)} of ${stats.runner_runs} runs`],
       ['failures by kind', Object.entries(stats.runner_failures_by_classification).map(([k, v]) => `${k} ${v}`).join(', ')],
+      ['without OS sandbox', `${stats.runner_runs_without_os_sandbox} contained runs`],
       ['heals', `${stats.heal_successes} of ${stats.heal_attempts} attempts healed, ${stats.weakening_heals_refused} weakening refused`],
     ]],
     ['Model', [

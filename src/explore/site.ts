@@ -9,7 +9,7 @@ import type { PageInventory } from '../contracts.ts';
 import { launchOptions } from './browser.ts';
 import { ExploreError, inventoryOfPage, type ExploreOptions } from './inventory.ts';
 import { capSite } from './render.ts';
-import { isSignInPage, signInThroughForm, type FormCredentials } from './sign-in.ts';
+import { isSignInPage, signedInBy, signInThroughForm, type FormCredentials } from './sign-in.ts';
 
 export interface SiteOptions extends ExploreOptions {
   /** A Playwright storage state file to explore signed in. */
@@ -88,8 +88,8 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
       // The sign-in page stays the start page (a spec without a storage state signs in there); the page the
       // form leads to is explored next, and the pages it links to, signed in.
       const landed = await signedIn(page, options.formSignIn, options);
-      signedInThroughForm = landed !== undefined && !isSignInPage(landed) && pathKey(landed.url) !== pathKey(inventory.url);
-      if (signedInThroughForm) take(landed!, next.depth);
+      signedInThroughForm = landed !== undefined;
+      if (landed) take(landed, next.depth);
     }
   }
   const [start, ...others] = explored;
@@ -97,13 +97,14 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
 }
 
 /**
- * The page signing in through the form led to; undefined when the form could not be filled or sent. The
- * error is not passed on: Playwright's messages about a fill may quote what was typed.
+ * The page signing in through the form led to; undefined when it did not sign in (sign-in.ts's signedInBy),
+ * or the form could not be filled or sent. The error is not passed on: Playwright's messages about a fill
+ * may quote what was typed.
  */
 async function signedIn(page: Page, credentials: FormCredentials, options: SiteOptions): Promise<PageInventory | undefined> {
   try {
-    await signInThroughForm(page, credentials, options.settings.navigation_timeout_ms);
-    return await inventoryOfPage(page, options);
+    const signs = await signInThroughForm(page, credentials, options.settings.navigation_timeout_ms);
+    return signedInBy(signs) ? await inventoryOfPage(page, options) : undefined;
   } catch {
     return undefined;
   }

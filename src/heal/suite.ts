@@ -183,7 +183,7 @@ async function healOne(file: string, context: SuiteContext): Promise<SpecHealOut
       continue;
     }
     const rerun = await run(context, { specText: healed.code, fileName: path.basename(file), sourceDir: path.dirname(file) }, true);
-    reporter.report({ type: 'runner_outcome', generation, status: rerun.status, classification: rerun.classification });
+    reporter.report({ type: 'runner_outcome', generation, status: rerun.status, classification: rerun.classification, ...(rerun.containment ? { os_sandbox: rerun.containment.os_sandbox } : {}) });
     if (rerun.classification === 'pass') {
       const diff = unifiedDiff(original, healed.code, base.file);
       const written = options.dryRun !== true && writeIfUnchanged(file, original, healed.code);

@@ -21,7 +21,7 @@ export default defineRule({
   options: Options,
   check(model, options) {
     const findings: Finding[] = [];
-    if (model.tests().length === 0 && !declaresTestsThroughOwnWrapper(model)) {
+    if (model.tests().length === 0) {
       // A file without a test passes Playwright by running nothing: it checks even less than an empty test.
       return [{ node: 0, message: "the spec declares no test; wrap its steps in test('…', async ({ page }) => { … }) with an expect(...) matcher that checks the outcome." }];
     }
@@ -39,22 +39,6 @@ export default defineRule({
     return findings;
   },
 });
-
-/**
- * `import { testWithHydration } from './fixtures'` … `testWithHydration('loads', async ({ page }) => { … })`: tests
- * declared with a function of the suite's own module (a `test.extend` under another name), called as `test` is,
- * with a title and a function. The spec has tests; whether they assert is beyond what this file shows.
- */
-function declaresTestsThroughOwnWrapper(model: SpecModel): boolean {
-  return model.calls.some((call) => {
-    const [title, body] = call.arguments;
-    if (call.arguments.length !== 2 || !title || !body || !(ts.isStringLiteralLike(title) || ts.isTemplateExpression(title))) return false;
-    if (!ts.isArrowFunction(body) && !ts.isFunctionExpression(body)) return false;
-    if (!ts.isIdentifier(call.expression)) return false;
-    const module = model.moduleBinding(call.expression)?.module;
-    return module !== undefined && module.startsWith('.');
-  });
-}
 
 /** What counts as an assertion besides expect: the options, their patterns compiled once per file. */
 interface Assertions {

@@ -13,6 +13,7 @@
  *   (succeeded or gave up)
  * - critic_rejection_rate = rejected verdicts / verdicts
  * - runner_pass_rate = runs classified `pass` / runs
+ * - runner_runs_without_os_sandbox: contained runs that had no OS sandbox (off, not installed, or its probe failed)
  * - issues_by_rule: errors left after autofix, per rule id (each issue counted); autofixes_by_rule:
  *   problems the autofix repaired, per rule id
  *
@@ -45,6 +46,7 @@ export const StatsDocument = z.strictObject({
   runner_runs: count,
   runner_pass_rate: rate,
   runner_failures_by_classification: z.strictObject({ test_bug: count, app_bug: count, environment: count, timeout: count }),
+  runner_runs_without_os_sandbox: count,
   heal_attempts: count,
   heal_successes: count,
   weakening_heals_refused: count,
@@ -99,6 +101,7 @@ export function computeStats(events: readonly StatsEvent[]): StatsDocument {
     runner_runs: runs.length,
     runner_pass_rate: ratio(runs.filter((e) => e.classification === 'pass').length, runs.length),
     runner_failures_by_classification: failuresByClass,
+    runner_runs_without_os_sandbox: runs.filter((e) => e.os_sandbox === false).length,
     heal_attempts: heals.length,
     heal_successes: heals.filter((e) => e.outcome === 'healed').length,
     weakening_heals_refused: heals.filter((e) => e.outcome === 'refused').length,

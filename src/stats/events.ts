@@ -81,6 +81,8 @@ export const RunnerOutcomeEvent = z.object({
   classification: RunClassification,
   /** A green run's proof run: proved, unproved, no_actions or inconclusive. */
   proof: ProofVerdict.optional(),
+  /** A contained run: whether it had the OS sandbox (under `auto`, a machine without one runs without it). */
+  os_sandbox: z.boolean().optional(),
 });
 
 /** One Medic attempt: healed (the heal passed), failed, or refused because it weakened the test. */

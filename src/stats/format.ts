@@ -50,6 +50,7 @@ export function statsMarkdown(stats: StatsDocument, gates: readonly GateResult[]
     `| Max retries hit | ${percent(stats.max_retries_hit_rate)} |`,
     `| Critic rejections | ${stats.critic_rejections} of ${stats.critic_verdicts} (${percent(stats.critic_rejection_rate)}) |`,
     `| Runner pass rate | ${percent(stats.runner_pass_rate)} of ${stats.runner_runs} runs |`,
+    `| Contained runs without the OS sandbox | ${stats.runner_runs_without_os_sandbox} |`,
     `| Heals | ${stats.heal_successes} of ${stats.heal_attempts} healed, ${stats.weakening_heals_refused} weakening refused |`,
     `| Model calls | ${stats.llm_calls} (${stats.llm_call_failures} failed, ${stats.llm_http_attempts} HTTP attempts) |`,
     `| Tokens | ${stats.tokens.total} (prompt ${stats.tokens.prompt}, completion ${stats.tokens.completion}) |`,

@@ -10,9 +10,9 @@ export interface Compiler {
 }
 
 /** The native type checker for `auto` and `native` where it is installed; asked for by name and missing, an error that says so. */
-export function nativeChecker(choice: TypeCheckerChoice, options: Record<string, unknown>, project: ProjectDeclarations): NativeTypeChecker | undefined {
+export function nativeChecker(choice: TypeCheckerChoice, options: Record<string, unknown>, project: ProjectDeclarations, idleMs?: number): NativeTypeChecker | undefined {
   if (choice === 'javascript') return undefined;
-  const native = NativeTypeChecker.create(options, process.cwd(), project);
+  const native = NativeTypeChecker.create(options, process.cwd(), project, idleMs);
   if (!(native instanceof Error)) return native;
   if (choice === 'native') throw new Error(`the native type checker (TypeScript 7, the optional dependency typescript-native) cannot be loaded: ${native.message}`);
   return undefined;

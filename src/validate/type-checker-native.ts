@@ -32,8 +32,8 @@ function flattenChain(d: NativeDiagnostic, indent = 0): string {
 }
 
 const NATIVE_ERROR_CATEGORY = 1;
-/** How long the compiler process of `check` waits for the next batch before it exits. */
-const IDLE_MS = 5_000;
+/** How long the compiler process of `check` waits for the next batch before it exits, unless its creator says otherwise. */
+export const IDLE_MS = 5_000;
 
 type Spec = { file: string; text: string };
 type FileSystemCallbacks = Record<string, (p: string) => unknown>;
@@ -85,15 +85,21 @@ export class NativeTypeChecker {
     private readonly options: Record<string, unknown>,
     cwd: string,
     private readonly project: ProjectDeclarations,
+    private readonly idleMs: number,
   ) {
     this.configFile = path.join(cwd, `.scribe-type-check-${process.pid}.tsconfig.json`);
     this.globals = new Map(project.globals.map((g) => [globalsFileName(g.source), g.declarations]));
   }
 
-  /** The native checker, or the error that says why it is not installed. */
-  static create(options: Record<string, unknown>, cwd = process.cwd(), project: ProjectDeclarations = NO_PROJECT): NativeTypeChecker | Error {
+  /** The native checker, or the error that says why it is not installed; `idleMs`: how long its process waits for the next batch. */
+  static create(options: Record<string, unknown>, cwd = process.cwd(), project: ProjectDeclarations = NO_PROJECT, idleMs = IDLE_MS): NativeTypeChecker | Error {
     const Api = nativeSyncApi();
-    return Api instanceof Error ? Api : new NativeTypeChecker(Api, options, cwd, project);
+    return Api instanceof Error ? Api : new NativeTypeChecker(Api, options, cwd, project, idleMs);
+  }
+
+  /** Whether the compiler process of `check` is up (it exits after `idleMs` without a batch). */
+  get running(): boolean {
+    return this.api !== undefined;
   }
 
   check(specs: readonly Spec[]): Map<string, TypeDiagnostic[]> {
@@ -102,7 +108,7 @@ export class NativeTypeChecker {
       return this.checkNow(specs);
     } finally {
       // An idle compiler holds a hundred megabytes: it goes after a while, and the next batch starts another.
-      this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
+      this.idle = setTimeout(() => this.close(), this.idleMs).unref();
     }
   }
 

@@ -43,6 +43,11 @@ export interface ValidatorOptions {
   projectTypes?: ProjectTypes;
   /** Which compiler type-checks (default `auto`: TypeScript 7's native one where it is installed). */
   typeChecker?: TypeCheckerChoice;
+  /**
+   * How long the native type checker's process waits for the next check before it exits (default 5 s). A
+   * batch's worker keeps it through a contained run: its next check (a heal, the next scenario) comes after one.
+   */
+  typeCheckerIdleMs?: number;
 }
 
 export interface FileValidation {
@@ -363,7 +368,7 @@ export class Validator {
     const project = this.options.projectTypes ?? (this.options.tsconfig ? readProjectTypes(this.options.tsconfig) : undefined);
     const options = typeCheckOptions(strictOf(this.config), project);
     const declarations = project ?? NO_PROJECT;
-    this.compiler = { javascript: new JavaScriptPrograms(compilerOptionsFor(options), declarations), native: nativeChecker(this.options.typeChecker ?? 'auto', options, declarations) };
+    this.compiler = { javascript: new JavaScriptPrograms(compilerOptionsFor(options), declarations), native: nativeChecker(this.options.typeChecker ?? 'auto', options, declarations, this.options.typeCheckerIdleMs) };
     return this.compiler;
   }
 }

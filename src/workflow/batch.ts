@@ -196,7 +196,8 @@ function inThread(options: BatchOptions, threads: GenerationThreads, batch: stri
 /** In this thread, beside the caller's provider, with one validator for all of this worker's scenarios. */
 function inCallerThread(options: BatchOptions, explored: ExploredPages): Generate {
   const { project } = options;
-  const validator: Validator = untrustedValidator(project.agents.critic, { projectRoot: project.cwd, typeCheck: true, tsconfig: project.tsconfig });
+  // Its next check comes after a contained run: the type checker stays up for as long as a run may take.
+  const validator: Validator = untrustedValidator(project.agents.critic, { projectRoot: project.cwd, typeCheck: true, tsconfig: project.tsconfig, typeCheckerIdleMs: project.agents.runner.timeouts.run_ms });
   return (request, generation, stats, onEvent) =>
     generateSpec(request, {
       cwd: project.cwd,

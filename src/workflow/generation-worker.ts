@@ -37,7 +37,9 @@ function serveJobs(port: MessagePort): void {
     if (batch !== undefined && explored?.batch !== batch) explored = { batch, pages: new ExploredPages() };
     project
       .then((loaded) => {
-        validator ??= untrustedValidator(loaded.agents.critic, { projectRoot: message.job.cwd, typeCheck: true, tsconfig: loaded.tsconfig });
+        // A batch's next check comes after a contained run: its type checker stays up for as long as a run may take.
+        const typeCheckerIdleMs = batch === undefined ? undefined : loaded.agents.runner.timeouts.run_ms;
+        validator ??= untrustedValidator(loaded.agents.critic, { projectRoot: message.job.cwd, typeCheck: true, tsconfig: loaded.tsconfig, ...(typeCheckerIdleMs ? { typeCheckerIdleMs } : {}) });
         const provider = message.job.request.provider ?? loaded.provider;
         return generateSpec(message.job.request, {
           cwd: message.job.cwd,

@@ -103,7 +103,15 @@ async function runnerWorker(context: GenerationContext, stages: Stages, state: R
     proof: { signInUnderTest: namedActions(task.description).includes('log in') },
     credentials: Object.values(context.project.agents.critic.credentials),
   });
-  context.reporter.report({ type: 'runner_outcome', generation: context.generation, status: report.status, classification: report.classification, ...(report.proof ? { proof: report.proof.verdict } : {}) });
+  context.reporter.report({
+    type: 'runner_outcome',
+    generation: context.generation,
+    status: report.status,
+    classification: report.classification,
+    ...(report.proof ? { proof: report.proof.verdict } : {}),
+    ...(report.containment ? { os_sandbox: report.containment.os_sandbox } : {}),
+  });
+  if (report.containment?.os_sandbox_unavailable) reportStage(context, 'run', 'info', `ran without the OS sandbox: ${report.containment.os_sandbox_unavailable}`);
   const passed = report.classification === 'pass';
   // A stand-in (the offline generator's smoke test) is kept for review as what it is, proved or not.
   const unproved = passed && !candidate.substitute && !provesRequest(report.proof, task.description);

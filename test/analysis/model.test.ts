@@ -350,4 +350,31 @@ describe('SpecModel.tests', () => {
     const inner = find(model, 'test.skip()');
     expect(model.enclosingTest(inner)?.title).toBe('plain');
   });
+
+  it("lists tests declared with the suite's own wrapper (a test.extend under another name), not helpers called like it", () => {
+    // The router suite's streaming-ssr specs: testWithHydration = test.extend(…) in ./fixtures.
+    const model = parse(
+      [
+        "import { test, testWithHydration, describeEach } from './fixtures';",
+        "import { seed } from './helpers';",
+        "const { expect, signedInTest } = require('./auth-fixtures');",
+        "import { run } from 'some-runner';",
+        "test.describe('stream', () => {",
+        "  testWithHydration('resolves', async ({ page }) => { await page.goto('/'); });",
+        "  testWithHydration(`streams ${1}`, async function ({ page }) { await page.goto('/s'); });",
+        '});',
+        "describeEach('per processor', (processor) => { test('renders', async ({ page }) => {}); });",
+        "run('title', async ({ page }) => {});",
+        "seed('users', async ({ db }) => {});",
+        "signedInTest('account', async ({ page }) => {});",
+      ].join('\n'),
+    );
+    expect(model.tests().map((t) => [t.path, t.title, t.body !== undefined])).toEqual([
+      ['test', 'resolves', true],
+      ['test', 'streams 1', true],
+      ['test', 'renders', true],
+      ['test', 'account', true],
+    ]);
+    expect(model.enclosingTest(find(model, "page.goto('/s')"))?.title).toBe('streams 1');
+  });
 });

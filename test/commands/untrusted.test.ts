@@ -1,6 +1,7 @@
 /**
  * `--untrusted` on the command line: `scribe validate --untrusted` adds the allow-list gate to the rules,
- * and `scribe run --untrusted` refuses a spec the gate stops before anything runs, and runs one it passes.
+ * and `scribe run --untrusted` refuses a spec the gate stops before anything runs, and runs one it passes,
+ * saying so when it runs without the OS sandbox.
  */
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Issue, RunnerReport } from '../../src/contracts.ts';
 import { startDemoApp, type DemoApp } from '../../src/demo-app/server.ts';
+import { osSandboxAvailable } from '../../src/agents/runner/sandbox.ts';
+import { FAKE_BWRAP_ERROR, fakeBwrap } from '../fixtures/fake-bwrap.ts';
 import { scribe } from './cli-harness.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -82,8 +85,21 @@ describe('scribe run --untrusted', () => {
 
   it('runs a spec the gate passes', async () => {
     const run = await scribe(['run', 'good.spec.ts', '--untrusted', '--url', app.url, '--json'], { cwd: dir });
-    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'pass', classification: 'pass' });
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'pass', classification: 'pass', containment: { os_sandbox: osSandboxAvailable(process.env) } });
     expect(run.code).toBe(0);
     expect(readFileSync(path.join(dir, 'good.spec.ts'), 'utf8')).toBe(GOOD);
+  });
+
+  it('says so, and why, when the run goes without the OS sandbox (`auto` where bubblewrap cannot make one)', async () => {
+    const fake = fakeBwrap();
+    try {
+      const run = await scribe(['run', 'good.spec.ts', '--untrusted', '--url', app.url], { cwd: dir, env: { PATH: fake.path } });
+      expect(run.stdout).toMatch(/^PASS {2}good\.spec\.ts/);
+      expect(run.stdout).toContain(`Ran without the OS sandbox: bwrap failed: ${FAKE_BWRAP_ERROR}`);
+      expect(run.code).toBe(0);
+      expect(fake.starts()).toBe(1);
+    } finally {
+      fake.remove();
+    }
   });
 });

@@ -193,7 +193,7 @@ setup('all fixtures', async (fixtures) => { await fixtures.page.goto('/'); });
     expect(found('/virtual/example.spec.ts')).toEqual([2]);
   });
 
-  it("knows tests declared with the suite's own wrapper (a test.extend under another name) are tests; a helper call or a package's function is not", () => {
+  it("knows tests declared with the suite's own wrapper (a test.extend under another name) are tests, and checks them; a helper call or a package's function is not", () => {
     // The router suite's streaming-ssr specs: testWithHydration = test.extend(…) in ./fixtures.
     const wrapped = `import { expect, test, testWithHydration } from './fixtures';
 test.describe('stream', () => {
@@ -201,6 +201,8 @@ test.describe('stream', () => {
 });
 `;
     expect(lines(wrapped)).toEqual([]);
+    // Checked as a test is: one that asserts nothing is reported.
+    expect(lines(wrapped.replace("await expect(page.getByTestId('data')).toBeVisible();", "await page.goto('/');"))).toEqual([3]);
     // No test: a helper of the suite called with other arguments, or a function of a package called like a test.
     expect(lines(`import { seed } from './helpers';\nseed('users', 3);\n`)).toEqual([1]);
     expect(lines(`import { run } from 'some-runner';\nrun('title', async () => {});\n`)).toEqual([1]);

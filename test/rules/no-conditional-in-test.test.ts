@@ -349,6 +349,20 @@ test('own scheduler', async ({ page }) => {
     expect(lines(code)).toEqual([15]);
   });
 
+  it("checks tests declared with the suite's own wrapper (a test.extend under another name) as tests", () => {
+    const code = `import { expect, testWithHydration } from './fixtures';
+import { seed } from './helpers';
+testWithHydration('streams', async ({ page }) => {
+  if (await page.getByTestId('fallback').isVisible()) await page.reload();
+  await expect(page.getByTestId('data')).toBeVisible();
+});
+seed('users', async ({ db }) => {
+  if (await db.count()) return;
+});
+`;
+    expect(lines(code)).toEqual([4]);
+  });
+
   it('leaves a setup or teardown step that only prepares state alone, as a hook; one that drives the page is checked', () => {
     // The router suite's mock-db-teardown.test.ts: delete the user if it is there.
     const code = `import { test as teardown } from '@playwright/test';

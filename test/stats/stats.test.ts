@@ -78,10 +78,10 @@ describe('computeStats', () => {
       { type: 'critic_verdict', generation: 'a', status: 'approved', rules: [] },
       { type: 'critic_verdict', generation: 'b', status: 'approved', rules: [] },
       { type: 'critic_verdict', generation: 'c', status: 'approved', rules: [] },
-      { type: 'runner_outcome', generation: 'a', status: 'fail', classification: 'test_bug' },
+      { type: 'runner_outcome', generation: 'a', status: 'fail', classification: 'test_bug', os_sandbox: false },
       { type: 'heal', generation: 'a', outcome: 'refused' },
       { type: 'heal', generation: 'a', outcome: 'healed' },
-      { type: 'runner_outcome', generation: 'a', status: 'pass', classification: 'pass' },
+      { type: 'runner_outcome', generation: 'a', status: 'pass', classification: 'pass', os_sandbox: true },
       { type: 'runner_outcome', generation: 'b', status: 'fail', classification: 'environment' },
     ];
     for (const event of events) log.record(event);
@@ -92,6 +92,8 @@ describe('computeStats', () => {
       runner_runs: 3,
       runner_pass_rate: 0.3333,
       runner_failures_by_classification: { test_bug: 1, app_bug: 0, environment: 1, timeout: 0 },
+      // Of the contained runs, one went without the OS sandbox; a run that does not say (a trusted one) is not counted.
+      runner_runs_without_os_sandbox: 1,
       heal_attempts: 2,
       heal_successes: 1,
       weakening_heals_refused: 1,

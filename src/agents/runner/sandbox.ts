@@ -38,23 +38,22 @@ export class SandboxUnavailableError extends Error {
   }
 }
 
-/** The command prefix that runs a program in the sandbox, or undefined where there is none (and it is not required). */
-export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env: NodeJS.ProcessEnv): string[] | undefined {
-  if (setting === 'off' || process.platform !== 'linux') {
-    if (setting === 'required') throw new SandboxUnavailableError(`not on Linux`);
-    return undefined;
-  }
-  const bwrap = findBubblewrap(env);
-  const problem = bwrap === undefined ? 'bwrap not found' : probe(bwrap);
+/** The command prefix that runs a program in the sandbox, or why there is none here (and it is not required). */
+export type SandboxChoice = { prefix: string[] } | { unavailable: string };
+
+export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env: NodeJS.ProcessEnv): SandboxChoice {
+  if (setting === 'off') return { unavailable: 'runner.yaml containment.os_sandbox is "off"' };
+  const problem = sandboxProblem(env);
   if (problem !== undefined) {
     if (setting === 'required') throw new SandboxUnavailableError(problem);
-    return undefined;
+    return { unavailable: problem };
   }
+  const bwrap = findBubblewrap(env)!;
   const nodePrefix = path.resolve(process.execPath, '..', '..');
   const readOnly = [...new Set([...SYSTEM_READ_ONLY, nodePrefix, ...paths.readOnly.map((p) => path.resolve(p))])];
-  return [
+  const prefix = [
     ...fileSizeLimit(paths.limits.fileBytes, env),
-    bwrap!,
+    bwrap,
     '--die-with-parent',
     '--new-session',
     '--unshare-pid',
@@ -77,6 +76,7 @@ export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env:
     '--chdir', paths.workDir,
     '--',
   ];
+  return { prefix };
 }
 
 /** Files a project keeps secrets in, by name: .env and its variants, package registry and host credentials. */
@@ -103,8 +103,14 @@ export function fileSizeLimit(bytes: number, env: NodeJS.ProcessEnv): string[] {
 
 /** Whether a contained run here gets the OS sandbox (with `auto`). */
 export function osSandboxAvailable(env: NodeJS.ProcessEnv): boolean {
-  const bwrap = process.platform === 'linux' ? findBubblewrap(env) : undefined;
-  return bwrap !== undefined && probe(bwrap) === undefined;
+  return sandboxProblem(env) === undefined;
+}
+
+/** Why bubblewrap cannot make a sandbox here, or undefined when it can. */
+function sandboxProblem(env: NodeJS.ProcessEnv): string | undefined {
+  if (process.platform !== 'linux') return 'not on Linux';
+  const bwrap = findBubblewrap(env);
+  return bwrap === undefined ? 'bwrap not found' : probed(bwrap);
 }
 
 function findBubblewrap(env: NodeJS.ProcessEnv): string | undefined {
@@ -119,13 +125,34 @@ function findProgram(name: string, env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
+/** How long one probe may take: bwrap starts in milliseconds, but a loaded machine may hold it for seconds. */
+const PROBE_TIMEOUT_MS = 20_000;
+
+/**
+ * The probe's answer for each bwrap, kept for the process: whether user namespaces work is a fact of the
+ * machine, and probing before every run on a loaded machine cost each run the wait, and under `auto` a run
+ * whose probe timed out went without the sandbox. A probe that timed out twice is not kept.
+ */
+const probes = new Map<string, string | undefined>();
+
+function probed(bwrap: string): string | undefined {
+  if (probes.has(bwrap)) return probes.get(bwrap);
+  const first = probe(bwrap);
+  const answer = first.timedOut ? probe(bwrap) : first;
+  if (answer.timedOut) return `bwrap did not answer its probe within ${PROBE_TIMEOUT_MS / 1000} s, twice (a loaded machine?)`;
+  probes.set(bwrap, answer.problem);
+  return answer.problem;
+}
+
 /** Whether bwrap can make a sandbox here (user namespaces may be off, or the container may forbid them). */
-function probe(bwrap: string): string | undefined {
+function probe(bwrap: string): { problem?: string; timedOut: boolean } {
   try {
-    execFileSync(bwrap, ['--ro-bind', '/', '/', '--unshare-pid', '--proc', '/proc', '--dev', '/dev', 'true'], { stdio: 'pipe', timeout: 5000 });
-    return undefined;
+    execFileSync(bwrap, ['--ro-bind', '/', '/', '--unshare-pid', '--proc', '/proc', '--dev', '/dev', 'true'], { stdio: 'pipe', timeout: PROBE_TIMEOUT_MS });
+    return { timedOut: false };
   } catch (error) {
-    const stderr = String((error as { stderr?: Buffer }).stderr ?? '').trim();
-    return `bwrap failed: ${stderr || (error as Error).message}`;
+    const failure = error as { stderr?: Buffer; code?: string; message: string };
+    if (failure.code === 'ETIMEDOUT') return { timedOut: true };
+    const stderr = String(failure.stderr ?? '').trim();
+    return { problem: `bwrap failed: ${stderr || failure.message}`, timedOut: false };
   }
 }

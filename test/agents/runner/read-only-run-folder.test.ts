@@ -129,11 +129,13 @@ describe.skipIf(!osSandboxAvailable(process.env))('the OS sandbox alone (a proce
       writeFileSync(path.join(runDir, 'scribe-run.json'), '{}\n');
       writeFileSync(path.join(networkDir, 'hosts'), '127.0.0.1 localhost\n');
       writeFileSync(path.join(networkDir, 'policy.json'), '{}\n');
-      const prefix = sandboxPrefix(
+      const choice = sandboxPrefix(
         'required',
         { workDir, readOnly: [runDir, repoRoot], networkDir, tempDir: path.join(tmpdir(), `scribe-sandbox-tmp-${process.pid}`), limits: { tempBytes: 1024 * 1024, fileBytes: 1024 * 1024 } },
         process.env,
-      )!;
+      );
+      const prefix = 'prefix' in choice ? choice.prefix : [];
+      expect(prefix).toContain('--ro-bind-try');
       const script = `const fs = require('node:fs');
 const tried = {};
 const attempt = (name, act) => { try { act(); tried[name] = 'written'; } catch (error) { tried[name] = error.code; } };

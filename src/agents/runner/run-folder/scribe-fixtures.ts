@@ -28,11 +28,12 @@ async function containNavigation(context: BrowserContext, testInfo: TestInfo, co
   const blocked = (url: string) => `Scribe blocked a navigation outside http(s): ${url}`;
   await context.route((url) => !/^https?:$/.test(url.protocol), (route) => route.abort('blockedbyclient'));
   const contain = (page: Page) => {
-    const go = page.goto.bind(page);
+    // Named as the method: Playwright names the API in its errors by the call site's name ("page.goto: net::ERR_…").
+    const goto = page.goto.bind(page);
     page.goto = async (url, options) => {
       const target = new URL(url, testInfo.project.use.baseURL ?? 'about:blank').href;
       if (!reachable(target)) throw new Error(blocked(target));
-      return go(url, options);
+      return goto(url, options);
     };
     page.on('framenavigated', (frame) => {
       if (reachable(frame.url()) || failedNavigation(frame.url())) return;
@@ -55,9 +56,9 @@ export const test = base.extend<{ scribeEvidence: void }>({
           if (message.type() === 'error') consoleErrors.push(message.text());
         });
         page.on('pageerror', (error) => consoleErrors.push(error.message));
-        const takeScreenshot = page.screenshot.bind(page);
+        const screenshot = page.screenshot.bind(page);
         page.screenshot = async (options) => {
-          const image = await takeScreenshot(options);
+          const image = await screenshot(options);
           if (options?.path) screenshots.push(path.resolve(options.path));
           return image;
         };
