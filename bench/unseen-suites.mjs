@@ -5,7 +5,8 @@
 // source name holding that repository's tree at the listed commit.
 //
 // Prints, per part (tuning, held-out): findings per rule for each tool, both wall times, crashes, and on the
-// rules both tools have, the eslint findings Scribe has no finding for at the same line. It draws a sample
+// rules both tools have, the eslint findings Scribe has no finding for at the same line and, per rule, how many
+// of them are judged true (Scribe's misses, which should be none). It draws a sample
 // of findings with a fixed seed for labelling (--sample FILE writes them with their line of code), and with
 // the labels in bench/corpus/labels.json it prints each rule's sampled precision and the precision over all
 // findings (each rule's precision weighted by its count).
