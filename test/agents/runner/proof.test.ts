@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { runSpec } from '../../../src/agents/runner.ts';
+import { RUN_FOLDER_VARIABLE } from '../../../src/agents/runner/run-folder/scribe-run.ts';
 import { createWorkspace, resolvePlaywright } from '../../../src/agents/runner/workspace.ts';
 import { neutraliseActions } from '../../../src/analysis/neutralise.ts';
 import { loadRunnerConfig } from '../../../src/config/runner.ts';
@@ -93,7 +94,8 @@ describe('the proof run', { timeout: 180_000 }, () => {
       runner: config,
       proof: { text: neutraliseActions(spec, 'search.spec.ts', {}).text, expectTimeoutMs: config.proof.expect_ms },
     });
-    const ran = spawnSync(process.execPath, [playwright.cli, 'test', '--config', workspace.configFile], { cwd: workspace.dir, encoding: 'utf8' });
+    // As the Runner starts it: in the run's working folder, told where the run folder's settings are.
+    const ran = spawnSync(process.execPath, [playwright.cli, 'test', '--config', workspace.configFile], { cwd: workspace.workDir, env: { ...process.env, [RUN_FOLDER_VARIABLE]: workspace.dir }, encoding: 'utf8' });
     expect(ran.status).toBe(1); // the proof copy fails, as it should
     const filesOf = (prefix: string) => readdirSync(workspace.outputDir).filter((folder) => folder.startsWith(prefix)).flatMap((folder) => readdirSync(path.join(workspace.outputDir, folder)));
     expect(filesOf('search-')).toContain('trace.zip');
