@@ -10,13 +10,12 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 import { launchOptions } from '../src/explore/browser.ts';
-import { median } from './load.mjs';
+import { median, loadAverage } from './load.mjs';
 import { cpuByKind } from './process-cpu.ts';
 
 const run = promisify(execFile);
@@ -77,7 +76,7 @@ try {
   console.log(`npx playwright test (bare)        ${s(median(bare))}   (runs: ${bare.map(s).join(', ')})`);
   console.log(`ratio                             ${(median(whole) / median(bare)).toFixed(2)}x (goal <= 1.3x)`);
   console.log(`CPU seconds (process trees)       scribe generate ${median(cpu.whole).toFixed(2)}, bare ${median(cpu.bare).toFixed(2)}: ${(median(cpu.whole) / median(cpu.bare)).toFixed(2)}x`);
-  console.log(`load average at the end           ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(`load average at the end           ${loadAverage()}`);
   console.log('stages (timings_ms):');
   for (const [stage, times] of stages) console.log(`  ${stage.padEnd(12)} ${s(median(times))}`);
   console.log(`  outside the pipeline's total (process start-up, agents/ and config, teardown)  ${s(median(unaccounted))}`);

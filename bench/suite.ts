@@ -22,7 +22,7 @@
  * machine used over time, and how long two contained runs overlapped: whether the workers wait for each
  * other, for a core, or for nothing.
  */
-import { cpus, loadavg } from 'node:os';
+import { cpus } from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,8 +40,9 @@ import { startFakeOpenAI } from '../test/fixtures/fake-openai.ts';
 import { fenced } from '../test/fixtures/model-answers.ts';
 import { RENAMED, startSuiteApp } from '../test/fixtures/suite-app.ts';
 import { makeSignedInSuiteProject, makeSuiteProject } from '../test/fixtures/suite-project.ts';
+import { loadAverage } from './load.mjs';
 
-const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+const load = loadAverage;
 console.log(`machine: ${cpus().length} cores; load average at start ${load()}`);
 const { values: flags } = parseArgs({
   options: { part: { type: 'string' }, workers: { type: 'string', default: '1,2' }, profile: { type: 'boolean', default: false }, timeline: { type: 'boolean', default: false } },

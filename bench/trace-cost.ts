@@ -7,16 +7,16 @@
  *   node --import tsx bench/trace-cost.ts [runs=7]
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSpec } from '../src/agents/runner.ts';
 import { loadRunnerConfig } from '../src/config/runner.ts';
 import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 import { bundledRunTarget } from '../test/fixtures/run-target.ts';
+import { loadAverage, runsArgument } from './load.mjs';
 
-const runs = Number(process.argv[2] ?? 7);
-if (!Number.isInteger(runs) || runs < 1) throw new Error(`runs ${process.argv[2]}: a whole number of at least 1`);
-const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+const runs = runsArgument(7);
+const load = loadAverage;
 console.log(`machine: ${cpus().length} cores; load average at start ${load()}`);
 
 const SPEC = `import { test, expect } from '@playwright/test';
