@@ -3,10 +3,11 @@
  * assertions depend on its actions is proved; one whose assertions hold without them is not, whatever it
  * does before its last navigation; one that does nothing after it has no proof to give.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { runSpec } from '../../../src/agents/runner.ts';
 import { RUN_FOLDER_VARIABLE } from '../../../src/agents/runner/run-folder/scribe-run.ts';
@@ -94,9 +95,15 @@ describe('the proof run', { timeout: 180_000 }, () => {
       runner: config,
       proof: { text: neutraliseActions(spec, 'search.spec.ts', {}).text, expectTimeoutMs: config.proof.expect_ms },
     });
-    // As the Runner starts it: in the run's working folder, told where the run folder's settings are.
-    const ran = spawnSync(process.execPath, [playwright.cli, 'test', '--config', workspace.configFile], { cwd: workspace.workDir, env: { ...process.env, [RUN_FOLDER_VARIABLE]: workspace.dir }, encoding: 'utf8' });
-    expect(ran.status).toBe(1); // the proof copy fails, as it should
+    // As the Runner starts it: in the run's working folder, told where the run folder's settings are. Not
+    // spawnSync: the demo app serves from this process, and a blocked event loop timed out both files' navigations.
+    const exitCode = await promisify(execFile)(process.execPath, [playwright.cli, 'test', '--config', workspace.configFile], { cwd: workspace.workDir, env: { ...process.env, [RUN_FOLDER_VARIABLE]: workspace.dir } }).then(
+      () => 0,
+      (error: { code?: number }) => error.code,
+    );
+    expect(exitCode).toBe(1); // the proof copy fails, as it should
+    const report = JSON.parse(readFileSync(workspace.reportFile, 'utf8')) as { stats: { expected: number; unexpected: number } };
+    expect(report.stats).toMatchObject({ expected: 1, unexpected: 1 }); // the spec passed; its proof copy failed
     const filesOf = (prefix: string) => readdirSync(workspace.outputDir).filter((folder) => folder.startsWith(prefix)).flatMap((folder) => readdirSync(path.join(workspace.outputDir, folder)));
     expect(filesOf('search-')).toContain('trace.zip');
     const proofFiles = filesOf('search.spec.ts.proof');
