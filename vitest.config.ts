@@ -12,6 +12,7 @@ export const E2E = [
   'test/agents/runner-hostile.test.ts',
   'test/agents/runner-user-config.test.ts',
   'test/agents/runner/proof.test.ts',
+  'test/agents/runner/proof-shared-state.test.ts',
   'test/agents/runner/read-only-run-folder.test.ts',
   'test/agents/runner/sandbox-probe.test.ts',
   'test/agents/runner/redact-report.test.ts',
