@@ -24,8 +24,18 @@ function serveJobs(port: MessagePort): void {
   // A batch's scenarios start on pages of one site: one exploration serves the thread's later ones of that
   // batch. A job of no batch (the server's) explores afresh: the app may have changed since the last.
   let explored: { batch: string; pages: ExploredPages } | undefined;
+  // The job in hand: stopping the thread aborts it and waits for it to end (its browser and runs closed).
+  let running: { controller: AbortController; done: Promise<unknown> } | undefined;
   port.on('message', (message: ToWorker) => {
     if (message.type === 'abort') return;
+    if (message.type === 'stop') {
+      running?.controller.abort(new Error('the worker thread is stopping'));
+      void Promise.resolve(running?.done)
+        .then(() => validator?.stopTypeCheck())
+        .catch(() => undefined)
+        .then(() => send({ type: 'stopped' }));
+      return;
+    }
     const controller = new AbortController();
     const onAbort = (next: ToWorker) => {
       if (next.type === 'abort') controller.abort(new Error(next.reason));
@@ -35,7 +45,7 @@ function serveJobs(port: MessagePort): void {
     project ??= loadProject({ cwd: message.job.cwd, env: process.env, ...(playwright !== undefined ? { playwright: Promise.resolve(playwright ? withMatcher(playwright) : undefined) } : {}) });
     const { batch } = message.job;
     if (batch !== undefined && explored?.batch !== batch) explored = { batch, pages: new ExploredPages() };
-    project
+    const done = project
       .then((loaded) => {
         // A batch's next check comes after a contained run: its type checker stays up for as long as a run may take.
         const typeCheckerIdleMs = batch === undefined ? undefined : loaded.agents.runner.timeouts.run_ms;
@@ -56,5 +66,6 @@ function serveJobs(port: MessagePort): void {
       .then((result) => send({ type: 'result', result }))
       .catch((error: unknown) => send({ type: 'error', message: error instanceof Error ? error.message : String(error) }))
       .finally(() => port.off('message', onAbort));
+    running = { controller, done };
   });
 }
