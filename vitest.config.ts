@@ -45,6 +45,7 @@ export const E2E = [
   'test/validate/validator.test.ts',
   'test/workflow/batch-cancel.test.ts',
   'test/workflow/batch-explore.test.ts',
+  'test/commands/batch-explorations.test.ts',
   'test/workflow/batch-progress.test.ts',
   'test/workflow/cancel.test.ts',
   'test/workflow/failing-reporter.test.ts',

@@ -139,10 +139,10 @@ export async function generateBatch(options: BatchOptions): Promise<BatchResult>
   };
 
   const threads = options.provider ? undefined : new GenerationThreads(project.env);
-  // In the caller's thread, the batch's generations share the pages they explored (each thread's do, in threads).
+  // The batch's generations share the pages they explored, in this thread or in the worker threads.
   const explored = new ExploredPages();
   const worker = async (id: number) => {
-    const generate = threads ? inThread(options, threads, batch) : inCallerThread(options, explored);
+    const generate = threads ? inThread(options, threads, batch, explored) : inCallerThread(options, explored);
     for (let index = next++; index < items.length; index = next++) {
       options.signal?.throwIfAborted();
       const item = items[index]!;
@@ -182,13 +182,13 @@ type Generate = (request: GenerateRequest, generation: string, stats: StatsSink,
  * In a worker thread, which reads the project from its folder (its Playwright config as read here: no
  * second config reader per thread) and keeps its own validator.
  */
-function inThread(options: BatchOptions, threads: GenerationThreads, batch: string): Generate {
+function inThread(options: BatchOptions, threads: GenerationThreads, batch: string, explored: ExploredPages): Generate {
   const { project } = options;
   const playwright = project.playwright ? playwrightRead(project.playwright) : null;
   return (request, generation, stats, onEvent) =>
     threads.run(
       { request: { ...request, provider: request.provider ?? project.provider }, cwd: project.cwd, generation, batch, playwright },
-      { onEvent, stats },
+      { onEvent, stats, explored },
       options.signal ?? new AbortController().signal,
     );
 }

@@ -8,7 +8,7 @@ import { untrustedValidator } from '../validate/gate.ts';
 import type { Validator } from '../validate/validator.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
 import { withMatcher } from '../project/playwright.ts';
-import { ExploredPages } from './explored-pages.ts';
+import type { Explorations, SharedExploration } from './explored-pages.ts';
 import { generateSpec } from './pipeline.ts';
 import { progressReporter } from './progress-reporter.ts';
 import type { FromWorker, ToWorker } from './threads.ts';
@@ -21,13 +21,9 @@ function serveJobs(port: MessagePort): void {
   let validator: Validator | undefined;
   // The project is read once per thread (a loaded config holds functions, which cannot cross threads).
   let project: Promise<ProjectContext> | undefined;
-  // A batch's scenarios start on pages of one site: one exploration serves the thread's later ones of that
-  // batch. A job of no batch (the server's) explores afresh: the app may have changed since the last.
-  let explored: { batch: string; pages: ExploredPages } | undefined;
   // The job in hand: stopping the thread aborts it and waits for it to end (its browser and runs closed).
   let running: { controller: AbortController; done: Promise<unknown> } | undefined;
   port.on('message', (message: ToWorker) => {
-    if (message.type === 'abort') return;
     if (message.type === 'stop') {
       running?.controller.abort(new Error('the worker thread is stopping'));
       void Promise.resolve(running?.done)
@@ -36,6 +32,7 @@ function serveJobs(port: MessagePort): void {
         .then(() => send({ type: 'stopped' }));
       return;
     }
+    if (message.type !== 'run') return;
     const controller = new AbortController();
     const onAbort = (next: ToWorker) => {
       if (next.type === 'abort') controller.abort(new Error(next.reason));
@@ -44,7 +41,6 @@ function serveJobs(port: MessagePort): void {
     const { playwright } = message.job;
     project ??= loadProject({ cwd: message.job.cwd, env: process.env, ...(playwright !== undefined ? { playwright: Promise.resolve(playwright ? withMatcher(playwright) : undefined) } : {}) });
     const { batch } = message.job;
-    if (batch !== undefined && explored?.batch !== batch) explored = { batch, pages: new ExploredPages() };
     const done = project
       .then((loaded) => {
         // A batch's next check comes after a contained run: its type checker stays up for as long as a run may take.
@@ -59,7 +55,9 @@ function serveJobs(port: MessagePort): void {
           generation: message.job.generation,
           stats: { record: (event) => send({ type: 'stats', event }) },
           validator,
-          explored: batch === undefined ? undefined : explored?.pages,
+          // A batch's scenarios start on pages of one site: its explorations are shared. A job of no batch
+          // (the server's) explores afresh: the app may have changed since the last.
+          explored: batch === undefined ? undefined : explorationsOfTheBatch(port),
           reporters: [progressReporter(message.job.cwd, (event) => send({ type: 'event', event }), "the job's stages")],
         });
       })
@@ -68,4 +66,46 @@ function serveJobs(port: MessagePort): void {
       .finally(() => port.off('message', onAbort));
     running = { controller, done };
   });
+}
+
+/**
+ * The batch's explorations, asked of the thread that runs the batch (threads.ts): the answer is the
+ * exploration to reuse, or to explore here and send what was found, which the batch keeps for the others.
+ */
+function explorationsOfTheBatch(port: MessagePort): Explorations {
+  let asked = 0;
+  return {
+    exploration: async (url, budget, explore, signal) => {
+      signal?.throwIfAborted();
+      const id = ++asked;
+      const send = (message: FromWorker) => port.postMessage(message);
+      const answer = await new Promise<Extract<ToWorker, { type: 'exploration' }>>((resolve, reject) => {
+        const onAnswer = (message: ToWorker) => {
+          if (message.type !== 'exploration' || message.id !== id) return;
+          stop();
+          resolve(message);
+        };
+        const onAbort = () => {
+          stop();
+          reject(signal?.reason instanceof Error ? signal.reason : new Error(String(signal?.reason)));
+        };
+        const stop = () => {
+          port.off('message', onAnswer);
+          signal?.removeEventListener('abort', onAbort);
+        };
+        port.on('message', onAnswer);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        send({ type: 'explore', id, url, budget });
+      });
+      if (answer.exploration) return { exploration: answer.exploration, reused: true } satisfies SharedExploration;
+      try {
+        const exploration = await explore();
+        send({ type: 'explored', id, exploration });
+        return { exploration, reused: false };
+      } catch (error) {
+        send({ type: 'explored', id, error: error instanceof Error ? error.message : String(error) });
+        throw error;
+      }
+    },
+  };
 }

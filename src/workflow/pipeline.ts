@@ -31,7 +31,7 @@ import type { PipelineSegment } from './segments.ts';
 import { containedRunOptions, pipelineWorkers } from './workers.ts';
 import type { GenerationContext } from './generation-context.ts';
 import type { SignedInExploration } from './explore-signed-in.ts';
-import type { ExploredPages } from './explored-pages.ts';
+import type { Explorations } from './explored-pages.ts';
 
 /** For a caller that reads the project itself (the CLI): Playwright loads meanwhile. */
 export { preloadPlaywright };
@@ -69,8 +69,8 @@ export interface PipelineOptions {
    * type-check after the first fast. It must have been built from the project's agents/critic.yaml.
    */
   validator?: Validator;
-  /** The pages earlier generations explored (a batch's worker): a start page among them is not explored again. */
-  explored?: ExploredPages;
+  /** The explorations a batch's generations share: a start page one of them reached is not explored again. */
+  explored?: Explorations;
 }
 
 export interface PipelineResult {
@@ -142,24 +142,20 @@ async function walk(asked: GenerateRequest, options: PipelineOptions, { project,
   const validating = options.validator?.forUntrustedCode(options.cwd) ?? untrustedValidator(critic, { projectRoot: options.cwd, typeCheck: true, tsconfig: project.tsconfig });
   let inventory: PageInventory | undefined;
   let signIn: ExploreSignIn | undefined;
-  const explored = request.url ? options.explored?.from(request.url, config.explore) : undefined;
-  if (explored) {
-    ({ inventory, signIn } = explored);
-    emit('explore', 'started', `exploring ${request.url}`);
-    emit('explore', 'done', `${request.url} was explored by an earlier generation of this batch: its ${1 + (inventory.pages?.length ?? 0)} pages reused`);
-    validating.warmTypeCheck();
-  } else if (request.url) {
+  if (request.url) {
     const url = request.url;
     emit('explore', 'started', `exploring ${url}`);
-    const exploring = explore(url, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
+    const exploreHere = () => explore(url, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
+    const exploring = options.explored ? options.explored.exploration(url, config.explore, exploreHere, options.signal) : exploreHere().then((exploration) => ({ exploration, reused: false }));
     // Its failure is read below; meanwhile it must not count as unhandled.
     exploring.catch(() => undefined);
     // The type checker readies itself while the browser starts: its first spec is then checked at once.
     await new Promise((resolve) => setTimeout(resolve, WARM_AFTER_MS));
     validating.warmTypeCheck();
     try {
-      ({ inventory, signIn } = await exploring);
-      options.explored?.add({ inventory, ...(signIn ? { signIn } : {}) });
+      const { exploration, reused } = await exploring;
+      ({ inventory, signIn } = exploration);
+      if (reused) emit('explore', 'done', `${url} was explored by an earlier generation of this batch: its ${1 + (inventory.pages?.length ?? 0)} pages reused`);
     } catch (error) {
       emit('explore', 'failed', `could not explore ${url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -4,6 +4,8 @@
  * first need and kept (with its warm validator) for the next. An aborted generation is asked to stop (its
  * pipeline's AbortSignal fires); at close, a worker still busy after the wait it is given is stopped. A worker
  * is never terminated before it has stopped its child processes (or STOP_WAIT_MS has passed).
+ * A batch's generations share their explorations through this thread (JobReports.explored): a worker asks
+ * for its start page and is handed the inventory, or told to explore and send what it found.
  */
 import { Worker } from 'node:worker_threads';
 import type { NewStatsEvent } from '../stats/events.ts';
@@ -11,13 +13,15 @@ import type { StatsSink } from '../stats/log.ts';
 import type { GenerateRequest, PipelineResult } from './pipeline.ts';
 import type { PipelineEvent } from '../contracts.ts';
 import type { PlaywrightRead } from '../project/playwright.ts';
+import type { SignedInExploration } from './explore-signed-in.ts';
+import type { Explorations, SiteBudget } from './explored-pages.ts';
 
 export interface PipelineJob {
   request: GenerateRequest;
   cwd: string;
   /** The generation's id in the statistics: the job's. */
   generation: string;
-  /** The batch it is a scenario of: a thread's generations of one batch share the pages they explored. */
+  /** The batch it is a scenario of: its exploration is asked of the batch's (JobReports.explored). */
   batch?: string;
   /**
    * The project's Playwright config as the caller read it (null: the project has none): a thread that reads
@@ -26,10 +30,19 @@ export interface PipelineJob {
   playwright?: PlaywrightRead | null;
 }
 
-/** `stop`: end the job in hand, stop the processes the thread started, and answer `stopped`, before it is terminated. */
-export type ToWorker = { type: 'run'; job: PipelineJob } | { type: 'abort'; reason: string } | { type: 'stop' };
+export type ToWorker =
+  | { type: 'run'; job: PipelineJob }
+  | { type: 'abort'; reason: string }
+  /** The answer to an `explore`: the exploration to reuse, or (none) explore here and send it. */
+  | { type: 'exploration'; id: number; exploration?: SignedInExploration }
+  /** End the job in hand, stop the processes the thread started, and answer `stopped`, before it is terminated. */
+  | { type: 'stop' };
 export type FromWorker =
   | { type: 'event'; event: PipelineEvent }
+  /** A generation of a batch asks for the exploration of its start page. */
+  | { type: 'explore'; id: number; url: string; budget: SiteBudget }
+  /** What it explored when told to (or why it could not). */
+  | { type: 'explored'; id: number; exploration?: SignedInExploration; error?: string }
   | { type: 'stats'; event: NewStatsEvent }
   | { type: 'result'; result: PipelineResult }
   | { type: 'error'; message: string }
@@ -40,6 +53,8 @@ export interface JobReports {
   onEvent: (event: PipelineEvent) => void;
   /** Every statistics event of the job, recorded by the server: one writer, and it knows which generations have ended. */
   stats: StatsSink;
+  /** The explorations the job's batch shares; without, a worker that asks is told to explore for itself. */
+  explored?: Explorations;
 }
 
 // From the sources a worker needs tsx to load TypeScript (generation-worker.mjs); the build runs generation-worker.js as is.
@@ -67,26 +82,51 @@ export class GenerationThreads {
     if (this.closed) return Promise.reject(new Error('the server is shutting down'));
     const worker = this.idle.pop() ?? new Worker(ENTRY, { env: { ...this.env } });
     const settled = new Promise<PipelineResult>((resolve, reject) => {
+      // The explorations this worker was told to make, until it sends them.
+      const exploring = new Map<number, { resolve: (exploration: SignedInExploration) => void; reject: (error: Error) => void }>();
       const finish = (reusable: boolean, settle: () => void) => {
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
         signal.removeEventListener('abort', onAbort);
         this.busy.delete(worker);
+        // A generation that ended without sending its exploration leaves the others of its batch to explore.
+        for (const pending of exploring.values()) pending.reject(new Error('the generation ended before its exploration'));
         if (reusable && !this.closed) this.idle.push(worker);
         else void this.stop(worker);
         settle();
       };
+      const send = (message: ToWorker) => worker.postMessage(message);
+      const onExplore = ({ id, url, budget }: { id: number; url: string; budget: SiteBudget }) => {
+        const here = () => new Promise<SignedInExploration>((resolveHere, rejectHere) => {
+          exploring.set(id, { resolve: resolveHere, reject: rejectHere });
+          send({ type: 'exploration', id });
+        });
+        if (!reports.explored) return void here().catch(() => undefined);
+        reports.explored.exploration(url, budget, here, signal).then(
+          ({ exploration, reused }) => reused && send({ type: 'exploration', id, exploration }),
+          // Its own exploration failed (it knows), or the job was aborted while it waited (it stops).
+          () => undefined,
+        );
+      };
+      const onExplored = ({ id, exploration, error }: { id: number; exploration?: SignedInExploration; error?: string }) => {
+        const pending = exploring.get(id);
+        exploring.delete(id);
+        if (exploration) pending?.resolve(exploration);
+        else pending?.reject(new Error(error ?? 'no exploration'));
+      };
       const onMessage = (message: FromWorker) => {
         if (message.type === 'event') reports.onEvent(message.event);
         else if (message.type === 'stats') reports.stats.record(message.event);
+        else if (message.type === 'explore') onExplore(message);
+        else if (message.type === 'explored') onExplored(message);
         else if (message.type === 'result') finish(!signal.aborted, () => resolve(message.result));
         else if (message.type === 'error') finish(!signal.aborted, () => reject(new Error(message.message)));
       };
       const onError = (error: Error) => finish(false, () => reject(error));
       const onExit = (code: number) => finish(false, () => reject(new Error(`the generation's worker thread stopped (exit code ${code})`)));
-      const onAbort = () => worker.postMessage({ type: 'abort', reason: signal.reason instanceof Error ? signal.reason.message : String(signal.reason) } satisfies ToWorker);
+      const onAbort = () => send({ type: 'abort', reason: signal.reason instanceof Error ? signal.reason.message : String(signal.reason) });
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
       signal.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage({ type: 'run', job } satisfies ToWorker);
+      send({ type: 'run', job });
     });
     this.busy.set(worker, settled.catch(() => undefined));
     return settled;

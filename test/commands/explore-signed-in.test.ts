@@ -31,12 +31,16 @@ test('shows the products', async ({ page }) => {
 });
 `;
 
-/** A config whose tests depend on a setup project that signs in through the form and writes .auth/user.json. */
+/**
+ * A config whose tests depend on a setup project that signs in through the form and writes .auth/user.json. Its
+ * assertions wait 2 s, as the suite project's do: a setup project given a wrong password waits them out.
+ */
 function setupProjectConfig(baseURL: string): string {
   return `import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
   testDir: './e2e',
+  expect: { timeout: 2000 },
   use: {
     baseURL: ${JSON.stringify(baseURL)},
     launchOptions: { executablePath: ${JSON.stringify(findBrowser(process.env).executablePath)}, args: ${JSON.stringify(CHROMIUM_ARGS)} },

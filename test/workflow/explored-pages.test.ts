@@ -76,3 +76,81 @@ describe('ExploredPages', () => {
     expect(explored.from(`${ORIGIN}/cart`, BUDGET)?.signIn?.method).toBe('setup_project');
   });
 });
+
+describe('ExploredPages.exploration', () => {
+  /** An exploration of SITE that finishes when `done` is called, counting how often it was started. */
+  function deferredExploration(inventory: PageInventory = SITE) {
+    let started = 0;
+    let finish: () => void = () => {};
+    let fail: (error: Error) => void = () => {};
+    const explore = () => {
+      started += 1;
+      return new Promise<{ inventory: PageInventory; signIn: ExploreSignIn }>((resolve, reject) => {
+        finish = () => resolve({ inventory, signIn: STORAGE_STATE });
+        fail = reject;
+      });
+    };
+    return { explore, started: () => started, finish: () => finish(), fail: (error: Error) => fail(error) };
+  }
+  const never = () => Promise.reject(new Error('explored where it should have waited or reused'));
+
+  it('two generations asking at once get one exploration: the second waits for it and is grounded at its own page', async () => {
+    const explored = new ExploredPages();
+    const first = deferredExploration();
+    const asking = explored.exploration(`${ORIGIN}/`, BUDGET, first.explore);
+    const waiting = explored.exploration(`${ORIGIN}/cart`, BUDGET, never);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    first.finish();
+    const [own, reused] = await Promise.all([asking, waiting]);
+    expect(first.started()).toBe(1);
+    expect(own).toMatchObject({ reused: false, exploration: { inventory: { url: `${ORIGIN}/` } } });
+    expect(reused).toMatchObject({ reused: true, exploration: { inventory: { url: `${ORIGIN}/cart` }, signIn: STORAGE_STATE } });
+  });
+
+  it('a page the exploration under way does not reach is explored after it; one of another origin does not wait', async () => {
+    const explored = new ExploredPages();
+    const first = deferredExploration();
+    const asking = explored.exploration(`${ORIGIN}/`, BUDGET, first.explore);
+    const profile = deferredExploration({ ...page('/profile', ['profile-name']) });
+    const waiting = explored.exploration(`${ORIGIN}/profile`, BUDGET, profile.explore);
+    const other = deferredExploration({ ...page('/', ['elsewhere']), url: 'http://localhost:9999/' });
+    const elsewhere = explored.exploration('http://localhost:9999/', BUDGET, other.explore);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect([first.started(), profile.started(), other.started()]).toEqual([1, 0, 1]);
+    other.finish();
+    first.finish();
+    await asking;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(profile.started()).toBe(1);
+    profile.finish();
+    expect(await waiting).toMatchObject({ reused: false, exploration: { inventory: { url: `${ORIGIN}/profile` } } });
+    expect(await elsewhere).toMatchObject({ reused: false });
+  });
+
+  it('a failed exploration fails only its own generation: the one waiting explores for itself', async () => {
+    const explored = new ExploredPages();
+    const first = deferredExploration();
+    const asking = explored.exploration(`${ORIGIN}/`, BUDGET, first.explore);
+    const second = deferredExploration();
+    const waiting = explored.exploration(`${ORIGIN}/`, BUDGET, second.explore);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    first.fail(new Error('net::ERR_CONNECTION_REFUSED'));
+    await expect(asking).rejects.toThrow('ERR_CONNECTION_REFUSED');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(second.started()).toBe(1);
+    second.finish();
+    expect(await waiting).toMatchObject({ reused: false });
+  });
+
+  it('a generation cancelled while it waits stops waiting', async () => {
+    const explored = new ExploredPages();
+    const first = deferredExploration();
+    const asking = explored.exploration(`${ORIGIN}/`, BUDGET, first.explore);
+    const controller = new AbortController();
+    const waiting = explored.exploration(`${ORIGIN}/cart`, BUDGET, never, controller.signal);
+    controller.abort(new Error('stopped by SIGTERM'));
+    await expect(waiting).rejects.toThrow('stopped by SIGTERM');
+    first.finish();
+    await asking;
+  });
+});

@@ -3,7 +3,7 @@
  * assertions depend on its actions is proved; one whose assertions hold without them is not, whatever it
  * does before its last navigation; one that does nothing after it has no proof to give.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -94,9 +94,18 @@ describe('the proof run', { timeout: 180_000 }, () => {
       runner: config,
       proof: { text: neutraliseActions(spec, 'search.spec.ts', {}).text, expectTimeoutMs: config.proof.expect_ms },
     });
-    // As the Runner starts it: in the run's working folder, told where the run folder's settings are.
-    const ran = spawnSync(process.execPath, [playwright.cli, 'test', '--config', workspace.configFile], { cwd: workspace.workDir, env: { ...process.env, [RUN_FOLDER_VARIABLE]: workspace.dir }, encoding: 'utf8' });
-    expect(ran.status).toBe(1); // the proof copy fails, as it should
+    // As the Runner starts it: in the run's working folder, told where the run folder's settings are. Not
+    // spawnSync: the demo app answers from this process, and a blocked event loop left both copies' page.goto to time out.
+    const ran = await new Promise<{ code: number; output: string }>((resolve) =>
+      execFile(process.execPath, [playwright.cli, 'test', '--config', workspace.configFile, '--reporter', 'list'], { cwd: workspace.workDir, env: { ...process.env, [RUN_FOLDER_VARIABLE]: workspace.dir } }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+      ),
+    );
+    // The spec passes; its proof copy fails on its assertion, as it should.
+    expect(ran.output).toMatch(/✓ .*search\.spec\.ts:\d+:\d+ › search/);
+    expect(ran.output).toMatch(/✘ .*search\.spec\.ts\.proof\.ts:\d+:\d+ › search/);
+    expect(ran.output).toContain("expect(locator).toHaveText(expected)");
+    expect(ran.code).toBe(1);
     const filesOf = (prefix: string) => readdirSync(workspace.outputDir).filter((folder) => folder.startsWith(prefix)).flatMap((folder) => readdirSync(path.join(workspace.outputDir, folder)));
     expect(filesOf('search-')).toContain('trace.zip');
     const proofFiles = filesOf('search.spec.ts.proof');
