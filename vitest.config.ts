@@ -44,6 +44,7 @@ export const E2E = [
   'test/validate/type-checker.test.ts',
   'test/validate/untrusted-gate.test.ts',
   'test/validate/validator.test.ts',
+  'test/workflow/batch-cancel.test.ts',
   'test/workflow/batch-explore.test.ts',
   'test/commands/batch-explorations.test.ts',
   'test/workflow/batch-progress.test.ts',

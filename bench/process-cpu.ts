@@ -4,83 +4,24 @@
  * that lives less than one interval is missed, and one's last interval before it exits is lost: a lower bound.
  * Linux only (it reads /proc).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { processTree, sampledWhile, TICKS_PER_SECOND } from './process-tree.ts';
 
 /** CPU seconds by kind of process, while `work` ran; this process's own (its worker threads included) under 'scribe (node, threads)'. */
 export async function cpuByKind<T>(work: () => Promise<T>, everyMs = 200): Promise<{ value: T; seconds: Map<string, number> }> {
   const ticks = new Map<number, { kind: string; ticks: number }>();
   const selfBefore = process.cpuUsage();
-  const sample = () => {
-    const tree = descendants(process.pid);
-    for (const [pid, kind] of tree) {
-      const used = cpuTicks(pid);
+  const value = await sampledWhile(work, everyMs, () => {
+    for (const proc of processTree(process.pid).values()) {
       // An exited process not yet reaped has no command line left: it keeps the kind it was first seen with.
-      if (used !== undefined) ticks.set(pid, { kind: ticks.get(pid)?.kind ?? kind, ticks: used });
+      const kind = ticks.get(proc.pid)?.kind ?? (proc.command === '' ? 'exited before it was first seen' : kindOf(proc.command, proc.contained));
+      ticks.set(proc.pid, { kind, ticks: proc.ticks });
     }
-  };
-  const timer = setInterval(sample, everyMs);
-  let value: T;
-  try {
-    value = await work();
-  } finally {
-    clearInterval(timer);
-  }
+  });
   const seconds = new Map<string, number>();
   for (const { kind, ticks: used } of ticks.values()) seconds.set(kind, (seconds.get(kind) ?? 0) + used / TICKS_PER_SECOND);
   const self = process.cpuUsage(selfBefore);
   seconds.set('scribe (node, threads)', (self.user + self.system) / 1e6);
   return { value, seconds };
-}
-
-const TICKS_PER_SECOND = 100;
-
-function stat(pid: number): { ppid: number; ticks: number } | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces and parentheses: the fields after it start after the last ')'.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
-  } catch {
-    return undefined;
-  }
-}
-
-function cpuTicks(pid: number): number | undefined {
-  return stat(pid)?.ticks;
-}
-
-function commandLine(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-  } catch {
-    return '';
-  }
-}
-
-/** Every process under `root` (not itself), with its kind. */
-function descendants(root: number): Map<number, string> {
-  const parent = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const found = stat(Number(entry));
-    if (found) parent.set(Number(entry), found.ppid);
-  }
-  const kinds = new Map<number, string>();
-  for (const pid of parent.keys()) {
-    const chain: number[] = [];
-    for (let at = parent.get(pid); at !== undefined && at > 1; at = parent.get(at)) {
-      chain.push(at);
-      if (at === root) break;
-    }
-    if (chain.at(-1) !== root) continue;
-    if (commandLine(pid) === '') {
-      kinds.set(pid, 'exited before it was first seen');
-      continue;
-    }
-    const contained = chain.some((ancestor) => /^bwrap\b|\/bwrap /.test(commandLine(ancestor)));
-    kinds.set(pid, kindOf(commandLine(pid), contained));
-  }
-  return kinds;
 }
 
 export function kindOf(command: string, contained: boolean): string {
