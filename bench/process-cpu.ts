@@ -6,11 +6,22 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** CPU seconds by kind of process, while `work` ran; this process's own (its worker threads included) under 'scribe (node, threads)'. */
+/**
+ * CPU seconds by kind of process, while `work` ran; this process's own (its worker threads included) under
+ * 'scribe (node, threads)', less what the sampling itself took (reading /proc for every process of the
+ * machine, several times a second: on a busy machine seconds of CPU), which is under SAMPLER.
+ */
 export async function cpuByKind<T>(work: () => Promise<T>, everyMs = 200): Promise<{ value: T; seconds: Map<string, number> }> {
   const ticks = new Map<number, { kind: string; ticks: number }>();
   const selfBefore = process.cpuUsage();
+  // The sampler runs on this process's main thread: its time there, read before and after each sample.
+  let samplerTicks = 0;
   const sample = () => {
+    const before = mainThreadTicks();
+    sampleTree();
+    samplerTicks += mainThreadTicks() - before;
+  };
+  const sampleTree = () => {
     const tree = descendants(process.pid);
     for (const [pid, kind] of tree) {
       const used = cpuTicks(pid);
@@ -28,15 +39,25 @@ export async function cpuByKind<T>(work: () => Promise<T>, everyMs = 200): Promi
   const seconds = new Map<string, number>();
   for (const { kind, ticks: used } of ticks.values()) seconds.set(kind, (seconds.get(kind) ?? 0) + used / TICKS_PER_SECOND);
   const self = process.cpuUsage(selfBefore);
-  seconds.set('scribe (node, threads)', (self.user + self.system) / 1e6);
+  const sampler = samplerTicks / TICKS_PER_SECOND;
+  seconds.set('scribe (node, threads)', Math.max(0, (self.user + self.system) / 1e6 - sampler));
+  seconds.set(SAMPLER, sampler);
   return { value, seconds };
 }
 
+/** The kind under which the sampler's own CPU is given: the bench's, not the work's. */
+export const SAMPLER = 'bench: its /proc sampler';
+
 const TICKS_PER_SECOND = 100;
 
-function stat(pid: number): { ppid: number; ticks: number } | undefined {
+/** This process's main thread's CPU ticks (its task's stat: the thread whose id is the process's). */
+function mainThreadTicks(): number {
+  return stat(process.pid, `/proc/${process.pid}/task/${process.pid}/stat`)?.ticks ?? 0;
+}
+
+function stat(pid: number, file = `/proc/${pid}/stat`): { ppid: number; ticks: number } | undefined {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const text = readFileSync(file, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: the fields after it start after the last ')'.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
