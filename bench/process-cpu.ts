@@ -25,8 +25,11 @@ export async function cpuByKind<T>(work: () => Promise<T>, everyMs = 200): Promi
     const tree = descendants(process.pid);
     for (const [pid, kind] of tree) {
       const used = cpuTicks(pid);
-      // An exited process not yet reaped has no command line left: it keeps the kind it was first seen with.
-      if (used !== undefined) ticks.set(pid, { kind: ticks.get(pid)?.kind ?? kind, ticks: used });
+      // A process takes the kind of what it runs now: one started as a launcher script (Debian's
+      // /usr/bin/chromium is a shell script) becomes what it execs. An exited one not yet reaped has no
+      // command line left: it keeps the kind it had.
+      const had = ticks.get(pid)?.kind;
+      if (used !== undefined) ticks.set(pid, { kind: kind === EXITED && had !== undefined ? had : kind, ticks: used });
     }
   };
   const timer = setInterval(sample, everyMs);
@@ -49,6 +52,7 @@ export async function cpuByKind<T>(work: () => Promise<T>, everyMs = 200): Promi
 export const SAMPLER = 'bench: its /proc sampler';
 
 const TICKS_PER_SECOND = 100;
+const EXITED = 'exited before it was first seen';
 
 /** This process's main thread's CPU ticks (its task's stat: the thread whose id is the process's). */
 function mainThreadTicks(): number {
@@ -95,7 +99,7 @@ function descendants(root: number): Map<number, string> {
     }
     if (chain.at(-1) !== root) continue;
     if (commandLine(pid) === '') {
-      kinds.set(pid, 'exited before it was first seen');
+      kinds.set(pid, EXITED);
       continue;
     }
     const contained = chain.some((ancestor) => /^bwrap\b|\/bwrap /.test(commandLine(ancestor)));
