@@ -4,8 +4,8 @@ import { GENERATED_PRESET, withPreset, type CriticConfig } from '../config/criti
 import { loadProject, projectTsconfig } from '../project/context.ts';
 import type { PlaywrightProject } from '../project/playwright.ts';
 import type { TypeCheckerChoice } from '../validate/type-checker-choice.ts';
-import { confirmedInOwnProject } from '../validate/own-project.ts';
-import { groupByProjectTypes, type ProjectTypes } from '../validate/project-types.ts';
+import { confirmedInOwnProject, typeCheckReads } from '../validate/own-project.ts';
+import { groupByProjectTypes, NO_PROJECT, type ProjectTypes } from '../validate/project-types.ts';
 import { NativeTypeChecker } from '../validate/type-checker-native.ts';
 import { peopleValidator, untrustedValidator } from '../validate/gate.ts';
 import type { Validator, FileValidation } from '../validate/validator.ts';
@@ -26,6 +26,8 @@ export interface CheckedProject {
   config: CriticConfig;
   warnings: string[];
   results: Promise<FileValidation[]>;
+  /** The project files each spec's type check read besides its imports (typeCheckReads), by spec file: for the validate cache. */
+  typeCheckReads: Promise<Map<string, string[]>>;
 }
 
 /**
@@ -46,23 +48,37 @@ export async function checkedProject(
   const early = validatorFor(rulesFor(before, flags), flags, ctx, { tsconfig: projectTsconfig(ctx.cwd) });
   // Each spec is type-checked with its own nearest tsconfig.json/jsconfig.json, as the user's editor does.
   const forProject = (projectTypes: ProjectTypes) => validatorFor(rulesFor(before, flags), flags, ctx, { projectTypes });
-  const groups = flags.typeCheck && specs.length > 0 ? groupByProjectTypes(specs).map((g) => ({ specs: g.specs, members: g.members, validator: forProject(g.project) })) : [{ specs: [...specs], members: [], validator: early }];
+  const groups = flags.typeCheck && specs.length > 0 ? groupByProjectTypes(specs).map((g) => ({ ...g, validator: forProject(g.project) })) : [{ specs: [...specs], project: NO_PROJECT, members: [], validator: early }];
   const validateAll = (withConfig: (v: Validator) => Validator) =>
-    inOrder(specs, groups, async (g) => confirmedInOwnProject(await withConfig(g.validator).validateManyConcurrently(g.specs), g.members, (project) => withConfig(forProject(project))));
-  const speculative = specs.length > 0 ? validateAll((v) => v) : Promise.resolve([]);
+    inOrder(specs, groups, async (g) => {
+      const inGroup = await withConfig(g.validator).validateManyConcurrently(g.specs);
+      return { results: confirmedInOwnProject(inGroup, g.members, (project) => withConfig(forProject(project))), reads: typeCheckReads(g, inGroup) };
+    });
+  const speculative = specs.length > 0 ? validateAll((v) => v) : Promise.resolve({ results: [], reads: new Map<string, string[]>() });
   speculative.catch(() => undefined);
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, criticFile: flags.rules, agents, playwright });
   const config = rulesFor(project.agents.critic, flags);
   const validator = early.withConfig(config);
-  const results = project.agents.critic.testIdAttribute === before.testIdAttribute ? speculative : validateAll((v) => v.withConfig(config));
-  return { validator, config, warnings: project.warnings, results };
+  const validated = project.agents.critic.testIdAttribute === before.testIdAttribute ? speculative : validateAll((v) => v.withConfig(config));
+  return { validator, config, warnings: project.warnings, results: validated.then((v) => v.results), typeCheckReads: validated.then((v) => v.reads) };
+}
+
+/** One group's results, and the files each of its specs' type check read. */
+interface GroupValidation {
+  results: FileValidation[];
+  reads: Map<string, string[]>;
 }
 
 /** The groups validated one after another (each has a compiler of its own), their results in the order of the specs. */
-async function inOrder<G>(specs: ReadonlyArray<{ file: string }>, groups: readonly G[], validate: (group: G) => Promise<FileValidation[]>): Promise<FileValidation[]> {
+async function inOrder<G>(specs: ReadonlyArray<{ file: string }>, groups: readonly G[], validate: (group: G) => Promise<GroupValidation>): Promise<GroupValidation> {
   const byFile = new Map<string, FileValidation>();
-  for (const group of groups) for (const result of await validate(group)) byFile.set(result.file, result);
-  return specs.map((spec) => byFile.get(spec.file)!);
+  const reads = new Map<string, string[]>();
+  for (const group of groups) {
+    const validated = await validate(group);
+    for (const result of validated.results) byFile.set(result.file, result);
+    for (const [file, read] of validated.reads) reads.set(file, read);
+  }
+  return { results: specs.map((spec) => byFile.get(spec.file)!), reads };
 }
 /** `--type-checker native` where TypeScript 7 is not installed: a usage error that says what to do. */
 function requireNativeTypeChecker(): void {

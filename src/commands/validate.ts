@@ -111,11 +111,12 @@ async function runValidate(paths: string[], flags: ValidateFlags, ctx: CliContex
   const progress = createProgress(ctx, quiet);
   progress.start(`Validating ${fresh.length} file${fresh.length === 1 ? '' : 's'}${fresh.length < specs.length ? ` (${specs.length - fresh.length} unchanged)` : ''}`);
   const { checkedProject } = await import('./validate-project.ts');
-  const { validator, config, warnings, results: checking } = await checkedProject(flags, ctx, playwright, flags.fix ? [] : fresh);
+  const { validator, config, warnings, results: checking, typeCheckReads } = await checkedProject(flags, ctx, playwright, flags.fix ? [] : fresh);
   const checked = flags.fix ? fresh.map((spec) => fixFile(validator, spec, ctx, quiet)) : await checking;
   progress.stop();
   if (cache) {
-    for (const result of checked) cache.store(result, validator.projectImports(result.file, result.text));
+    const typeReads = await typeCheckReads;
+    for (const result of checked) cache.store(result, [...validator.projectImports(result.file, result.text), ...(typeReads.get(result.file) ?? [])]);
     cache.save(warnings);
   }
   const byFile = new Map(checked.map((result) => [result.file, result]));

@@ -1,6 +1,7 @@
 /**
  * `scribe validate --cache`, like eslint's: each file's report is kept in <home>/validate-cache.json and
- * reused while the file's text, the project files it imports (the type check reads them) and the key
+ * reused while the file's text, the project files its check read (what it imports, its tsconfig.json, the
+ * declaration files and global-declaring sources its type check loaded) and the key
  * (Scribe's version, the rule configuration's sources, the flags) are unchanged. Reading it loads no
  * compiler, so a warm run over unchanged files costs little more than reading and hashing them.
  */
@@ -13,13 +14,13 @@ import { INTERNAL_ERROR_RULE, type FileValidation } from './validator.ts';
 
 export const CACHE_FILE = 'validate-cache.json';
 /** Bumped when the cache file's shape changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 interface Entry {
   /** sha256 of the file's text. */
   text: string;
-  /** Project files the file imports, directly or not, with the sha256 of each. */
-  imports: Record<string, string>;
+  /** Project files its check read (see ValidationCache.store), with the sha256 of each. */
+  reads: Record<string, string>;
   passed: boolean;
   issues: Issue[];
 }
@@ -74,18 +75,19 @@ export class ValidationCache {
   lookup(file: string, text: string): FileValidation | undefined {
     const entry = this.data.entries[path.resolve(file)];
     if (!entry || entry.text !== hashOf(text)) return undefined;
-    if (Object.entries(entry.imports).some(([imported, hash]) => this.hashOfFile(imported) !== hash)) return undefined;
+    if (Object.entries(entry.reads).some(([read, hash]) => this.hashOfFile(read) !== hash)) return undefined;
     return { file, text, passed: entry.passed, issues: entry.issues };
   }
 
   /**
-   * Keeps a result with the files it imports. A file Scribe could not analyse is not kept: that is
+   * Keeps a result with the project files its check read: the files it imports, directly or not, and those its
+   * type check loaded (validate/own-project.ts typeCheckReads). A file Scribe could not analyse is not kept: that is
    * Scribe's failure, and the next run should try again.
    */
-  store(result: FileValidation, imports: readonly string[]): void {
+  store(result: FileValidation, reads: readonly string[]): void {
     if (result.issues.some((issue) => issue.rule === INTERNAL_ERROR_RULE)) return;
-    const hashes = Object.fromEntries(imports.map((file) => [file, this.hashOfFile(file)]).filter((e): e is [string, string] => e[1] !== undefined));
-    this.data.entries[path.resolve(result.file)] = { text: hashOf(result.text), imports: hashes, passed: result.passed, issues: result.issues };
+    const hashes = Object.fromEntries(reads.map((file) => [file, this.hashOfFile(file)]).filter((e): e is [string, string] => e[1] !== undefined));
+    this.data.entries[path.resolve(result.file)] = { text: hashOf(result.text), reads: hashes, passed: result.passed, issues: result.issues };
   }
 
   save(warnings: readonly string[]): void {

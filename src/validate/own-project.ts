@@ -19,7 +19,7 @@ export function confirmedInOwnProject(
   members: ProjectGroup<Spec>['members'],
   validatorFor: (project: ProjectTypes) => Validator,
 ): FileValidation[] {
-  const withTypeError = new Set(results.filter((r) => r.issues.some((i) => i.rule === typeCheckRule.id && i.severity === 'error')).map((r) => r.file));
+  const withTypeError = filesWithTypeError(results);
   const confirmed = new Map<string, FileValidation>();
   for (const member of members) {
     const again = member.specs.filter((spec) => withTypeError.has(spec.file));
@@ -30,4 +30,24 @@ export function confirmedInOwnProject(
     for (const result of validatorFor({ ...member.project, globals }).validateMany(again)) confirmed.set(result.file, result);
   }
   return results.map((r) => confirmed.get(r.file) ?? r);
+}
+
+/**
+ * The project files each spec's type check read besides its imports, for the validate cache: its config, the
+ * declaration files of its program (its config's and those the group's program took from its neighbours), and,
+ * for a spec checked again in its own config (a type error in the group's program), every source of the config
+ * that may declare globals, whether it declares any yet. `results` are the group program's.
+ */
+export function typeCheckReads(group: Pick<ProjectGroup<Spec>, 'project' | 'members'>, results: readonly FileValidation[]): Map<string, string[]> {
+  const withTypeError = filesWithTypeError(results);
+  const reads = new Map<string, string[]>();
+  for (const member of group.members) {
+    const always = [...(member.project.configFile ? [member.project.configFile] : []), ...new Set([...member.project.declarationFiles, ...group.project.declarationFiles])];
+    for (const spec of member.specs) reads.set(spec.file, withTypeError.has(spec.file) ? [...always, ...member.sources] : always);
+  }
+  return reads;
+}
+
+function filesWithTypeError(results: readonly FileValidation[]): Set<string> {
+  return new Set(results.filter((r) => r.issues.some((i) => i.rule === typeCheckRule.id && i.severity === 'error')).map((r) => r.file));
 }

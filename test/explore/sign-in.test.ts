@@ -1,8 +1,10 @@
 /**
- * Signing in through a login form while exploring: success is decided by what signing in changes (the form
- * gone, and the page, a sign-out control or the session changed), not by the URL alone. The demo app signs
- * in on the same page (the form hidden, the dashboard and its "Log out" shown); the suite app redirects with a
- * session cookie, and answers a wrong password with an error page in the form's place at the same path.
+ * Signing in through a login form while exploring: success needs evidence of a session (a sign-out control, a
+ * cookie or storage entry that appeared, a page behind the login reached) and no sign of failure (the password
+ * asked for again, an error shown, an error or sign-in page reached); a changed URL alone is neither. The demo app
+ * signs in on the same page (the form hidden, the dashboard and its "Log out" shown); the suite app redirects with
+ * a session cookie, and answers a wrong password with an error page in the form's place at the same path; the
+ * sign-in app (test/fixtures/sign-in-app.ts) gives little evidence either way.
  */
 import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,24 +14,29 @@ import { DEMO_ACCOUNT, startDemoApp, type DemoApp } from '../../src/demo-app/ser
 import { launchOptions } from '../../src/explore/browser.ts';
 import { signedInBy, type FormCredentials } from '../../src/explore/sign-in.ts';
 import { exploreSiteSigningIn } from '../../src/explore/site.ts';
+import { startSignInApp, type SignInApp } from '../fixtures/sign-in-app.ts';
 import { startSuiteApp, type SuiteApp } from '../fixtures/suite-app.ts';
 
 const settings = loadExploreSettings();
 const testIdAttribute = loadCriticConfig().testIdAttribute;
 const SUITE_PASSWORD = 'Lantern-Moss-4410';
+const SIGN_IN_APP_PASSWORD = 'Quarry-Fern-2087';
 
 let browser: Browser;
 let demo: DemoApp;
 let suite: SuiteApp;
+let sparse: SignInApp;
 
 beforeAll(async () => {
-  [browser, demo, suite] = await Promise.all([chromium.launch(launchOptions()), startDemoApp(), startSuiteApp({ password: SUITE_PASSWORD })]);
+  [browser, demo, suite, sparse] = await Promise.all([chromium.launch(launchOptions()), startDemoApp(), startSuiteApp({ password: SUITE_PASSWORD }), startSignInApp(SIGN_IN_APP_PASSWORD)]);
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), demo?.close(), suite?.close()]);
+  await Promise.all([browser?.close(), demo?.close(), suite?.close(), sparse?.close()]);
 });
 
 const explore = (url: string, formSignIn: FormCredentials) => exploreSiteSigningIn(url, { testIdAttribute, settings, browser, formSignIn });
+/** The headings of the pages explored beside the start page. */
+const otherHeadings = (inventory: { pages?: Array<{ headings: Array<{ text: string }> }> }) => (inventory.pages ?? []).flatMap((page) => page.headings.map((heading) => heading.text));
 /** The test ids of the explored pages shown visible. */
 const visibleIds = (pages: Array<{ testIds: Array<{ testId: string; visible?: boolean }> }>) => pages.flatMap((page) => page.testIds.filter((id) => id.visible).map((id) => id.testId));
 
@@ -61,15 +68,43 @@ describe('signing in through the form', () => {
   });
 });
 
+describe('signing in where the evidence is sparse (a session cookie from the first visit, kept by the server)', () => {
+  const wrong = { username: 'ada@example.com', password: 'not-the-password' };
+  const right = { username: 'ada@example.com', password: SIGN_IN_APP_PASSWORD };
+
+  it.each(['/login-failed', '/error', '/oops'])('a wrong password redirected to a form-less page at %s that says "Invalid password": not signed in', async (failure) => {
+    const { signedInThroughForm, inventory } = await explore(`${sparse.url}/login?failure=${failure}`, wrong);
+    expect(signedInThroughForm).toBe(false);
+    expect(otherHeadings(inventory)).not.toContain('We could not sign you in');
+  });
+
+  it('a right password redirected to a page anonymous visits cannot reach (no sign-out control, no cookie appeared): signed in', async () => {
+    const { signedInThroughForm, inventory } = await explore(`${sparse.url}/login`, right);
+    expect(signedInThroughForm).toBe(true);
+    expect(otherHeadings(inventory)).toContain('Your orders');
+  });
+
+  it.each(['aria-label', 'title'])('signed in on the same page, its sign-out control an icon named only by %s: signed in', async (naming) => {
+    const { signedInThroughForm, inventory } = await explore(`${sparse.url}/app?naming=${naming}`, right);
+    expect(signedInThroughForm).toBe(true);
+    expect(otherHeadings(inventory)).toContain('Workspace');
+  });
+});
+
 describe('signedInBy', () => {
-  const none = { passwordShown: false, pathChanged: false, signOutShown: false, sessionChanged: false };
-  it('needs the password field gone and one thing signing in changes', () => {
-    expect(signedInBy({ ...none, pathChanged: true })).toBe(true);
+  const none = { passwordShown: false, failureShown: false, failurePage: false, signOutShown: false, sessionAppeared: false, behindLoginReached: false };
+  it('needs one piece of evidence of a session', () => {
     expect(signedInBy({ ...none, signOutShown: true })).toBe(true);
-    expect(signedInBy({ ...none, sessionChanged: true })).toBe(true);
-    // An error page in the form's place, at the same path, with nothing kept: not signed in.
+    expect(signedInBy({ ...none, sessionAppeared: true })).toBe(true);
+    expect(signedInBy({ ...none, behindLoginReached: true })).toBe(true);
+    // The form gone and nothing else: a page in its place with no session shown is no sign-in.
     expect(signedInBy(none)).toBe(false);
-    // The form still (or again) asks for a password, whatever else changed (a flash cookie, a redirect to ?error).
-    expect(signedInBy({ passwordShown: true, pathChanged: true, signOutShown: true, sessionChanged: true })).toBe(false);
+  });
+  it('is refused by any sign of failure, whatever evidence there is', () => {
+    const all = { ...none, signOutShown: true, sessionAppeared: true, behindLoginReached: true };
+    // The form still (or again) asks for a password; an error is shown (a flash cookie appeared with it); an error page was reached.
+    expect(signedInBy({ ...all, passwordShown: true })).toBe(false);
+    expect(signedInBy({ ...all, failureShown: true })).toBe(false);
+    expect(signedInBy({ ...all, failurePage: true })).toBe(false);
   });
 });

@@ -100,12 +100,44 @@ describe('scribe validate --cache', () => {
     }
   }, 120_000);
 
+  it("checks again the specs whose result depended on the project's declaration files and global-declaring sources, when one of them is edited", async () => {
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+    };
+    const spec = (body: string) => `import { test, expect } from '@playwright/test';\n\ntest('t', async ({ page }) => {\n  await page.goto('/');\n  expect(await page.evaluate(() => ${body})).toBeTruthy();\n});\n`;
+    // A monorepo app below the root (its tsconfig.json is not the root's): a declaration file and an app source
+    // that declares a global, each used by a spec, and a spec using a global no file declares yet.
+    write('apps/shop/tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, jsx: 'react-jsx' } }));
+    write('apps/shop/env.d.ts', 'declare const APP_BUILD: string;\n');
+    write('apps/shop/src/main.tsx', "import { App } from './App';\ndeclare global {\n  interface Window { invokeOrders: string[] }\n}\nexport default App;\n");
+    write('apps/shop/tests/build.spec.ts', spec('APP_BUILD.length'));
+    write('apps/shop/tests/orders.spec.ts', spec('window.invokeOrders.length'));
+    write('apps/shop/tests/flags.spec.ts', spec('window.betaFlag'));
+    const typeErrors = async () => {
+      const result = await runCli(['validate', '--json', '--preset', 'recommended', '--cache', 'apps/shop/tests'], { env, cwd: root });
+      return findings(result.stdout).flatMap((f) => f.issues.filter((i) => i.rule === 'type-check').map((i) => `${path.basename(f.file)} ${i.message.split(' (TS')[0]}`));
+    };
+    const missing = (file: string, name: string) => `${file} Property '${name}' does not exist on type 'Window & typeof globalThis'.`;
+    expect(await typeErrors()).toEqual([missing('flags.spec.ts', 'betaFlag')]);
+    expect(await typeErrors()).toEqual([missing('flags.spec.ts', 'betaFlag')]);
+
+    write('apps/shop/env.d.ts', 'declare const APP_RELEASE: string;\n');
+    expect(await typeErrors()).toEqual(["build.spec.ts Cannot find name 'APP_BUILD'.", missing('flags.spec.ts', 'betaFlag')]);
+
+    write('apps/shop/src/main.tsx', "import { App } from './App';\ndeclare global {\n  interface Window { featureSwitches: string[]; betaFlag: boolean }\n}\nexport default App;\n");
+    expect(await typeErrors()).toEqual(["build.spec.ts Cannot find name 'APP_BUILD'.", missing('orders.spec.ts', 'invokeOrders')]);
+    // The nested tsconfig.json decides the check too.
+    write('apps/shop/tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, jsx: 'react-jsx' }, exclude: ['src'] }));
+    expect(await typeErrors()).toEqual(["build.spec.ts Cannot find name 'APP_BUILD'.", missing('flags.spec.ts', 'betaFlag'), missing('orders.spec.ts', 'invokeOrders')]);
+  });
+
   it('rebuilds an unreadable cache, and keeps it where --cache-location says', async () => {
     mkdirSync(path.join(root, '.scribe'));
     writeFileSync(cacheFile(), '{"format": 1, "key": "trunc');
     const plain = await validate();
     expect(await validate('--cache')).toEqual(plain);
-    expect(JSON.parse(readFileSync(cacheFile(), 'utf8')).format).toBe(1);
+    expect(JSON.parse(readFileSync(cacheFile(), 'utf8')).format).toBe(2);
 
     expect(await validate('--cache', '--cache-location', 'ci/validate.json')).toEqual(plain);
     expect(Object.keys(JSON.parse(readFileSync(path.join(root, 'ci/validate.json'), 'utf8')).entries)).toHaveLength(3);
