@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 import { launchOptions } from '../src/explore/browser.ts';
 import { median, loadAverage } from './load.mjs';
-import { cpuByKind } from './process-cpu.ts';
+import { cpuByKind, SAMPLER } from './process-cpu.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,7 +41,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; cpu: number
   const start = performance.now();
   const { value, seconds } = await cpuByKind(fn);
   const ms = performance.now() - start;
-  const cpu = [...seconds].filter(([kind]) => kind !== 'scribe (node, threads)').reduce((sum, [, used]) => sum + used, 0);
+  const cpu = [...seconds].filter(([kind]) => kind !== 'scribe (node, threads)' && kind !== SAMPLER).reduce((sum, [, used]) => sum + used, 0);
   return { ms, cpu, value };
 }
 

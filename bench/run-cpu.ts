@@ -15,7 +15,7 @@ import { runSpec } from '../src/agents/runner.ts';
 import { loadRunnerConfig, type RunnerConfig } from '../src/config/runner.ts';
 import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 import { bundledRunTarget } from '../test/fixtures/run-target.ts';
-import { cpuByKind } from './process-cpu.ts';
+import { cpuByKind, SAMPLER } from './process-cpu.ts';
 import { loadAverage, runsArgument } from './load.mjs';
 
 const runs = runsArgument(3);
@@ -81,6 +81,7 @@ const once = async (variant: Variant): Promise<{ wall: number; cpu: Map<string, 
   if (variant.proof !== (report.proof !== undefined)) throw new Error(`${variant.name}: proof ${variant.proof ? 'asked for' : 'not asked for'}, yet ${report.proof ? 'one' : 'none'} in the report`);
   // This process's own CPU is the bench's (and the sampling's), not the run's.
   seconds.delete('scribe (node, threads)');
+  seconds.delete(SAMPLER);
   return { wall: (performance.now() - started) / 1000, cpu: seconds };
 };
 

@@ -23,6 +23,9 @@ function serveJobs(port: MessagePort): void {
   let project: Promise<ProjectContext> | undefined;
   // The job in hand: stopping the thread aborts it and waits for it to end (its browser and runs closed).
   let running: { controller: AbortController; done: Promise<unknown> } | undefined;
+  // Exploration requests are numbered for the thread's life, so an answer meant for an earlier job is no other's.
+  let asked = 0;
+  const nextId = () => ++asked;
   port.on('message', (message: ToWorker) => {
     if (message.type === 'stop') {
       running?.controller.abort(new Error('the worker thread is stopping'));
@@ -57,7 +60,7 @@ function serveJobs(port: MessagePort): void {
           validator,
           // A batch's scenarios start on pages of one site: its explorations are shared. A job of no batch
           // (the server's) explores afresh: the app may have changed since the last.
-          explored: batch === undefined ? undefined : explorationsOfTheBatch(port),
+          explored: batch === undefined ? undefined : explorationsOfTheBatch(port, nextId),
           reporters: [progressReporter(message.job.cwd, (event) => send({ type: 'event', event }), "the job's stages")],
         });
       })
@@ -72,12 +75,11 @@ function serveJobs(port: MessagePort): void {
  * The batch's explorations, asked of the thread that runs the batch (threads.ts): the answer is the
  * exploration to reuse, or to explore here and send what was found, which the batch keeps for the others.
  */
-function explorationsOfTheBatch(port: MessagePort): Explorations {
-  let asked = 0;
+function explorationsOfTheBatch(port: MessagePort, nextId: () => number): Explorations {
   return {
     exploration: async (url, budget, explore, signal) => {
       signal?.throwIfAborted();
-      const id = ++asked;
+      const id = nextId();
       const send = (message: FromWorker) => port.postMessage(message);
       const answer = await new Promise<Extract<ToWorker, { type: 'exploration' }>>((resolve, reject) => {
         const onAnswer = (message: ToWorker) => {
