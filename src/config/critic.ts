@@ -9,6 +9,7 @@ import { RULES } from '../rules/index.ts';
 import type { Rule } from '../rules/types.ts';
 import { editDistance } from '../util/edit-distance.ts';
 import { regexSource } from '../util/zod-helpers.ts';
+import type { AllowedCodeOptions, AllowedPathsOptions } from '../rules/gate/options.ts';
 import { ConfigError, checkWithSchema, keyPath, readYamlFile, type ConfigProblem, type YamlSource } from './load.ts';
 import { BUNDLED_AGENTS_DIR } from './paths.ts';
 import { template } from './scribe.ts';
@@ -176,6 +177,7 @@ export function criticConfigFrom(source: YamlSource): CriticConfig {
       }
     }
   }
+  problems.push(...uncheckedContextPaths(source, criteria, presetOptions));
   if (!Object.hasOwn(presets, parsed.settings.validate_preset)) {
     problems.push({ file: source.file, key: 'settings.validate_preset', line: source.lineOf(['settings', 'validate_preset']), message: `no preset "${parsed.settings.validate_preset}" (presets: ${Object.keys(presets).join(', ')})` });
   }
@@ -197,6 +199,40 @@ export function criticConfigFrom(source: YamlSource): CriticConfig {
       return index >= 0 ? source.lineOf(['custom_rules', index]) : source.lineOf(['rules', id]);
     },
   };
+}
+
+/**
+ * Context methods and options allowed-code lets generated code use that allowed-paths does not read for files: a
+ * path in their options would go unchecked, so the config is refused. They are two facts (what a spec may call;
+ * where a call names files) that must agree, in the rules' own options and in each preset that overrides either.
+ */
+function uncheckedContextPaths(source: YamlSource, criteria: CriticConfig['criteria'], presetOptions: CriticConfig['presetOptions']): ConfigProblem[] {
+  const base = (id: string) => criteria.find((criterion) => criterion.id === id)?.options as Record<string, unknown> | undefined;
+  const sets = [
+    { prefix: (id: string) => ['rules', id, 'options'], ownCode: true, code: base('allowed-code'), paths: base('allowed-paths') },
+    ...Object.entries(presetOptions)
+      .filter(([, options]) => options['allowed-code'] || options['allowed-paths'])
+      .map(([preset, options]) => ({
+        prefix: (id: string) => ['presets', preset, 'options', id],
+        ownCode: options['allowed-code'] !== undefined,
+        code: options['allowed-code'] ?? base('allowed-code'),
+        paths: options['allowed-paths'] ?? base('allowed-paths'),
+      })),
+  ];
+  return sets.flatMap(({ prefix, ownCode, code, paths }) => {
+    if (!code || !paths) return [];
+    const { context_methods, context_options } = code as AllowedCodeOptions;
+    const { option_arguments, option_containers } = paths as AllowedPathsOptions;
+    // Said where the set differs: at allowed-code's entry, or at the preset's allowed-paths list that lacks it.
+    const problem = (field: string, index: number, name: string, list: string): ConfigProblem => {
+      const key = ownCode ? [...prefix('allowed-code'), field, index] : [...prefix('allowed-paths'), list];
+      return { file: source.file, key: keyPath(key), line: source.lineOf(key), message: `${name}: allowed-paths' ${list} must list it too, or the files its options name go unchecked` };
+    };
+    return [
+      ...context_methods.flatMap((name, index) => (Object.hasOwn(option_arguments, name) ? [] : [problem('context_methods', index, name, 'option_arguments')])),
+      ...context_options.flatMap((name, index) => (option_containers.includes(name) ? [] : [problem('context_options', index, name, 'option_containers')])),
+    ];
+  });
 }
 
 function suggest(name: string, known: string[]): string {

@@ -65,6 +65,22 @@ describe('agents/critic.yaml', () => {
     expect(problem!.message).toContain('a scheme such as https:');
   });
 
+  it("refuses a context method or option allowed-code lets through whose files allowed-paths would not check", () => {
+    const line = (text: string) => bundled.split('\n').findIndex((l) => l === text) + 1;
+    const addedMethod = problemsOf(load(bundled.replace('context_methods: [newContext, newPage]', 'context_methods: [newContext, newPage, launchPersistentContext]')).config);
+    expect(addedMethod).toHaveLength(1);
+    expect(addedMethod[0]).toMatchObject({ key: 'rules.allowed-code.options.context_methods[2]', line: line('      context_methods: [newContext, newPage]') });
+    expect(addedMethod[0]!.message).toContain("launchPersistentContext: allowed-paths' option_arguments must list it too");
+    const droppedContainer = problemsOf(load(bundled.replace('option_containers: [recordHar, recordVideo, clientCertificates, proxy]', 'option_containers: [recordVideo, clientCertificates, proxy]')).config);
+    expect(droppedContainer.map((p) => p.key)).toEqual(['rules.allowed-code.options.context_options[1]']);
+    expect(droppedContainer[0]!.message).toContain("recordHar: allowed-paths' option_containers");
+    // A preset that overrides allowed-paths alone is told at its own list.
+    const preset = problemsOf(
+      load(bundled.replace(/^presets:\n/m, 'presets:\n  narrow:\n    off: []\n    options:\n      allowed-paths: { option_arguments: { screenshot: 0 } }\n')).config,
+    );
+    expect(preset.map((p) => p.key)).toEqual(['presets.narrow.options.allowed-paths.option_arguments', 'presets.narrow.options.allowed-paths.option_arguments']);
+  });
+
   it('reports an invalid regex in a custom rule', () => {
     const { config } = load(`${bundled.replace('custom_rules: []', '')}\ncustom_rules:\n  - id: no-xpath\n    severity: error\n    reason: XPath is brittle.\n    match: selector\n    pattern: '(unclosed'\n`);
     const [problem] = problemsOf(config);
