@@ -4,7 +4,8 @@
  * that lives less than one interval is missed, and one's last interval before it exits is lost: a lower bound.
  * Linux only (it reads /proc).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { processTree, sampledWhile, TICKS_PER_SECOND } from './process-tree.ts';
 
 /**
  * CPU seconds by kind of process, while `work` ran; this process's own (its worker threads included) under
@@ -16,29 +17,18 @@ export async function cpuByKind<T>(work: () => Promise<T>, everyMs = 200): Promi
   const selfBefore = process.cpuUsage();
   // The sampler runs on this process's main thread: its time there, read before and after each sample.
   let samplerTicks = 0;
-  const sample = () => {
+  const value = await sampledWhile(work, everyMs, () => {
     const before = mainThreadTicks();
-    sampleTree();
-    samplerTicks += mainThreadTicks() - before;
-  };
-  const sampleTree = () => {
-    const tree = descendants(process.pid);
-    for (const [pid, kind] of tree) {
-      const used = cpuTicks(pid);
+    for (const proc of processTree(process.pid).values()) {
       // A process takes the kind of what it runs now: one started as a launcher script (Debian's
       // /usr/bin/chromium is a shell script) becomes what it execs. An exited one not yet reaped has no
       // command line left: it keeps the kind it had.
-      const had = ticks.get(pid)?.kind;
-      if (used !== undefined) ticks.set(pid, { kind: kind === EXITED && had !== undefined ? had : kind, ticks: used });
+      const had = ticks.get(proc.pid)?.kind;
+      const kind = proc.command === '' ? (had ?? EXITED) : kindOf(proc.command, proc.contained);
+      ticks.set(proc.pid, { kind, ticks: proc.ticks });
     }
-  };
-  const timer = setInterval(sample, everyMs);
-  let value: T;
-  try {
-    value = await work();
-  } finally {
-    clearInterval(timer);
-  }
+    samplerTicks += mainThreadTicks() - before;
+  });
   const seconds = new Map<string, number>();
   for (const { kind, ticks: used } of ticks.values()) seconds.set(kind, (seconds.get(kind) ?? 0) + used / TICKS_PER_SECOND);
   const self = process.cpuUsage(selfBefore);
@@ -51,61 +41,17 @@ export async function cpuByKind<T>(work: () => Promise<T>, everyMs = 200): Promi
 /** The kind under which the sampler's own CPU is given: the bench's, not the work's. */
 export const SAMPLER = 'bench: its /proc sampler';
 
-const TICKS_PER_SECOND = 100;
 const EXITED = 'exited before it was first seen';
 
-/** This process's main thread's CPU ticks (its task's stat: the thread whose id is the process's). */
+/** This process's main thread's CPU ticks, user and system (its task's stat: the thread whose id is the process's). */
 function mainThreadTicks(): number {
-  return stat(process.pid, `/proc/${process.pid}/task/${process.pid}/stat`)?.ticks ?? 0;
-}
-
-function stat(pid: number, file = `/proc/${pid}/stat`): { ppid: number; ticks: number } | undefined {
   try {
-    const text = readFileSync(file, 'utf8');
-    // The command name (field 2) may hold spaces and parentheses: the fields after it start after the last ')'.
+    const text = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+    return Number(fields[11]) + Number(fields[12]);
   } catch {
-    return undefined;
+    return 0;
   }
-}
-
-function cpuTicks(pid: number): number | undefined {
-  return stat(pid)?.ticks;
-}
-
-function commandLine(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-  } catch {
-    return '';
-  }
-}
-
-/** Every process under `root` (not itself), with its kind. */
-function descendants(root: number): Map<number, string> {
-  const parent = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const found = stat(Number(entry));
-    if (found) parent.set(Number(entry), found.ppid);
-  }
-  const kinds = new Map<number, string>();
-  for (const pid of parent.keys()) {
-    const chain: number[] = [];
-    for (let at = parent.get(pid); at !== undefined && at > 1; at = parent.get(at)) {
-      chain.push(at);
-      if (at === root) break;
-    }
-    if (chain.at(-1) !== root) continue;
-    if (commandLine(pid) === '') {
-      kinds.set(pid, EXITED);
-      continue;
-    }
-    const contained = chain.some((ancestor) => /^bwrap\b|\/bwrap /.test(commandLine(ancestor)));
-    kinds.set(pid, kindOf(commandLine(pid), contained));
-  }
-  return kinds;
 }
 
 export function kindOf(command: string, contained: boolean): string {

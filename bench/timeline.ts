@@ -6,8 +6,9 @@
  * where a worker waits: for a stage of its own, or for a core the other worker or the rest of the machine holds.
  * Linux only (it reads /proc).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { kindOf } from './process-cpu.ts';
+import { processTree, sampledWhile, TICKS_PER_SECOND } from './process-tree.ts';
 
 export interface ProcessSpan {
   pid: number;
@@ -35,8 +36,6 @@ export interface Timeline<T> {
   busy: Busy[];
 }
 
-const TICKS_PER_SECOND = 100;
-
 export async function sampleTimeline<T>(work: () => Promise<T>, everyMs = 100): Promise<Timeline<T>> {
   const boot = bootTimeMs();
   const spans = new Map<number, ProcessSpan>();
@@ -44,9 +43,10 @@ export async function sampleTimeline<T>(work: () => Promise<T>, everyMs = 100): 
   let last = { atMs: Date.now(), machineTicks: machineBusyTicks(), oursTicks: 0, self: process.cpuUsage() };
   const sample = () => {
     const atMs = Date.now();
-    const tree = processTree(process.pid);
+    // An exited process not yet reaped has no command line to name it by: its span ends at its last sighting.
+    const tree = [...processTree(process.pid).values()].filter((proc) => proc.command !== '');
     let oursTicks = 0;
-    for (const proc of tree.values()) {
+    for (const proc of tree) {
       const known = spans.get(proc.pid);
       const span = known ?? { pid: proc.pid, kind: kindOf(proc.command, proc.contained), startMs: boot + (proc.startTicks / TICKS_PER_SECOND) * 1000, lastSeenMs: atMs, cpuSeconds: 0, ...(proc.run ? { run: proc.run } : {}) };
       // A process may exec another program after it is first seen (a wrapper, bwrap's child): its last program names it.
@@ -64,13 +64,7 @@ export async function sampleTimeline<T>(work: () => Promise<T>, everyMs = 100): 
     last = { atMs, machineTicks, oursTicks, self };
   };
   const startMs = Date.now();
-  const timer = setInterval(sample, everyMs);
-  let value: T;
-  try {
-    value = await work();
-  } finally {
-    clearInterval(timer);
-  }
+  const value = await sampledWhile(work, everyMs, sample);
   return { value, startMs, endMs: Date.now(), processes: [...spans.values()], busy };
 }
 
@@ -84,56 +78,4 @@ function machineBusyTicks(): number {
   const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
   const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
   return user! + nice! + system! + irq! + softirq! + steal!;
-}
-
-interface ProcInfo {
-  pid: number;
-  ppid: number;
-  startTicks: number;
-  ticks: number;
-  command: string;
-  contained: boolean;
-  run?: number;
-}
-
-function readStat(pid: number): { ppid: number; ticks: number; startTicks: number } | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), startTicks: Number(fields[19]) };
-  } catch {
-    return undefined;
-  }
-}
-
-function commandOf(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-  } catch {
-    return '';
-  }
-}
-
-const RUN_ROOT = /^\S*bwrap\b|contained-cli\.cjs/;
-
-/** Every live process under `root`, each with the contained run it belongs to (its outermost bwrap or contained-cli). */
-function processTree(root: number): Map<number, ProcInfo> {
-  const stats = new Map<number, { ppid: number; ticks: number; startTicks: number }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const found = readStat(Number(entry));
-    if (found) stats.set(Number(entry), found);
-  }
-  const commands = new Map<number, string>();
-  const command = (pid: number) => commands.get(pid) ?? commands.set(pid, commandOf(pid)).get(pid)!;
-  const tree = new Map<number, ProcInfo>();
-  for (const [pid, stat] of stats) {
-    const chain: number[] = [pid];
-    for (let at = stat.ppid; at > 1 && at !== root; at = stats.get(at)?.ppid ?? 0) chain.push(at);
-    const top = chain.at(-1)!;
-    if (stats.get(top)?.ppid !== root || command(pid) === '') continue;
-    const run = [...chain].reverse().find((ancestor) => RUN_ROOT.test(command(ancestor)));
-    tree.set(pid, { pid, ...stat, command: command(pid), contained: chain.slice(1).some((ancestor) => /^\S*bwrap\b/.test(command(ancestor))), ...(run ? { run } : {}) });
-  }
-  return tree;
 }

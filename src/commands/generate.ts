@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { Browser } from '@playwright/test';
 import type { Command } from 'commander';
 import type { Complexity } from '../contracts.ts';
 import type { ProviderName } from '../llm/provider.ts';
 import { loadProject, withWebServer } from '../project/context.ts';
 import { StatsLog } from '../stats/log.ts';
 import { OneOutcomeSink } from '../stats/outcome.ts';
-import { generateSpec, preloadPlaywright, type PipelineResult } from '../workflow/pipeline.ts';
+import { generateSpec, launchingBrowser, type PipelineResult } from '../workflow/pipeline.ts';
 import type { PipelineEvent } from '../contracts.ts';
 import { progressReporter, withoutRunError } from '../workflow/progress-reporter.ts';
 import { parseRequest, REQUEST_FIELD_DESCRIPTIONS } from '../workflow/request-contract.ts';
@@ -14,6 +15,7 @@ import { UsageError, type CliContext } from './context.ts';
 import { flagProblem, playwrightChoice, requestFromFlags, withPlaywrightOptions, withRequestOptions, type PlaywrightFlags } from './options.ts';
 import { interruptible } from './interrupt.ts';
 import { createProgress, type Progress } from './progress.ts';
+import type { Setup } from '../util/lifetimes.ts';
 import { printable } from '../util/terminal.ts';
 
 interface GenerateFlags extends PlaywrightFlags {
@@ -42,9 +44,17 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
 }
 
 async function runGenerate(description: string, flags: GenerateFlags, ctx: CliContext): Promise<void> {
+  // Exploring the URL needs Scribe's browser: it launches while the project's config is read in a child process.
+  const browser = flags.url ? launchingBrowser(ctx.env) : undefined;
+  try {
+    await generateCommand(description, flags, ctx, browser?.setup);
+  } finally {
+    await browser?.close();
+  }
+}
+
+async function generateCommand(description: string, flags: GenerateFlags, ctx: CliContext, browser: Setup<Browser> | undefined): Promise<void> {
   const quiet = flags.json === true;
-  // Exploring the URL needs Playwright: it loads while the project's config is read in a child process.
-  if (flags.url) preloadPlaywright();
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, provider: flags.provider, playwrightChoice: playwrightChoice(flags) });
   // The request as every surface checks it (the contract's limits), then settled: a bad URL or spec path is a
   // usage error here, before the app is started and anything is explored or written.
@@ -58,7 +68,7 @@ async function runGenerate(description: string, flags: GenerateFlags, ctx: CliCo
   // Shared with the signal handler: a generation stopped by Ctrl-C or SIGTERM still ends with one outcome.
   const stats = new OneOutcomeSink(StatsLog.at(ctx.env, ctx.cwd));
   const generation = randomUUID();
-  const generate = (signal: AbortSignal) => generateSpec(request, { cwd: ctx.cwd, env: ctx.env, project, stats, generation, signal, reporters: [progressReporter(ctx.cwd, (event) => show(event, progress), 'the terminal')] });
+  const generate = (signal: AbortSignal) => generateSpec(request, { cwd: ctx.cwd, env: ctx.env, project, stats, generation, signal, reporters: [progressReporter(ctx.cwd, (event) => show(event, progress), 'the terminal')], ...(browser ? { browser } : {}) });
   const needsApp = settled.value.url !== undefined;
   let result: PipelineResult;
   try {

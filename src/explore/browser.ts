@@ -78,6 +78,26 @@ export function launchedBrowser(env: NodeJS.ProcessEnv): Setup<Browser> {
 }
 
 /**
+ * Scribe's own browser, its launch begun now, before the work that needs it (`generate` starts it first, so it
+ * launches while the project's config is read and the run starts): `setup` hands over the launch under way (its
+ * failure is the setup's, as a launch's), and `close` closes it, used or not, launched or failed. The setup's
+ * teardown starts the close without waiting for it: Chromium's shutdown then overlaps the work after exploring,
+ * and `close`, awaited at the end, waits for it.
+ */
+export function launchingBrowser(env: NodeJS.ProcessEnv): { setup: Setup<Browser>; close: () => Promise<void> } {
+  const launching = launchedBrowser(env)(undefined);
+  // Seen by the setup when it is used; unused, a failed launch is nobody's error.
+  launching.catch(() => undefined);
+  let closing: Promise<void> | undefined;
+  // A browser that will not close cleanly (it crashed) is no reason to fail the work it served.
+  const close = () => (closing ??= launching.then(async ({ teardown }) => teardown()).catch(() => undefined));
+  return {
+    setup: async () => ({ value: (await launching).value, teardown: () => void close() }),
+    close,
+  };
+}
+
+/**
  * Starts loading Playwright, which takes this thread a while, so that it loads while something else waits
  * (reading the project's Playwright config in a child process) rather than when the browser is launched.
  * A failure to load is reported by the launch.

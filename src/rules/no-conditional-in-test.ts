@@ -57,22 +57,43 @@ function conditionOf(model: SpecModel, node: ts.Node): ts.Expression | undefined
 
 /**
  * `for (const scenario of matrix) test(…, () => { if (scenario === 'navigate') … })`: a condition on nothing but
- * the parameters of the function or the loop that declares the test (and literals) is decided when the test is
- * declared; each generated test takes one path, named in its title.
+ * the parameters of the function or the loop that declares the test (and literals), directly or through a
+ * `const` computed from them alone (`const expectRequest = preload && !reloadDocument`), is decided when the
+ * test is declared; each generated test takes one path, named in its title.
  */
 function decidedWhenDeclared(model: SpecModel, node: ts.Node, test: TestBlock): boolean {
   const condition = conditionOf(model, node);
-  if (!condition) return false;
+  return condition !== undefined && decidedExpression(model, condition, test, new Set());
+}
+
+function decidedExpression(model: SpecModel, expression: ts.Expression, test: TestBlock, seen: Set<ts.Node>): boolean {
   let decided = true;
   const visit = (child: ts.Node): void => {
     if (!decided) return;
     if (ts.isCallExpression(child) || ts.isAwaitExpression(child) || isFunctionLike(child)) decided = false;
     else if (ts.isPropertyAccessExpression(child)) visit(child.expression);
-    else if (ts.isIdentifier(child)) decided = child.text === 'undefined' || declaresTheTest(model, child, test);
+    else if (ts.isIdentifier(child)) decided = child.text === 'undefined' || declaresTheTest(model, child, test) || constantOfDeclared(model, child, test, seen);
     else ts.forEachChild(child, visit);
   };
-  visit(condition);
+  visit(expression);
   return decided;
+}
+
+/**
+ * A `const` whose initialiser is decided when the test is declared (decidedExpression), followed once per
+ * declaration. One that makes an object or array is not: the test may fill it (`const texts = []`, then push).
+ */
+function constantOfDeclared(model: SpecModel, identifier: ts.Identifier, test: TestBlock, seen: Set<ts.Node>): boolean {
+  const declaration = model.declarationOf(identifier);
+  if (!declaration || seen.has(declaration) || !ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || !declaration.initializer) return false;
+  if (!ts.isVariableDeclarationList(declaration.parent) || (declaration.parent.flags & ts.NodeFlags.Const) === 0 || makesAnObject(declaration.initializer)) return false;
+  seen.add(declaration);
+  return decidedExpression(model, declaration.initializer, test, seen);
+}
+
+function makesAnObject(node: ts.Node): boolean {
+  if (ts.isObjectLiteralExpression(node) || ts.isArrayLiteralExpression(node) || ts.isNewExpression(node)) return true;
+  return ts.forEachChild(node, (child) => makesAnObject(child) || undefined) ?? false;
 }
 
 /** Whether an identifier is a parameter (or loop variable) of a function or loop the test is declared in, never assigned. */

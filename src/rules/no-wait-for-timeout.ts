@@ -23,7 +23,7 @@ export default defineRule({
           message: `${calleeText(model, call)}() sleeps for a fixed time; wait for a condition instead (await expect(locator).toBeVisible()).`,
           fix: removeStatementFix(model, call),
         });
-      } else if (isSleep(model, call, name, receiver) && !inRouteHandler(model, call)) {
+      } else if (isSleep(model, call, name, receiver) && !inRouteHandler(model, call) && !clearedElsewhere(model, call)) {
         const sleep = enclosingPromise(call);
         findings.push({
           node: call,
@@ -80,6 +80,41 @@ function inRouteHandler(model: SpecModel, node: ts.Node): boolean {
     if (call && ts.isCallExpression(call) && call.arguments.includes(current) && ROUTE_METHODS.has(model.callee(call).name ?? '')) return true;
   }
   return false;
+}
+
+/**
+ * `timer = setTimeout(done, 500)` with `clearTimeout(timer)` in another function (the handler that settles the
+ * wait when its event comes, a child process's exit): a deadline or fallback the awaited event cancels, not a sleep.
+ * A clearTimeout in the timer's own function could never run before it fires, so it does not count.
+ */
+function clearedElsewhere(model: SpecModel, call: ts.CallExpression): boolean {
+  const handle = handleOf(model, call);
+  if (!handle) return false;
+  const own = enclosingFunction(call);
+  return model.calls.some((clear) => {
+    const { name, receiver } = model.callee(clear);
+    const argument = clear.arguments[0];
+    if (name !== 'clearTimeout' || receiver !== undefined || !argument || enclosingFunction(clear) === own) return false;
+    const cleared = model.unwrap(argument);
+    return ts.isIdentifier(handle) ? ts.isIdentifier(cleared) && model.declarationOf(cleared) === model.declarationOf(handle) && model.declarationOf(handle) !== undefined : model.text(cleared) === model.text(handle);
+  });
+}
+
+/** Where a timer's handle is kept: the variable or property it is assigned to or declares. */
+function handleOf(model: SpecModel, call: ts.CallExpression): ts.Expression | undefined {
+  let node: ts.Node = call;
+  while (ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent)) node = node.parent;
+  const parent = node.parent;
+  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && parent.right === node) {
+    const target = model.unwrap(parent.left);
+    return ts.isIdentifier(target) || ts.isPropertyAccessExpression(target) ? target : undefined;
+  }
+  return ts.isVariableDeclaration(parent) && parent.initializer === node && ts.isIdentifier(parent.name) ? parent.name : undefined;
+}
+
+function enclosingFunction(node: ts.Node): ts.Node | undefined {
+  for (let current = node.parent; current; current = current.parent) if (ts.isFunctionLike(current)) return current;
+  return undefined;
 }
 
 /** `new Promise((r) => setTimeout(r, 500))`: the sleep as a whole, so the fix removes all of it. */

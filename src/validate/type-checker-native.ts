@@ -3,6 +3,7 @@
  * platform binary) in a process of its own, which checks a batch in a fraction of the JavaScript compiler's
  * time (validate/type-checker.ts). It reads the same compiler options and reports diagnostics in the same shape.
  */
+import { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -145,6 +146,22 @@ export class NativeTypeChecker {
   }
 
   /**
+   * Stops the compiler process of `check` and waits until it has exited. Its process is the thread's child: a
+   * worker thread terminated while it runs leaves it unreaped (a zombie, or a live orphan) once the thread's event
+   * loop, which alone would reap it, is gone. The native API does not expose its process; it is reached through the
+   * channel the API holds, and when that is not there (another release) only `close` is done.
+   */
+  async stop(): Promise<void> {
+    const child = childOf(this.api);
+    this.close();
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise((resolve) => {
+      child.ref();
+      child.once('exit', resolve);
+    });
+  }
+
+  /**
    * The batch checked by a compiler process of its own, which works while this thread runs the other rules:
    * its tsconfig.json and the project's global declarations are written to a temporary folder, and only
    * texts that differ from their file on disk are served from memory (each would make the compiler wait
@@ -183,6 +200,12 @@ export class NativeTypeChecker {
       rmSync(folder, { recursive: true, force: true });
     }
   }
+}
+
+/** The compiler's process behind the synchronous API's client (its unstable internals: `client.channel.child`). */
+function childOf(api: unknown): ChildProcess | undefined {
+  const child = (api as { client?: { channel?: { child?: unknown } } } | undefined)?.client?.channel?.child;
+  return child instanceof ChildProcess ? child : undefined;
 }
 
 /**

@@ -113,10 +113,7 @@ export class Validator {
     return other;
   }
 
-  /**
-   * Other rules (the project's final configuration) sharing this validator's compiler work, when both
-   * type-check alike.
-   */
+  /** Other rules (the project's final configuration) sharing this validator's compiler work, when both type-check alike. */
   withConfig(config: CriticConfig): Validator {
     const other = new Validator(config, this.options);
     if (this.typeChecking && other.typeChecking && strictOf(config) === strictOf(this.config)) other.compiler = this.compilerState();
@@ -126,6 +123,11 @@ export class Validator {
   /** Readies the type checker (the native compiler's process, its libraries loaded) before the first spec needs it. */
   warmTypeCheck(): void {
     if (this.typeChecking) this.compilerState().native?.warm();
+  }
+
+  /** Stops the type checker's process and waits until it has exited: a thread that ends with it leaves no child behind. */
+  async stopTypeCheck(): Promise<void> {
+    await this.compiler?.native?.stop();
   }
 
   /** The same rules with another page inventory, sharing this validator's compiler project (and its cache). */

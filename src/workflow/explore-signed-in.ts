@@ -15,7 +15,7 @@ import { launchedBrowser } from '../explore/browser.ts';
 import type { ExploreSettings } from '../explore/settings.ts';
 import { isSignInPage, type FormCredentials } from '../explore/sign-in.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
-import { withLifetimes } from '../util/lifetimes.ts';
+import { withLifetimes, type Setup } from '../util/lifetimes.ts';
 import { safetyGate } from '../validate/gate.ts';
 
 export interface SignedInExploration {
@@ -83,17 +83,18 @@ export async function exploreSignedIn(url: string, options: ExploreSignedInOptio
 }
 
 /**
- * Explores in a browser of its own, held only while exploring (the runs launch theirs inside their boundary,
+ * Explores in a browser of its own (`launch`: by default launched now), held only while exploring (the runs launch theirs inside their boundary,
  * so an idle Chromium would only compete with them) and closed at once when the work is cancelled: a
  * navigation to a page that never answers would otherwise hold it to its timeout, past a stopped command's grace.
  */
-export async function exploreInOwnBrowser(url: string, options: Omit<ExploreSignedInOptions, 'browser'>): Promise<SignedInExploration> {
+export async function exploreInOwnBrowser(url: string, options: Omit<ExploreSignedInOptions, 'browser'> & { launch?: Setup<Browser> }): Promise<SignedInExploration> {
+  const { launch = launchedBrowser(options.env), ...exploring } = options;
   return withLifetimes(options.signal, async (lifetimes) => {
-    const browser = await lifetimes.acquire('the browser', launchedBrowser(options.env));
+    const browser = await lifetimes.acquire('the browser', launch);
     const stop = () => void browser.close().catch(() => undefined);
     options.signal?.addEventListener('abort', stop, { once: true });
     try {
-      return await exploreSignedIn(url, { ...options, browser });
+      return await exploreSignedIn(url, { ...exploring, browser });
     } finally {
       options.signal?.removeEventListener('abort', stop);
     }

@@ -24,7 +24,17 @@ function serveJobs(port: MessagePort): void {
   // Exploration requests are numbered for the thread's life, so an answer meant for an earlier job is no other's.
   let asked = 0;
   const nextId = () => ++asked;
+  // The job in hand: stopping the thread aborts it and waits for it to end (its browser and runs closed).
+  let running: { controller: AbortController; done: Promise<unknown> } | undefined;
   port.on('message', (message: ToWorker) => {
+    if (message.type === 'stop') {
+      running?.controller.abort(new Error('the worker thread is stopping'));
+      void Promise.resolve(running?.done)
+        .then(() => validator?.stopTypeCheck())
+        .catch(() => undefined)
+        .then(() => send({ type: 'stopped' }));
+      return;
+    }
     if (message.type !== 'run') return;
     const controller = new AbortController();
     const onAbort = (next: ToWorker) => {
@@ -34,7 +44,7 @@ function serveJobs(port: MessagePort): void {
     const { playwright } = message.job;
     project ??= loadProject({ cwd: message.job.cwd, env: process.env, ...(playwright !== undefined ? { playwright: Promise.resolve(playwright ? withMatcher(playwright) : undefined) } : {}) });
     const { batch } = message.job;
-    project
+    const done = project
       .then((loaded) => {
         // A batch's next check comes after a contained run: its type checker stays up for as long as a run may take.
         const typeCheckerIdleMs = batch === undefined ? undefined : loaded.agents.runner.timeouts.run_ms;
@@ -57,6 +67,7 @@ function serveJobs(port: MessagePort): void {
       .then((result) => send({ type: 'result', result }))
       .catch((error: unknown) => send({ type: 'error', message: error instanceof Error ? error.message : String(error) }))
       .finally(() => port.off('message', onAbort));
+    running = { controller, done };
   });
 }
 

@@ -3,6 +3,7 @@
  * `generate --json` document out, with every stage reported as it happens.
  */
 import { randomUUID } from 'node:crypto';
+import type { Browser } from '@playwright/test';
 import { StartedContainedRun } from '../agents/contained-run.ts';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
@@ -11,7 +12,7 @@ import { Scribe } from '../agents/scribe.ts';
 import type { ResolvedRequest } from '../agents/request.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
 import { GenerateResult, type ExploreSignIn, type PageInventory, type PipelineEvent } from '../contracts.ts';
-import { preloadPlaywright } from '../explore/browser.ts';
+import { launchingBrowser, preloadPlaywright } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
@@ -32,9 +33,10 @@ import { containedRunOptions, pipelineWorkers } from './workers.ts';
 import type { GenerationContext } from './generation-context.ts';
 import type { SignedInExploration } from './explore-signed-in.ts';
 import type { Explorations } from './explored-pages.ts';
+import type { Setup } from '../util/lifetimes.ts';
 
 /** For a caller that reads the project itself (the CLI): Playwright loads meanwhile. */
-export { preloadPlaywright };
+export { launchingBrowser, preloadPlaywright };
 
 /** What a caller asks for, and how the pipeline is to treat it. */
 export interface GenerateRequest extends RequestInput {
@@ -71,6 +73,11 @@ export interface PipelineOptions {
   validator?: Validator;
   /** The explorations a batch's generations share: a start page one of them reached is not explored again. */
   explored?: Explorations;
+  /**
+   * Scribe's exploring browser, its launch begun by the caller (launchingBrowser: `generate` starts it before it
+   * reads the project): exploring uses it and closes it; the caller closes it too, for a generation that never explored.
+   */
+  browser?: Setup<Browser>;
 }
 
 export interface PipelineResult {
@@ -145,7 +152,7 @@ async function walk(asked: GenerateRequest, options: PipelineOptions, { project,
   if (request.url) {
     const url = request.url;
     emit('explore', 'started', `exploring ${url}`);
-    const exploreHere = () => explore(url, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal });
+    const exploreHere = () => explore(url, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal, ...(options.browser ? { launch: options.browser } : {}) });
     const exploring = options.explored ? options.explored.exploration(url, config.explore, exploreHere, options.signal) : exploreHere().then((exploration) => ({ exploration, reused: false }));
     // Its failure is read below; meanwhile it must not count as unhandled.
     exploring.catch(() => undefined);
@@ -230,7 +237,7 @@ function writableRequest(request: GenerateRequest, project: ProjectContext): Set
 }
 
 /** The site's inventory, signed in where the start URL lands on a login and a way to sign in is there (explore-signed-in.ts). */
-async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit, context: { project: ProjectContext; env: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<SignedInExploration> {
+async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit, context: { project: ProjectContext; env: NodeJS.ProcessEnv; signal?: AbortSignal; launch?: Setup<Browser> }): Promise<SignedInExploration> {
   // Loaded on demand: exploring needs Playwright, which a run without a URL never does.
   const { exploreInOwnBrowser, signInLine } = await import('./explore-signed-in.ts');
   const explored = await exploreInOwnBrowser(url, { ...context, testIdAttribute, settings, onProgress: (message) => emit('explore', 'info', message) });

@@ -2,7 +2,8 @@
  * Worker threads that run the pipeline, one generation each at a time: the HTTP server's jobs, a shared
  * queue's worker's, a batch's scenarios. The caller decides how many run at once; a worker is started on
  * first need and kept (with its warm validator) for the next. An aborted generation is asked to stop (its
- * pipeline's AbortSignal fires); at close, a worker still busy after the wait it is given is terminated.
+ * pipeline's AbortSignal fires); at close, a worker still busy after the wait it is given is stopped. A worker
+ * is never terminated before it has stopped its child processes (or STOP_WAIT_MS has passed).
  * A batch's generations share their explorations through this thread (JobReports.explored): a worker asks
  * for its start page and is handed the inventory, or told to explore and send what it found.
  */
@@ -33,7 +34,9 @@ export type ToWorker =
   | { type: 'run'; job: PipelineJob }
   | { type: 'abort'; reason: string }
   /** The answer to an `explore`: the exploration to reuse, or (none) explore here and send it. */
-  | { type: 'exploration'; id: number; exploration?: SignedInExploration };
+  | { type: 'exploration'; id: number; exploration?: SignedInExploration }
+  /** End the job in hand, stop the processes the thread started, and answer `stopped`, before it is terminated. */
+  | { type: 'stop' };
 export type FromWorker =
   | { type: 'event'; event: PipelineEvent }
   /** A generation of a batch asks for the exploration of its start page. */
@@ -42,7 +45,8 @@ export type FromWorker =
   | { type: 'explored'; id: number; exploration?: SignedInExploration; error?: string }
   | { type: 'stats'; event: NewStatsEvent }
   | { type: 'result'; result: PipelineResult }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  | { type: 'stopped' };
 
 /** Where a job's stages and statistics go, on the server's thread. */
 export interface JobReports {
@@ -56,10 +60,17 @@ export interface JobReports {
 // From the sources a worker needs tsx to load TypeScript (generation-worker.mjs); the build runs generation-worker.js as is.
 const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './generation-worker.mjs' : './generation-worker.js', import.meta.url);
 
+/**
+ * How long a thread asked to stop has to stop its processes: its child processes (the type checker, a browser)
+ * are reaped by its own event loop, so a thread terminated before they exit leaves them as zombies.
+ */
+const STOP_WAIT_MS = 5_000;
+
 export class GenerationThreads {
   private readonly env: NodeJS.ProcessEnv;
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Promise<unknown>>();
+  private readonly stopping = new Map<Worker, Promise<void>>();
   private closed = false;
 
   /** `env` becomes process.env inside every worker: the server's environment, not the test runner's. */
@@ -80,7 +91,7 @@ export class GenerationThreads {
         // A generation that ended without sending its exploration leaves the others of its batch to explore.
         for (const pending of exploring.values()) pending.reject(new Error('the generation ended before its exploration'));
         if (reusable && !this.closed) this.idle.push(worker);
-        else void worker.terminate();
+        else void this.stop(worker);
         settle();
       };
       const send = (message: ToWorker) => worker.postMessage(message);
@@ -108,7 +119,7 @@ export class GenerationThreads {
         else if (message.type === 'explore') onExplore(message);
         else if (message.type === 'explored') onExplored(message);
         else if (message.type === 'result') finish(!signal.aborted, () => resolve(message.result));
-        else finish(!signal.aborted, () => reject(new Error(message.message)));
+        else if (message.type === 'error') finish(!signal.aborted, () => reject(new Error(message.message)));
       };
       const onError = (error: Error) => finish(false, () => reject(error));
       const onExit = (code: number) => finish(false, () => reject(new Error(`the generation's worker thread stopped (exit code ${code})`)));
@@ -124,13 +135,34 @@ export class GenerationThreads {
   /** Stops the idle workers now, and the busy ones once they finish or `waitMs` has passed. */
   async close(waitMs: number): Promise<void> {
     this.closed = true;
-    await Promise.all(this.idle.splice(0).map((worker) => worker.terminate()));
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, waitMs);
-    });
-    await Promise.race([Promise.all(this.busy.values()), deadline]);
-    clearTimeout(timer);
-    await Promise.all([...this.busy.keys()].map((worker) => worker.terminate()));
+    await Promise.all(this.idle.splice(0).map((worker) => this.stop(worker)));
+    await within(Promise.all(this.busy.values()), waitMs);
+    await Promise.all([...this.busy.keys(), ...this.stopping.keys()].map((worker) => this.stop(worker)));
   }
+
+  /** Asks the worker to stop (its job aborted, its processes ended), waits for it within STOP_WAIT_MS, then terminates it. */
+  private stop(worker: Worker): Promise<void> {
+    const known = this.stopping.get(worker);
+    if (known) return known;
+    const stopped = new Promise<void>((resolve) => {
+      const onMessage = (message: FromWorker) => message.type === 'stopped' && resolve();
+      worker.on('message', onMessage).once('exit', () => resolve());
+      worker.postMessage({ type: 'stop' } satisfies ToWorker);
+    });
+    const stopping = within(stopped, STOP_WAIT_MS).then(async () => {
+      await worker.terminate();
+    });
+    this.stopping.set(worker, stopping);
+    return stopping;
+  }
+}
+
+/** Waits for `work`, or `waitMs`, whichever ends first. */
+async function within(work: Promise<unknown>, waitMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, waitMs);
+  });
+  await Promise.race([work, deadline]);
+  clearTimeout(timer);
 }

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BrowserNotFoundError, CHROMIUM_ARGS, findBrowser, launchOptions } from '../../src/explore/browser.ts';
+import { BrowserNotFoundError, CHROMIUM_ARGS, findBrowser, launchingBrowser, launchOptions } from '../../src/explore/browser.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'scribe-browser-'));
 // findBrowser checks that the executable exists; an empty file stands for a Chromium of the user's choice.
@@ -32,5 +32,34 @@ describe('findBrowser', () => {
 
   it('gives launch options with the browser found and the flags this network needs', () => {
     expect(launchOptions({ SCRIBE_BROWSER: chosen })).toEqual({ executablePath: chosen, args: CHROMIUM_ARGS, headless: true });
+  });
+});
+
+describe('launchingBrowser: Scribe\'s browser launched before the work that needs it', () => {
+  it('hands over the launch under way; its teardown starts the close, which close() waits for', async () => {
+    const early = launchingBrowser(process.env);
+    const { value: browser, teardown } = await early.setup(undefined);
+    const page = await browser.newPage();
+    await page.setContent('<h1>launched early</h1>');
+    await expect(page.locator('h1').textContent()).resolves.toBe('launched early');
+    expect(teardown()).toBeUndefined();
+    await early.close();
+    expect(browser.isConnected()).toBe(false);
+  });
+
+  it('closes a browser nobody used', async () => {
+    const early = launchingBrowser(process.env);
+    await early.close();
+    const { value: browser } = await early.setup(undefined);
+    expect(browser.isConnected()).toBe(false);
+  });
+
+  it('gives a failed launch to the setup that uses it, and closes quietly when nobody does', async () => {
+    const missing = path.join(dir, 'no-such-chromium');
+    const used = launchingBrowser({ SCRIBE_BROWSER: missing });
+    await expect(used.setup(undefined)).rejects.toThrow(BrowserNotFoundError);
+    await expect(used.close()).resolves.toBeUndefined();
+    // Never used: its failure is nobody's (vitest fails a run on an unhandled rejection).
+    await expect(launchingBrowser({ SCRIBE_BROWSER: missing }).close()).resolves.toBeUndefined();
   });
 });

@@ -245,6 +245,15 @@ for (const mode of ['build', 'dev'] as const) {
     switch (mode) { case 'build': await expect(page.getByTestId('a')).toBeVisible(); break; default: break; }
   });
 }
+// A wait chosen through a const computed from the scenario's parameters alone.
+[{ warm: false, cached: true }, { warm: true, cached: false }].forEach(({ warm, cached }) => {
+  test(\`prefetch: warm \${warm}\`, async ({ page }) => {
+    const expectsPrefetch = warm && !cached;
+    const patience = expectsPrefetch ? 4000 : 300;
+    await page.goto(\`/shop\${cached ? '?cache=1' : ''}\`);
+    await page.getByTestId('next').hover({ timeout: patience });
+  });
+});
 [{ to: '/a' }, { to: '/b', search: { where: 'x' } }].forEach((options) => {
   test(\`loads \${options.to}\`, async ({ page }) => {
     let url: string = options.to;
@@ -285,8 +294,19 @@ test('a plain test', async ({ page }) => {
     if (attempt === 2) await page.reload();
   });
 });
+[true, false].forEach((warm) => {
+  test(\`warm \${warm}\`, async ({ page }) => {
+    const shown = warm && (await page.getByTestId('banner').isVisible());
+    const fromModule = warm && isSpaMode;
+    let changing = warm;
+    changing = !changing;
+    await page.goto(shown ? '/a' : '/b');
+    await page.goto(fromModule ? '/a' : '/b');
+    await page.goto(changing ? '/a' : '/b');
+  });
+});
 `;
-    expect(lines(code)).toEqual([5, 6, 7, 9, 15, 20, 26]);
+    expect(lines(code)).toEqual([5, 6, 7, 9, 15, 20, 26, 35, 36, 37]);
   });
 
   it('accepts a loop of the test that skips data records with continue; reports one that skips steps or leaves on the page’s word', () => {

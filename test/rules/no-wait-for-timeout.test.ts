@@ -125,4 +125,38 @@ test('plugin hooks run later', async ({ page }) => {
 `;
     expect(lines(code)).toEqual([15, 16]);
   });
+
+  it('a timer a handler clears when the awaited event comes is a fallback, not a sleep; one never cleared, or cleared where it cannot have run, sleeps', () => {
+    // A dev server helper's stop(): wait for the child's exit, with a SIGKILL and a last resolve as fallbacks.
+    const code = `import { test } from '@playwright/test';
+import type { ChildProcess } from 'node:child_process';
+class Server {
+  constructor(private child: ChildProcess) {}
+  stop(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let killTimer: ReturnType<typeof setTimeout> | undefined;
+      let giveUpTimer: ReturnType<typeof setTimeout> | undefined;
+      const finished = () => {
+        clearTimeout(killTimer);
+        clearTimeout(giveUpTimer);
+        resolve();
+      };
+      this.child.once('exit', finished);
+      this.child.kill('SIGTERM');
+      killTimer = setTimeout(() => {
+        this.child.kill('SIGKILL');
+        giveUpTimer = setTimeout(finished, 400);
+      }, 2500);
+    });
+  }
+}
+test('stops', async ({ page }) => {
+  let pause, nap: ReturnType<typeof setTimeout> | undefined;
+  await new Promise((resolve) => { pause = setTimeout(resolve, 700); });
+  await new Promise((resolve) => { nap = setTimeout(resolve, 900); if (page.isClosed()) clearTimeout(nap); });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+});
+`;
+    expect(lines(code)).toEqual([25, 26, 27]);
+  });
 });
