@@ -7,6 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { processTree, sampledWhile, TICKS_PER_SECOND } from './process-tree.ts';
 
+/** The kind under which the sampler's own CPU is given: the bench's, not the work's. */
+export const SAMPLER = 'bench: its /proc sampler';
+
+const EXITED = 'exited before it was first seen';
+
 /**
  * CPU seconds by kind of process, while `work` ran; this process's own (its worker threads included) under
  * 'scribe (node, threads)', less what the sampling itself took (reading /proc for every process of the
@@ -38,15 +43,11 @@ export async function cpuByKind<T>(work: () => Promise<T>, everyMs = 200): Promi
   return { value, seconds };
 }
 
-/** The kind under which the sampler's own CPU is given: the bench's, not the work's. */
-export const SAMPLER = 'bench: its /proc sampler';
-
-const EXITED = 'exited before it was first seen';
-
-/** This process's main thread's CPU ticks, user and system (its task's stat: the thread whose id is the process's). */
+/** This process's main thread's CPU ticks (its task's stat: the thread whose id is the process's). */
 function mainThreadTicks(): number {
   try {
     const text = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: the fields after it start after the last ')'.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     return Number(fields[11]) + Number(fields[12]);
   } catch {

@@ -21,11 +21,11 @@ function serveJobs(port: MessagePort): void {
   let validator: Validator | undefined;
   // The project is read once per thread (a loaded config holds functions, which cannot cross threads).
   let project: Promise<ProjectContext> | undefined;
+  // The job in hand: stopping the thread aborts it and waits for it to end (its browser and runs closed).
+  let running: { controller: AbortController; done: Promise<unknown> } | undefined;
   // Exploration requests are numbered for the thread's life, so an answer meant for an earlier job is no other's.
   let asked = 0;
   const nextId = () => ++asked;
-  // The job in hand: stopping the thread aborts it and waits for it to end (its browser and runs closed).
-  let running: { controller: AbortController; done: Promise<unknown> } | undefined;
   port.on('message', (message: ToWorker) => {
     if (message.type === 'stop') {
       running?.controller.abort(new Error('the worker thread is stopping'));

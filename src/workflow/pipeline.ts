@@ -35,8 +35,8 @@ import type { SignedInExploration } from './explore-signed-in.ts';
 import type { Explorations } from './explored-pages.ts';
 import type { Setup } from '../util/lifetimes.ts';
 
-/** For a caller that reads the project itself (the CLI): Playwright loads meanwhile. */
-export { launchingBrowser, preloadPlaywright };
+/** For a caller that reads the project itself (the CLI): Scribe's browser launches meanwhile. */
+export { launchingBrowser };
 
 /** What a caller asks for, and how the pipeline is to treat it. */
 export interface GenerateRequest extends RequestInput {
