@@ -259,6 +259,22 @@ describe('allowed-code: members', () => {
     expect(lines(code)).toEqual([3, 4, 5, 6]);
   });
 
+  it("refuses what tells the proof copy from the spec (its file, title path, output folder, worker, an error's stack), so an assertion cannot fail in the copy alone", () => {
+    const code = inTest(
+      [
+        "  expect(test.info().titlePath.join('/')).not.toContain('.proof.');",
+        "  expect(test.info().outputDir).not.toContain('proof');",
+        '  expect(test.info().workerIndex).toBe(0);',
+        '  expect(test.info().parallelIndex).toBe(0);',
+        "  expect(test.info().snapshotPath('a.png')).toContain('search');",
+        "  expect(test.info().testId).toBe('x');",
+        "  expect(new Error('where').stack).not.toContain('proof');",
+        "  await expect(page.getByRole('heading')).toHaveText(test.info().title);",
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([4, 5, 6, 7, 8, 9, 10]);
+  });
+
   it('follows values, not names: an object literal does not make its keys safe on other values, and reassignable variables are not trusted', () => {
     const code = inTest(
       [
