@@ -9,6 +9,7 @@ import { createHmac } from 'node:crypto';
 import type { ServerConfig } from '../config/server.ts';
 import { HttpError } from '../endpoint/errors.ts';
 import type { LogSink } from '../endpoint/log.ts';
+import { settleWithin } from '../util/deadline.ts';
 
 export const SIGNATURE_HEADER = 'x-scribe-signature';
 
@@ -157,12 +158,7 @@ export class CallbackSender {
 
   /** Waits at most `waitMs` for the deliveries under way, then stops them. */
   async close(waitMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, waitMs);
-    });
-    await Promise.race([Promise.allSettled([...this.deliveries]), deadline]);
-    clearTimeout(timer);
+    await settleWithin([...this.deliveries], waitMs);
     this.stop.abort();
   }
 }

@@ -9,6 +9,7 @@ import type { JobStatus, JobView, PipelineEvent } from '../contracts.ts';
 import type { PipelineResult } from '../workflow/pipeline.ts';
 import type { CancelOutcome, DrainSummary, SubmitOutcome } from './backend.ts';
 import type { JobStore } from './job-store.ts';
+import { settleWithin } from '../util/deadline.ts';
 
 export type { DrainSummary, SubmitOutcome } from './backend.ts';
 
@@ -248,18 +249,5 @@ export class JobQueue {
       ...(job.error !== undefined ? { error: job.error } : {}),
       ...(job.interrupted ? { interrupted: true as const } : {}),
     };
-  }
-}
-
-/** Waits for every promise to settle, or for `ms`, whichever comes first. */
-async function settleWithin(promises: ReadonlyArray<Promise<unknown>>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  try {
-    await Promise.race([Promise.allSettled(promises), deadline]);
-  } finally {
-    clearTimeout(timer);
   }
 }

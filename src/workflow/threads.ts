@@ -15,6 +15,7 @@ import type { PipelineEvent } from '../contracts.ts';
 import type { PlaywrightRead } from '../project/playwright.ts';
 import type { SignedInExploration } from './explore-signed-in.ts';
 import type { Explorations, SiteBudget } from './explored-pages.ts';
+import { settleWithin } from '../util/deadline.ts';
 
 export interface PipelineJob {
   request: GenerateRequest;
@@ -136,7 +137,7 @@ export class GenerationThreads {
   async close(waitMs: number): Promise<void> {
     this.closed = true;
     await Promise.all(this.idle.splice(0).map((worker) => this.stop(worker)));
-    await within(Promise.all(this.busy.values()), waitMs);
+    await settleWithin([...this.busy.values()], waitMs);
     await Promise.all([...this.busy.keys(), ...this.stopping.keys()].map((worker) => this.stop(worker)));
   }
 
@@ -149,20 +150,10 @@ export class GenerationThreads {
       worker.on('message', onMessage).once('exit', () => resolve());
       worker.postMessage({ type: 'stop' } satisfies ToWorker);
     });
-    const stopping = within(stopped, STOP_WAIT_MS).then(async () => {
+    const stopping = settleWithin([stopped], STOP_WAIT_MS).then(async () => {
       await worker.terminate();
     });
     this.stopping.set(worker, stopping);
     return stopping;
   }
-}
-
-/** Waits for `work`, or `waitMs`, whichever ends first. */
-async function within(work: Promise<unknown>, waitMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, waitMs);
-  });
-  await Promise.race([work, deadline]);
-  clearTimeout(timer);
 }
