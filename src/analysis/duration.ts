@@ -10,7 +10,7 @@ import { ruleOptions } from '../util/zod-helpers.ts';
 import { MAX_DEPTH } from './depth.ts';
 import { isFunctionLike, type SpecModel, type TestBlock } from './model.ts';
 import { PLAYWRIGHT_OBJECTS } from './playwright-api.ts';
-import { GLOBAL_OBJECT_NAMES } from './syntax.ts';
+import { enclosingFunction, GLOBAL_OBJECT_NAMES } from './syntax.ts';
 import { STEP_KINDS, classifyCall, testCalls, type StepKind } from './test-steps.ts';
 
 const Milliseconds = z.number().nonnegative();
@@ -148,9 +148,4 @@ function hookCosts(model: SpecModel, options: MaxDurationOptions): Hook[] {
     });
   }
   return hooks;
-}
-
-function enclosingFunction(node: ts.Node): ts.Node | undefined {
-  for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (ts.isFunctionLike(n)) return n;
-  return undefined;
 }

@@ -100,6 +100,12 @@ export function isBindingPropertyName(id: ts.Identifier): boolean {
   return ts.isBindingElement(id.parent) && id.parent.propertyName === id;
 }
 
+/** The innermost function (declaration, expression, arrow, method, accessor) the node is in. */
+export function enclosingFunction(node: ts.Node): ts.SignatureDeclaration | undefined {
+  for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (ts.isFunctionLike(n)) return n;
+  return undefined;
+}
+
 export function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
   for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (ts.isClassLike(n)) return n;
   return undefined;

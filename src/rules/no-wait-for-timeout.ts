@@ -1,6 +1,6 @@
 import { ts } from '../util/typescript.js';
 import type { SpecModel } from '../analysis/model.ts';
-import { GLOBAL_OBJECT_NAMES } from '../analysis/syntax.ts';
+import { enclosingFunction, GLOBAL_OBJECT_NAMES } from '../analysis/syntax.ts';
 import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 import { calleeText } from './utils/ast.ts';
@@ -110,11 +110,6 @@ function handleOf(model: SpecModel, call: ts.CallExpression): ts.Expression | un
     return ts.isIdentifier(target) || ts.isPropertyAccessExpression(target) ? target : undefined;
   }
   return ts.isVariableDeclaration(parent) && parent.initializer === node && ts.isIdentifier(parent.name) ? parent.name : undefined;
-}
-
-function enclosingFunction(node: ts.Node): ts.Node | undefined {
-  for (let current = node.parent; current; current = current.parent) if (ts.isFunctionLike(current)) return current;
-  return undefined;
 }
 
 /** `new Promise((r) => setTimeout(r, 500))`: the sleep as a whole, so the fix removes all of it. */
