@@ -212,13 +212,20 @@ function printTimeline(timeline: Timeline<BatchResult>, stages: StageLine[]): vo
   const at = (ms: number) => ((ms - timeline.startMs) / 1000).toFixed(1);
   const windows = stageWindows(stages);
   const runs = runSpans(timeline);
+  // A run starts early (with its generation) and waits for its spec: its test workers start when the spec is
+  // given, in its run stage. Each run is one scenario's: the first after the stage's start not yet taken.
+  const runOf = new Map<number, RunSpan>();
+  for (const window of windows.filter((w) => w.stage === 'run' && !runOf.has(w.index)).sort((a, b) => a.startMs - b.startMs)) {
+    const taken = new Set(runOf.values());
+    const given = runs.filter((r) => !taken.has(r) && r.testsStartMs !== undefined && r.testsStartMs >= window.startMs - 50 && r.testsStartMs <= window.endMs);
+    const run = given.sort((a, b) => a.testsStartMs! - b.testsStartMs!)[0];
+    if (run) runOf.set(window.index, run);
+  }
   console.log('  timeline (s from the batch start; inside a run, s from its start):');
   for (const worker of [...new Set(stages.map((s) => s.worker))].sort()) {
     for (const index of [...new Set(stages.filter((s) => s.worker === worker).map((s) => s.index))]) {
       const own = windows.filter((w) => w.index === index);
-      const runWindow = own.find((w) => w.stage === 'run');
-      // A run starts early (with its generation) and waits for its spec: its test workers start when the spec is given, in its run stage.
-      const run = runWindow && runs.find((r) => r.testsStartMs !== undefined && r.testsStartMs >= runWindow.startMs - 50 && r.testsStartMs <= runWindow.endMs);
+      const run = runOf.get(index);
       const inside = run ? ` [${run.marks.map(([name, ms]) => `${name} +${((ms - run.startMs) / 1000).toFixed(1)}`).join(' ')}; ${run.cpuSeconds.toFixed(1)} CPU s]` : '';
       console.log(`    worker ${worker} #${index}: ${own.map((w) => `${w.stage} ${at(w.startMs)}–${at(w.endMs)}`).join(' · ')}${inside}`);
     }
@@ -255,8 +262,17 @@ function stageWindows(stages: StageLine[]): Array<{ index: number; stage: string
   return windows;
 }
 
-/** Each contained run: its first process's start, its last process's last sighting, its CPU, and when its kinds of process started. */
-function runSpans(timeline: Timeline<BatchResult>): Array<{ startMs: number; endMs: number; testsStartMs?: number; cpuSeconds: number; marks: Array<[string, number]> }> {
+/** A contained run: its first process's start, its last process's last sighting, its test workers' start, its CPU, and when its kinds of process started. */
+interface RunSpan {
+  startMs: number;
+  endMs: number;
+  testsStartMs?: number;
+  cpuSeconds: number;
+  marks: Array<[string, number]>;
+}
+
+/** Each contained run of the timeline, in the order they started. */
+function runSpans(timeline: Timeline<BatchResult>): RunSpan[] {
   const byRun = new Map<number, ProcessSpan[]>();
   for (const proc of timeline.processes) if (proc.run !== undefined) byRun.set(proc.run, [...(byRun.get(proc.run) ?? []), proc]);
   // A run has Playwright's CLI; a tree without one is the sandbox's probe (bwrap running `true`).
