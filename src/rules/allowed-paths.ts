@@ -1,13 +1,15 @@
 /**
  * The allow-list gate's file and URL check for model-written code: every file a spec names (screenshots,
  * storage state, uploads, downloads, attachments) stays inside the test's own output folder, and every
- * page it opens is the app's (http, https or a path under baseURL), never file:, data: or chrome:.
+ * page it opens is the app's (http, https or a path under baseURL), never file:, data: or chrome:; and
+ * `testInfo.outputPath()` is only ever such a file's path (gate/output-path.ts).
  */
 import { ts } from '../util/typescript.js';
 import type { SpecModel } from '../analysis/model.ts';
 import { defineRule, type Finding } from './types.ts';
 import { AllowedPathsOptions } from './gate/options.ts';
 import { PathCheck } from './gate/file-paths.ts';
+import { outputPathReads } from './gate/output-path.ts';
 
 export default defineRule({
   id: 'allowed-paths',
@@ -29,11 +31,12 @@ export default defineRule({
       const name = callee ? model.memberName(callee) : model.playwrightPath(call.expression) === 'test.use' ? 'use' : undefined;
       if (name === undefined) continue;
       if (name === 'attach' && call.arguments[0]) paths.attachmentName(call.arguments[0]);
-      if (options.path_arguments.includes(name)) call.arguments.forEach((argument) => paths.argument(argument, `${name}()`));
+      if (options.path_arguments.includes(name)) call.arguments.forEach((argument) => paths.argument(argument, `${name}()`, options.upload_arguments.includes(name)));
       if (Object.hasOwn(options.option_arguments, name) || name === 'use') paths.optionsArgument(call, name === 'use' ? 0 : options.option_arguments[name]!, name);
       if (options.navigation_methods.includes(name) && call.arguments[0]) paths.url(call.arguments[0], name);
       if (options.request_methods.includes(name) && call.arguments[0] && paths.mayBeRequest(callee)) paths.url(call.arguments[0], name);
     }
+    findings.push(...outputPathReads(model, paths.pathPositions));
     return findings;
   },
 });

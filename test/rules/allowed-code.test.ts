@@ -275,6 +275,18 @@ describe('allowed-code: members', () => {
     expect(lines(code)).toEqual([4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it("refuses a download's or video's path(): it names the folder the file was written to, which differs in the proof copy", () => {
+    const code = inTest(
+      [
+        "  const download = await page.waitForEvent('download');",
+        "  expect(await download.path()).not.toContain('proof');",
+        "  expect(await page.video()!.path()).toContain('search');",
+        '  expect(download.suggestedFilename()).toBe(\'report.csv\');',
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([5, 6]);
+  });
+
   it('follows values, not names: an object literal does not make its keys safe on other values, and reassignable variables are not trusted', () => {
     const code = inTest(
       [

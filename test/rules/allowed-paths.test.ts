@@ -284,3 +284,69 @@ describe('allowed-paths: attachment names', () => {
     expect(lines(code)).toEqual([5, 6, 7]);
   });
 });
+
+describe("allowed-paths: testInfo.outputPath() only as a file's path (its folder differs in the proof's copy)", () => {
+  const withTestInfo = (body: string[]) => [header, "test('x', async ({ page, browser }, testInfo) => {", ...body, '});'].join('\n');
+
+  it("accepts it as the path a call writes or reads a file at, directly, through a ?: branch or a const used only there", () => {
+    const code = withTestInfo([
+      "  await page.screenshot({ path: testInfo.outputPath('home.png') });",
+      "  await page.screenshot({ path: (test.info().outputPath('shots', 'b.png') as string) });",
+      "  await page.screenshot({ path: page.url().endsWith('/') ? testInfo.outputPath('root.png') : 'other.png' });",
+      "  const file = testInfo.outputPath('cart.png');",
+      '  await page.screenshot({ path: file });',
+      "  await testInfo.attach('cart', { path: file });",
+      "  await page.getByTestId('avatar').setInputFiles(file);",
+      "  const download = await page.waitForEvent('download');",
+      '  await download.saveAs(testInfo.outputPath(download.suggestedFilename()));',
+      "  const other = await browser.newContext({ recordVideo: { dir: testInfo.outputPath('videos') } });",
+      "  await other.storageState({ path: testInfo.outputPath('state', 'auth.json') });",
+      "  const unused = testInfo.outputPath('later.png');",
+      '  await other.close();',
+    ]);
+    expect(issues(code)).toEqual([]);
+  });
+
+  it('refuses it read, compared, stored or passed on as a value, and every evasion of that: aliases, destructuring, String(), templates, a helper', () => {
+    const code = [
+      header,
+      'function isCopy(where: string) {',
+      "  return where.includes('proof');",
+      '}',
+      "test('x', async ({ page }, testInfo) => {",
+      "  expect(testInfo.outputPath('a.png')).not.toContain('proof');",
+      "  expect(testInfo.outputPath('a.png').length).toBeLessThan(200);",
+      "  const p = testInfo.outputPath('a.png');",
+      '  await page.screenshot({ path: p });',
+      "  expect(p).toMatch(/search/);",
+      '  const alias = testInfo.outputPath;',
+      "  const { outputPath } = testInfo;",
+      "  expect(String(test.info().outputPath('x'))).toContain('x');",
+      "  await page.getByRole('textbox').fill(`${testInfo.outputPath('x')}`);",
+      "  expect(isCopy(testInfo.outputPath('x'))).toBe(false);",
+      "  await page.screenshot({ path: testInfo.outputPath('a.png') + '' });",
+      "  const bound = testInfo.outputPath.bind(testInfo);",
+      "  const list = [testInfo.outputPath('y.png')];",
+      '});',
+      "test('y', async ({ page }, { outputPath }) => {",
+      "  await page.screenshot({ path: outputPath('a.png') });",
+      '});',
+    ].join('\n');
+    // Line 16 is also a path computed at run time, line 21 a call allowed-paths cannot tell is outputPath's.
+    expect(lines(code)).toEqual([6, 7, 10, 11, 12, 13, 14, 15, 16, 16, 17, 18, 20, 21]);
+    expect(issues(code)[0]!.message).toContain("its path differs in the proof's copy of the spec");
+  });
+
+  it('refuses the output folder itself (no file named in it), and an upload whose name is computed at run time', () => {
+    const code = withTestInfo([
+      "  await page.getByTestId('folder').setInputFiles(testInfo.outputPath());",
+      "  await page.getByTestId('folder').setInputFiles(testInfo.outputPath('.'));",
+      "  await page.getByTestId('folder').setInputFiles(testInfo.outputPath('a', '..'));",
+      "  await page.getByTestId('folder').setInputFiles(testInfo.outputPath(await page.title()));",
+      "  await page.screenshot({ path: testInfo.outputPath('') });",
+      "  await page.getByTestId('folder').setInputFiles(testInfo.outputPath('shots'));",
+    ]);
+    expect(lines(code)).toEqual([3, 4, 5, 6, 7]);
+    expect(issues(code)[0]!.message).toContain("names the test's output folder itself");
+  });
+});

@@ -1,5 +1,7 @@
 /** allowed-paths' file policy: every file a spec names (screenshots, storage state, uploads, downloads, attachments) stays in the test's output folder. */
+import { posix } from 'node:path';
 import { ts } from '../../util/typescript.js';
+import type { SpecModel } from '../../analysis/model.ts';
 import { isTestInfo } from '../utils/untrusted-values.ts';
 import { constInitializer, constStrings, shortText } from './constant-strings.ts';
 import { UrlCheck } from './urls.ts';
@@ -11,11 +13,17 @@ const PATH_ADVICE = "use a relative path without '..' (such as 'screenshots/home
 
 /** The files and URLs a spec names: the URL policy (urls.ts) and the file policy on top of it. */
 export class PathCheck extends UrlCheck {
-  /** A positional argument of a path-taking method: a path, a list of them, or a file payload object. */
-  argument(argument: ts.Expression, where: string): void {
+  /** Every expression checked as a file's path: where output-path.ts lets testInfo.outputPath() go. */
+  readonly pathPositions = new Set<ts.Node>();
+
+  /**
+   * A positional argument of a path-taking method: a path, a list of them, or a file payload object. An upload
+   * (`upload`: setInputFiles) hands the page the names of what it reads, a folder's included.
+   */
+  argument(argument: ts.Expression, where: string, upload = false): void {
     const e = this.model.unwrap(argument);
     if (ts.isArrayLiteralExpression(e)) {
-      for (const item of e.elements) this.argument(item, where);
+      for (const item of e.elements) this.argument(item, where, upload);
       return;
     }
     if (ts.isObjectLiteralExpression(e)) {
@@ -23,7 +31,8 @@ export class PathCheck extends UrlCheck {
       return;
     }
     if (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) return;
-    const problem = this.pathProblem(e);
+    this.pathPositions.add(argument);
+    const problem = this.pathProblem(e, upload);
     if (problem) this.findings.push({ node: argument, message: `${where}: ${problem}` });
   }
 
@@ -100,6 +109,7 @@ export class PathCheck extends UrlCheck {
         continue;
       }
       if (!this.options.path_properties.includes(name)) continue;
+      this.pathPositions.add(value);
       const problem = this.pathProblem(value);
       if (problem) this.findings.push({ node: property, message: `${where} option \`${name}\`: ${problem}` });
     }
@@ -114,18 +124,18 @@ export class PathCheck extends UrlCheck {
   }
 
   /** Why a value is not a path inside the output folder, or undefined when it is. */
-  private pathProblem(expr: ts.Expression, depth = 0): string | undefined {
+  private pathProblem(expr: ts.Expression, upload = false, depth = 0): string | undefined {
     if (depth > MAX_DEPTH) return `this path cannot be followed; ${PATH_ADVICE}.`;
     const e = this.model.unwrap(expr);
-    if (ts.isConditionalExpression(e)) return this.pathProblem(e.whenTrue, depth + 1) ?? this.pathProblem(e.whenFalse, depth + 1);
+    if (ts.isConditionalExpression(e)) return this.pathProblem(e.whenTrue, upload, depth + 1) ?? this.pathProblem(e.whenFalse, upload, depth + 1);
     if (ts.isCallExpression(e)) {
       const callee = this.model.unwrap(e.expression);
       // Playwright's own outputPath refuses any path outside the test's output folder, whatever its segments.
-      if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'outputPath' && isTestInfo(this.model, callee.expression)) return undefined;
+      if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'outputPath' && isTestInfo(this.model, callee.expression)) return outputFolderProblem(this.model, e, upload);
     }
     if (ts.isIdentifier(e)) {
       const value = constInitializer(this.model, e);
-      if (value && !ts.isStringLiteralLike(value)) return this.pathProblem(value, depth + 1);
+      if (value && !ts.isStringLiteralLike(value)) return this.pathProblem(value, upload, depth + 1);
     }
     const texts = constStrings(this.model, e);
     if (texts === undefined) return `the path is computed at run time and could point anywhere on the host; ${PATH_ADVICE}.`;
@@ -135,6 +145,22 @@ export class PathCheck extends UrlCheck {
     }
     return undefined;
   }
+}
+
+/**
+ * `testInfo.outputPath()` of the output folder itself: the folder's name differs in the proof's copy, and an
+ * upload of it hands that name to the page. So its segments must name something inside it; an upload's must
+ * be written out, since a name read at run time (`await page.title()`) could be '.'.
+ */
+function outputFolderProblem(this: void, model: SpecModel, call: ts.CallExpression, upload: boolean): string | undefined {
+  const folder = "testInfo.outputPath() names the test's output folder itself, whose name differs in the proof's copy of the spec; name a file in it, such as testInfo.outputPath('home.png').";
+  if (call.arguments.length === 0) return folder;
+  const segments = call.arguments.map((argument) => constStrings(model, argument));
+  if (segments.some((texts) => texts === undefined)) {
+    return upload ? "an upload's testInfo.outputPath(...) must name its file as text (such as testInfo.outputPath('avatar.png')): a name computed at run time could be the output folder itself, whose name differs in the proof's copy of the spec." : undefined;
+  }
+  const paths = (segments as string[][]).reduce<string[]>((joined, texts) => joined.flatMap((before) => texts.map((text) => `${before}/${text}`)), ['']);
+  return paths.some((joined) => posix.normalize(`.${joined}`) === '.' || posix.normalize(`.${joined}`) === './') ? folder : undefined;
 }
 
 function literalPathProblem(text: string): string | undefined {

@@ -36,6 +36,8 @@ export const AllowedPathsOptions = ruleOptions({
   path_properties: z.array(z.string().min(1)),
   /** Methods whose arguments are file paths (`download.saveAs(path)`, `setInputFiles(files)`, `toHaveScreenshot(name)`). */
   path_arguments: z.array(z.string().min(1)),
+  /** Of path_arguments, the methods that upload what they read, handing the page its names (`setInputFiles`). */
+  upload_arguments: z.array(z.string().min(1)),
   /** Methods taking an options object (at the given argument index) that may name files: it must be written out, so it can be checked. */
   option_arguments: z.record(z.string().min(1), z.number().int().nonnegative()),
   /** Methods that open a URL in the browser. */
