@@ -134,6 +134,7 @@ async function planBench(): Promise<void> {
       result = timeline.sampled.value;
     } else {
       const { value: run, seconds } = flags.profile ? await cpuByKind(generate) : { value: await generate(), seconds: undefined };
+      if (run.code !== 0 && run.code !== 1) throw new Error(`generate --plan exited ${run.code}: ${run.stderr}`);
       result = BatchResult.parse(JSON.parse(run.stdout));
       cpu = seconds;
     }
