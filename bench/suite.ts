@@ -168,8 +168,8 @@ function printCeiling(oneWorkerWall: number, oneWorkerCpu: number, twoWorkersCpu
 /** CPU seconds by kind of process, and the accepted specs' stage timings summed (seconds of wall time in each stage); returns the CPU seconds in all. */
 function printProfile(cpu: Map<string, number>, dir: string, wallSeconds: number): number {
   // From the built package the command is a process of its own (a node process that runs no Playwright), and
-  // this process's own threads are the bench's, not the batch's.
-  const bench = built ? [SAMPLER, 'scribe (node, threads)'] : [SAMPLER];
+  // this process's own threads and its esbuild (tsx's, loading the bench) are the bench's, not the batch's.
+  const bench = built ? [SAMPLER, 'scribe (node, threads)', 'scribe: esbuild'] : [SAMPLER];
   const work = [...cpu].filter(([kind]) => !bench.includes(kind));
   const total = work.reduce((sum, [, n]) => sum + n, 0);
   const benchSeconds = bench.reduce((sum, kind) => sum + (cpu.get(kind) ?? 0), 0);
