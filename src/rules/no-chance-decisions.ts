@@ -143,6 +143,7 @@ class ChanceFlow {
     const member = ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee) ? callee : undefined;
     const name = member && model.memberName(member);
     if (text && member && name !== undefined && this.options.text_arguments.includes(name) && (model.expectation(call) !== undefined || mayBePlaywrightObject(model, member.expression))) return;
+    if (index === 0 && model.playwrightPath(call.expression)?.startsWith('expect')) return this.report(argument, source, 'here it is what an assertion checks');
     const what = text ? '' : ' as a number, date or id rather than its whole text';
     this.report(argument, source, `here it is passed${what} to \`${shorten(model.text(call.expression))}()\``);
   }
