@@ -10,7 +10,14 @@
  *    title), not by call order, so a retry or an extra call cannot shift the answers. Healed, refused, model
  *    calls, time.
  *
- *   node --import tsx bench/suite.ts [--part plan|heal] [--workers 1,2] [--profile | --timeline]    (default: both parts, 1 and 2 workers)
+ *   node --import tsx bench/suite.ts [--part plan|heal] [--workers 1,2] [--from built|sources] [--profile | --timeline]
+ *   (default: both parts, 1 and 2 workers, the built package)
+ *
+ * --from built (the default) builds the package (`npm run build`, not timed) and runs the batch as the
+ * installed package does: `node dist/cli/bin.mjs generate --plan …`, a process of its own whose worker
+ * threads load compiled JavaScript (with --timeline, the built library's generateBatch in this process).
+ * --from sources runs the CLI's main() from the TypeScript sources in this process, as the tests do: each
+ * worker thread then loads the sources through tsx.
  *
  * --profile prints, for each batch, the CPU seconds by kind of process (bench/process-cpu.ts: Scribe's own
  * threads, its browser, the type checker, each contained run's Playwright and Chromium) and the accepted
@@ -22,20 +29,22 @@
  * machine used over time, and how long two contained runs overlapped: whether the workers wait for each
  * other, for a core, or for nothing.
  */
+import { execFile, execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { HealSuiteResult } from '../src/heal/result.ts';
 import { BatchResult } from '../src/workflow/batch.ts';
 import { cpuByKind, SAMPLER } from './process-cpu.ts';
 import { sampleTimeline, type ProcessSpan, type Timeline } from './timeline.ts';
-import { loadProject } from '../src/project/context.ts';
-import { generateBatch, planItems } from '../src/workflow/batch.ts';
+import * as sourceProject from '../src/project/context.ts';
+import * as sourceBatch from '../src/workflow/batch.ts';
 import type { PipelineEvent } from '../src/contracts.ts';
 import type { ScribeProject } from '../test/fixtures/scribe-project.ts';
 import { parsePlan } from '../src/workflow/plan-file.ts';
-import { runCli } from '../test/commands/harness.ts';
+import { runCli, type CliRun } from '../test/commands/harness.ts';
 import { startFakeOpenAI } from '../test/fixtures/fake-openai.ts';
 import { fenced } from '../test/fixtures/model-answers.ts';
 import { RENAMED, startSuiteApp } from '../test/fixtures/suite-app.ts';
@@ -43,19 +52,57 @@ import { makeSignedInSuiteProject, makeSuiteProject } from '../test/fixtures/sui
 import { loadAverage } from './load.mjs';
 
 const load = loadAverage;
+const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 console.log(`machine: ${cpus().length} cores; load average at start ${load()}`);
 const { values: flags } = parseArgs({
-  options: { part: { type: 'string' }, workers: { type: 'string', default: '1,2' }, profile: { type: 'boolean', default: false }, timeline: { type: 'boolean', default: false } },
+  options: {
+    part: { type: 'string' },
+    workers: { type: 'string', default: '1,2' },
+    from: { type: 'string', default: 'built' },
+    profile: { type: 'boolean', default: false },
+    timeline: { type: 'boolean', default: false },
+  },
 });
 if (flags.profile && flags.timeline) throw new Error('--profile or --timeline, not both (each samples /proc its own way)');
 if (flags.part !== undefined && flags.part !== 'plan' && flags.part !== 'heal') throw new Error(`--part ${flags.part}: plan or heal`);
+if (flags.from !== 'built' && flags.from !== 'sources') throw new Error(`--from ${flags.from}: built or sources`);
+const built = flags.from === 'built';
 const workerCounts = flags.workers.split(',').map(Number);
 if (workerCounts.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--workers ${flags.workers}: counts of workers, comma-separated (1,2)`);
 
 // --- 1. the plan, with 1 and 2 workers ----------------------------------------------------------------
 if (flags.part !== 'heal') await planBench();
 
+/** The library the batch runs from: the package's compiled JavaScript (dist/src), or the TypeScript sources. */
+interface BatchLibrary {
+  loadProject: typeof sourceProject.loadProject;
+  generateBatch: typeof sourceBatch.generateBatch;
+  planItems: typeof sourceBatch.planItems;
+}
+
+/** Builds the package as `npm pack` does (its prepack), then loads the built library. */
+async function builtLibrary(): Promise<BatchLibrary> {
+  const started = performance.now();
+  execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  console.log(`built the package (dist/) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const dist = (file: string) => pathToFileURL(path.join(repoRoot, 'dist', 'src', file)).href;
+  const [project, batch] = (await Promise.all([import(dist('project/context.js')), import(dist('workflow/batch.js'))])) as [typeof sourceProject, typeof sourceBatch];
+  return { loadProject: project.loadProject, generateBatch: batch.generateBatch, planItems: batch.planItems };
+}
+
+/** The installed package's command (its bin, dist/cli/bin.mjs) in a process of its own. */
+function builtCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string }): Promise<CliRun> {
+  return new Promise((resolve) =>
+    execFile(process.execPath, [path.join(repoRoot, 'dist', 'cli', 'bin.mjs'), ...args], { ...options, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    ),
+  );
+}
+
 async function planBench(): Promise<void> {
+  const library: BatchLibrary = built ? await builtLibrary() : { ...sourceProject, ...sourceBatch };
+  const cli = built ? builtCli : runCli;
+  console.log(`the batch runs from ${built ? 'the built package (dist/)' : 'the TypeScript sources (worker threads through tsx)'}`);
   const app = await startSuiteApp();
   const planner = makeSignedInSuiteProject(app.url, { 'planner.max_scenarios': 10 });
   const offline = (home: string) => ({ PATH: process.env.PATH, HOME: process.env.HOME, SCRIBE_HOME: home });
@@ -70,12 +117,12 @@ async function planBench(): Promise<void> {
     const project = makeSignedInSuiteProject(app.url, { 'planner.max_scenarios': 10 }, { 'plan.yaml': planText });
     const before = load();
     const started = performance.now();
-    const generate = () => runCli(['generate', '--plan', 'plan.yaml', '--workers', String(workers), '--json'], { env: offline(project.home), cwd: project.dir });
+    const generate = () => cli(['generate', '--plan', 'plan.yaml', '--workers', String(workers), '--json'], { env: offline(project.home), cwd: project.dir });
     let result: BatchResult;
     let cpu: Map<string, number> | undefined;
     let timeline: { sampled: Timeline<BatchResult>; stages: StageLine[] } | undefined;
     if (flags.timeline) {
-      timeline = await batchTimeline(project, offline(project.home), planText, workers);
+      timeline = await batchTimeline(library, project, offline(project.home), planText, workers);
       result = timeline.sampled.value;
     } else {
       const { value: run, seconds } = flags.profile ? await cpuByKind(generate) : { value: await generate(), seconds: undefined };
@@ -99,7 +146,9 @@ function printProfile(cpu: Map<string, number>, dir: string): void {
   const work = [...cpu].filter(([kind]) => kind !== SAMPLER);
   const total = work.reduce((sum, [, n]) => sum + n, 0);
   console.log(`  CPU ${total.toFixed(1)} s in all (besides ${(cpu.get(SAMPLER) ?? 0).toFixed(1)} s of the bench's own sampling):`);
-  for (const [kind, seconds] of work.sort((a, b) => b[1] - a[1])) if (seconds >= 0.05) console.log(`    ${seconds.toFixed(1).padStart(7)} s  ${kind}`);
+  // From the built package the command is a process of its own: a node process that runs no Playwright.
+  const named = (kind: string) => (built && kind === 'scribe: node' ? 'scribe: node (the command, its threads)' : built && kind === 'scribe (node, threads)' ? 'bench (its main thread)' : kind);
+  for (const [kind, seconds] of work.sort((a, b) => b[1] - a[1])) if (seconds >= 0.05) console.log(`    ${seconds.toFixed(1).padStart(7)} s  ${named(kind)}`);
   const stages = new Map<string, number>();
   const records = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.provenance.json') && !file.includes('node_modules'));
   for (const file of records) {
@@ -117,12 +166,12 @@ interface StageLine {
 }
 
 /** The batch as `generate --plan` runs it (library, not CLI: the stage lines reach the caller), sampled. */
-async function batchTimeline(project: ScribeProject, env: NodeJS.ProcessEnv, planText: string, workers: number): Promise<{ sampled: Timeline<BatchResult>; stages: StageLine[] }> {
+async function batchTimeline(library: BatchLibrary, project: ScribeProject, env: NodeJS.ProcessEnv, planText: string, workers: number): Promise<{ sampled: Timeline<BatchResult>; stages: StageLine[] }> {
   const stages: StageLine[] = [];
-  const loaded = await loadProject({ cwd: project.dir, env });
-  const items = planItems(parsePlan(planText, 'plan.yaml'));
+  const loaded = await library.loadProject({ cwd: project.dir, env });
+  const items = library.planItems(parsePlan(planText, 'plan.yaml'));
   const sampled = await sampleTimeline(() =>
-    generateBatch({ project: loaded, items, source: 'plan.yaml', workers, onProgress: (event) => event.type === 'stage' && stages.push({ index: event.index, worker: event.worker, event: event.event }) }),
+    library.generateBatch({ project: loaded, items, source: 'plan.yaml', workers, onProgress: (event) => event.type === 'stage' && stages.push({ index: event.index, worker: event.worker, event: event.event }) }),
   );
   return { sampled, stages };
 }
