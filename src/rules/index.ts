@@ -28,6 +28,7 @@ import noForbiddenImports from './no-forbidden-imports.ts';
 import noDangerousApis from './no-dangerous-apis.ts';
 import allowedCode from './allowed-code.ts';
 import allowedPaths from './allowed-paths.ts';
+import noChanceDecisions from './no-chance-decisions.ts';
 import syntax from './syntax.ts';
 import typeCheck from './type-check.ts';
 
@@ -62,6 +63,7 @@ export const RULES: ReadonlyArray<Rule<any>> = [
   noDangerousApis,
   allowedCode,
   allowedPaths,
+  noChanceDecisions,
   syntax,
   typeCheck,
 ];

@@ -101,6 +101,23 @@ describe('scribe generate: the proof run', { timeout: 300_000 }, () => {
     expect(statsEvents().filter((e) => e.type === 'runner_outcome').map((e) => e.type === 'runner_outcome' && e.proof)).toEqual(['unproved', 'proved']);
   });
 
+  it('sends back, before anything runs, a vacuous spec that tells its proof copy apart by outputPath or asserts on chance; the next, proved, is accepted', async () => {
+    project = makeScribeProject();
+    // Each can fail in the copy alone, so the proof would take it for proof: the copy's output folder is another
+    // (Playwright's trimmed folder name carries a hash of the test file's name: '-bea5d-' is the spec's), and a coin lands either way.
+    const tellsCopy = SEARCH("await expect(page.getByTestId('search-heading')).toHaveText('Search the docs');\n  expect(test.info().outputPath('a.png')).toContain('-bea5d-');");
+    const chance = SEARCH("await expect(page.getByTestId('search-heading')).toHaveText('Search the docs');\n  expect(Math.random()).toBeLessThan(0.5);");
+    fake.reply({ text: chatty(tellsCopy) }, { text: chatty(chance) }, { text: chatty(GOOD) });
+    const run = await generate();
+    expect(run.code).toBe(0);
+    expect(fake.requests).toHaveLength(3);
+    expect(fake.requests[1]!.body.messages!.at(-1)!.content).toContain("[allowed-paths] line 8: testInfo.outputPath() is used here as a value, not as a file's path");
+    expect(fake.requests[2]!.body.messages!.at(-1)!.content).toContain('[no-chance-decisions] line 8: Math.random() changes from run to run, and here it is what an assertion checks');
+    // The gate sent both back: only the good spec was run.
+    expect(statsEvents().filter((e) => e.type === 'runner_outcome')).toMatchObject([{ classification: 'pass', proof: 'proved' }]);
+    expect(readFileSync(path.join(project.dir, GenerateResult.parse(JSON.parse(run.stdout)).testPath!), 'utf8')).toBe(GOOD);
+  });
+
   it('keeps a spec that stays vacuous for review, never accepted (exit 1)', async () => {
     project = makeScribeProject({ 'generation.max_critic_rejections': 1 });
     fake.reply({ text: chatty(VACUOUS) }, { text: chatty(VACUOUS) });
