@@ -69,6 +69,31 @@ describe('the proof run', { timeout: 180_000 }, () => {
     expect(report.proof?.verdict).toBe('proved');
   });
 
+  it("lets a spec read nothing of TestInfo or the browser that differs in its copy: asserting all of it, a vacuous spec stays unproved", async () => {
+    // The spec's own values, each asserted: had the copy any other, it would fail there and pass as proved.
+    const report = await run(
+      SIGNED_IN_SEARCH.replace(
+        'ASSERTION',
+        [
+          "await expect(page.getByTestId('search-heading')).toHaveText('Search the docs');",
+          'const info = test.info();',
+          "  expect(info.title).toBe('search');",
+          '  expect(info.timeout).toBe(30_000);',
+          '  expect(info.retry).toBe(0);',
+          "  expect(info.status).toBe('passed');",
+          "  expect(info.expectedStatus).toBe('passed');",
+          '  expect(info.annotations).toEqual([]);',
+          '  expect(info.tags).toEqual([]);',
+          '  expect(page.context().browser()!.contexts()).toHaveLength(1);',
+          '  expect(page.context().pages()).toHaveLength(1);',
+          '  expect(page.viewportSize()).toEqual({ width: 1280, height: 720 });',
+        ].join('\n'),
+      ),
+    );
+    expect(report.classification).toBe('pass');
+    expect(report.proof?.verdict).toBe('unproved');
+  });
+
   it('says a spec that only navigates and looks has no actions to prove', async () => {
     const report = await run(SIGNED_IN_SEARCH.replace(/  await page.getByTestId\('search-(input|button)'\).*\n/g, '').replace('ASSERTION', "await expect(page.getByTestId('search-heading')).toBeVisible();"));
     expect(report.classification).toBe('pass');
