@@ -10,18 +10,21 @@
  *    title), not by call order, so a retry or an extra call cannot shift the answers. Healed, refused, model
  *    calls, time.
  *
- *   node --import tsx bench/suite.ts [--part plan|heal] [--workers 1,2] [--from built|sources] [--profile | --timeline]
+ *   node --import tsx bench/suite.ts [--part plan|heal] [--workers 1,2] [--from built|sources] [--no-build] [--profile | --timeline]
  *   (default: both parts, 1 and 2 workers, the built package)
  *
  * --from built (the default) builds the package (`npm run build`, not timed) and runs the batch as the
  * installed package does: `node dist/cli/bin.mjs generate --plan …`, a process of its own whose worker
  * threads load compiled JavaScript (with --timeline, the built library's generateBatch in this process).
- * --from sources runs the CLI's main() from the TypeScript sources in this process, as the tests do: each
- * worker thread then loads the sources through tsx.
+ * --no-build takes dist/ as last built. --from sources runs the CLI's main() from the TypeScript sources in
+ * this process, as the tests do: each worker thread then loads the sources through tsx.
  *
  * --profile prints, for each batch, the CPU seconds by kind of process (bench/process-cpu.ts: Scribe's own
  * threads, its browser, the type checker, each contained run's Playwright and Chromium) and the accepted
- * specs' stage timings summed (their provenance records): where the generations spend the machine.
+ * specs' stage timings summed (their provenance records): where the generations spend the machine. With 1
+ * and 2 workers it then prints the ceiling two cores put on the ratio: 2 workers take at least their CPU
+ * over 2 cores, and a 1-worker batch that keeps c cores busy on average (work beside its critical path: the
+ * proof copy's worker, a run started early) can be at most 2/c times faster on 2 cores.
  *
  * --timeline runs each batch through the library (generateBatch, as `generate --plan` calls it, with its
  * stage lines) and prints, per worker and scenario, when each stage ran and, inside each contained run,
@@ -55,10 +58,12 @@ const load = loadAverage;
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 console.log(`machine: ${cpus().length} cores; load average at start ${load()}`);
 const { values: flags } = parseArgs({
+  allowNegative: true,
   options: {
     part: { type: 'string' },
     workers: { type: 'string', default: '1,2' },
     from: { type: 'string', default: 'built' },
+    build: { type: 'boolean', default: true },
     profile: { type: 'boolean', default: false },
     timeline: { type: 'boolean', default: false },
   },
@@ -83,8 +88,10 @@ interface BatchLibrary {
 /** Builds the package as `npm pack` does (its prepack), then loads the built library. */
 async function builtLibrary(): Promise<BatchLibrary> {
   const started = performance.now();
-  execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
-  console.log(`built the package (dist/) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (flags.build) {
+    execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+    console.log(`built the package (dist/) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } else console.log('the package as last built (dist/, --no-build)');
   const dist = (file: string) => pathToFileURL(path.join(repoRoot, 'dist', 'src', file)).href;
   const [project, batch] = (await Promise.all([import(dist('project/context.js')), import(dist('workflow/batch.js'))])) as [typeof sourceProject, typeof sourceBatch];
   return { loadProject: project.loadProject, generateBatch: batch.generateBatch, planItems: batch.planItems };
@@ -113,6 +120,7 @@ async function planBench(): Promise<void> {
   planner.remove();
 
   const wall = new Map<number, number>();
+  const cpuTotal = new Map<number, number>();
   for (const workers of workerCounts) {
     const project = makeSignedInSuiteProject(app.url, { 'planner.max_scenarios': 10 }, { 'plan.yaml': planText });
     const before = load();
@@ -133,21 +141,39 @@ async function planBench(): Promise<void> {
     wall.set(workers, seconds);
     console.log(`generate --plan, ${workers} worker${workers === 1 ? '' : 's'}: ${seconds.toFixed(1)} s wall; ${result.summary.accepted}/${result.summary.scenarios} accepted; load average before ${before}, after ${load()}`);
     for (const failed of result.scenarios.filter((s) => s.status === 'failed')) console.log(`  not accepted: ${failed.request} — ${failed.error?.split('\n')[0] ?? 'no error'}`);
-    if (cpu) printProfile(cpu, project.dir);
+    if (cpu) cpuTotal.set(workers, printProfile(cpu, project.dir, seconds));
     if (timeline) printTimeline(timeline.sampled, timeline.stages);
     project.remove();
   }
   console.log(`2 workers against 1: ${(wall.get(1)! / wall.get(2)!).toFixed(2)}× faster (goal 1.6×); load average now ${load()}`);
+  if (cpuTotal.has(1) && cpuTotal.has(2)) printCeiling(wall.get(1)!, cpuTotal.get(1)!, cpuTotal.get(2)!);
   await app.close();
 }
 
-/** CPU seconds by kind of process, and the accepted specs' stage timings summed (seconds of wall time in each stage). */
-function printProfile(cpu: Map<string, number>, dir: string): void {
-  const work = [...cpu].filter(([kind]) => kind !== SAMPLER);
+/**
+ * What two cores allow, from the CPU the batches needed: 2 workers cannot take less than their CPU over 2
+ * cores, so T1/T2 is at most 2·T1/CPU(2 workers); with no CPU added by the second worker, at most 2 over the
+ * cores the 1-worker batch already kept busy on average (its work beside its critical path).
+ */
+function printCeiling(oneWorkerWall: number, oneWorkerCpu: number, twoWorkersCpu: number): void {
+  const cores = oneWorkerCpu / oneWorkerWall;
+  console.log(
+    `ceiling on 2 cores (meaningful on an otherwise idle machine): 2 workers need ≥ ${(twoWorkersCpu / 2).toFixed(1)} s (their ${twoWorkersCpu.toFixed(1)} CPU s over 2 cores), so at most ${((2 * oneWorkerWall) / twoWorkersCpu).toFixed(2)}×; ` +
+      `the 1-worker batch kept ${cores.toFixed(2)} cores busy on average, so even with no CPU added by the second worker at most ${(2 / cores).toFixed(2)}×; ` +
+      `1.6× needs CPU(2 workers) ≤ ${((2 * oneWorkerWall) / 1.6).toFixed(1)} s (the second worker added ${(twoWorkersCpu - oneWorkerCpu).toFixed(1)} CPU s)`,
+  );
+}
+
+/** CPU seconds by kind of process, and the accepted specs' stage timings summed (seconds of wall time in each stage); returns the CPU seconds in all. */
+function printProfile(cpu: Map<string, number>, dir: string, wallSeconds: number): number {
+  // From the built package the command is a process of its own (a node process that runs no Playwright), and
+  // this process's own threads are the bench's, not the batch's.
+  const bench = built ? [SAMPLER, 'scribe (node, threads)'] : [SAMPLER];
+  const work = [...cpu].filter(([kind]) => !bench.includes(kind));
   const total = work.reduce((sum, [, n]) => sum + n, 0);
-  console.log(`  CPU ${total.toFixed(1)} s in all (besides ${(cpu.get(SAMPLER) ?? 0).toFixed(1)} s of the bench's own sampling):`);
-  // From the built package the command is a process of its own: a node process that runs no Playwright.
-  const named = (kind: string) => (built && kind === 'scribe: node' ? 'scribe: node (the command, its threads)' : built && kind === 'scribe (node, threads)' ? 'bench (its main thread)' : kind);
+  const benchSeconds = bench.reduce((sum, kind) => sum + (cpu.get(kind) ?? 0), 0);
+  console.log(`  CPU ${total.toFixed(1)} s in all, ${(total / wallSeconds).toFixed(2)} cores on average (besides ${benchSeconds.toFixed(1)} s of the bench's own, its sampling included):`);
+  const named = (kind: string) => (built && kind === 'scribe: node' ? 'scribe: node (the command, its threads)' : kind);
   for (const [kind, seconds] of work.sort((a, b) => b[1] - a[1])) if (seconds >= 0.05) console.log(`    ${seconds.toFixed(1).padStart(7)} s  ${named(kind)}`);
   const stages = new Map<string, number>();
   const records = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.provenance.json') && !file.includes('node_modules'));
@@ -156,6 +182,7 @@ function printProfile(cpu: Map<string, number>, dir: string): void {
     for (const [stage, ms] of Object.entries(timings)) stages.set(stage, (stages.get(stage) ?? 0) + ms / 1000);
   }
   console.log(`  stage wall time summed over ${records.length} accepted specs: ${[...stages].map(([stage, s]) => `${stage} ${s.toFixed(1)} s`).join(', ')}`);
+  return total;
 }
 
 /** A stage line of a batch's scenario, with the worker that ran it. */
@@ -185,12 +212,20 @@ function printTimeline(timeline: Timeline<BatchResult>, stages: StageLine[]): vo
   const at = (ms: number) => ((ms - timeline.startMs) / 1000).toFixed(1);
   const windows = stageWindows(stages);
   const runs = runSpans(timeline);
+  // A run starts early (with its generation) and waits for its spec: its test workers start when the spec is
+  // given, in its run stage. Each run is one scenario's: the first after the stage's start not yet taken.
+  const runOf = new Map<number, RunSpan>();
+  for (const window of windows.filter((w) => w.stage === 'run' && !runOf.has(w.index)).sort((a, b) => a.startMs - b.startMs)) {
+    const taken = new Set(runOf.values());
+    const given = runs.filter((r) => !taken.has(r) && r.testsStartMs !== undefined && r.testsStartMs >= window.startMs - 50 && r.testsStartMs <= window.endMs);
+    const run = given.sort((a, b) => a.testsStartMs! - b.testsStartMs!)[0];
+    if (run) runOf.set(window.index, run);
+  }
   console.log('  timeline (s from the batch start; inside a run, s from its start):');
   for (const worker of [...new Set(stages.map((s) => s.worker))].sort()) {
     for (const index of [...new Set(stages.filter((s) => s.worker === worker).map((s) => s.index))]) {
       const own = windows.filter((w) => w.index === index);
-      const runWindow = own.find((w) => w.stage === 'run');
-      const run = runWindow && runs.find((r) => r.startMs >= runWindow.startMs - 50 && r.startMs <= runWindow.endMs);
+      const run = runOf.get(index);
       const inside = run ? ` [${run.marks.map(([name, ms]) => `${name} +${((ms - run.startMs) / 1000).toFixed(1)}`).join(' ')}; ${run.cpuSeconds.toFixed(1)} CPU s]` : '';
       console.log(`    worker ${worker} #${index}: ${own.map((w) => `${w.stage} ${at(w.startMs)}–${at(w.endMs)}`).join(' · ')}${inside}`);
     }
@@ -227,8 +262,17 @@ function stageWindows(stages: StageLine[]): Array<{ index: number; stage: string
   return windows;
 }
 
-/** Each contained run: its first process's start, its last process's last sighting, its CPU, and when its kinds of process started. */
-function runSpans(timeline: Timeline<BatchResult>): Array<{ startMs: number; endMs: number; cpuSeconds: number; marks: Array<[string, number]> }> {
+/** A contained run: its first process's start, its last process's last sighting, its test workers' start, its CPU, and when its kinds of process started. */
+interface RunSpan {
+  startMs: number;
+  endMs: number;
+  testsStartMs?: number;
+  cpuSeconds: number;
+  marks: Array<[string, number]>;
+}
+
+/** Each contained run of the timeline, in the order they started. */
+function runSpans(timeline: Timeline<BatchResult>): RunSpan[] {
   const byRun = new Map<number, ProcessSpan[]>();
   for (const proc of timeline.processes) if (proc.run !== undefined) byRun.set(proc.run, [...(byRun.get(proc.run) ?? []), proc]);
   // A run has Playwright's CLI; a tree without one is the sandbox's probe (bwrap running `true`).
@@ -244,7 +288,8 @@ function runSpans(timeline: Timeline<BatchResult>): Array<{ startMs: number; end
         ...first(/node playwright/).map((p, i): [string, number | undefined] => [`worker${i + 1}`, p.startMs]),
         ['end', endMs],
       ].filter((mark): mark is [string, number] => mark[1] !== undefined);
-      return { startMs, endMs, cpuSeconds: procs.reduce((sum, p) => sum + p.cpuSeconds, 0), marks };
+      const testsStartMs = first(/node playwright/)[0]?.startMs;
+      return { startMs, endMs, ...(testsStartMs !== undefined ? { testsStartMs } : {}), cpuSeconds: procs.reduce((sum, p) => sum + p.cpuSeconds, 0), marks };
     })
     .sort((a, b) => a.startMs - b.startMs);
 }

@@ -1,8 +1,23 @@
 // The command line as one bundle of Scribe's modules (its packages stay imports), split at dynamic imports so
 // each command loads only what it uses. Development (bin/scribe.js) and the published package
 // (scripts/build.mjs) run the same bundle: it starts a tenth of a second sooner than some 170 modules.
-import { readFileSync } from 'node:fs';
-import { build, stop } from 'esbuild';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { build, stop, transform } from 'esbuild';
+
+/**
+ * The run folder's own modules (src/agents/runner/run-folder/), compiled to either module type, by name: the
+ * Runner writes them into each run folder (agents/runner/workspace.ts), which then need not compile them.
+ */
+async function compiledRunModules(sources) {
+  const folder = path.join(sources, 'agents', 'runner', 'run-folder');
+  const names = readdirSync(folder).filter((file) => file.endsWith('.ts')).map((file) => path.basename(file, '.ts'));
+  const compile = async (format) => {
+    const compiled = await Promise.all(names.map(async (name) => [name, (await transform(readFileSync(path.join(folder, `${name}.ts`), 'utf8'), { loader: 'ts', format, target: 'node20' })).code]));
+    return Object.fromEntries(compiled);
+  };
+  return { module: await compile('esm'), commonjs: await compile('cjs') };
+}
 
 /**
  * Bundles `entry` into `outdir` (`.mjs` files). `moduleUrl(file)` is the JavaScript expression that stands
@@ -22,6 +37,7 @@ export async function bundleCli({ entry, outdir, moduleUrl }) {
       target: 'node20',
       packages: 'external',
       logLevel: 'error',
+      define: { SCRIBE_COMPILED_RUN_MODULES: JSON.stringify(await compiledRunModules(path.dirname(entry))) },
       plugins: [
         {
           name: 'keep-import-meta-url',

@@ -158,6 +158,20 @@ describe('runSpec', () => {
     expect(report.error_message).toMatch(/do not exist: .*shot\.png/);
   });
 
+  // Playwright babel-transforms every file outside a node_modules folder, on every run of a contained run (its cache starts empty).
+  for (const type of ['commonjs', 'module'] as const) {
+    it(`has Playwright transform only the spec and its proof copy, in a ${type} project: the run's own modules and config load as JavaScript`, async () => {
+      if (type === 'module') writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }\n');
+      const cache = path.join(project, 'transform-cache');
+      const text = `import defaultTest, { test, expect } from '@playwright/test';\n\ntest('greets', async ({ page }) => {\n  expect(defaultTest).toBe(test);\n  await page.goto('/');\n  await page.getByTestId('greet').click();\n  await expect(page.getByTestId('greeting')).toHaveText('Hello!');\n});\n`;
+      const report = await run(text, { proof: {}, env: { ...process.env, PLAYWRIGHT_TRANSFORM_CACHE_DIR: cache } });
+      expect(report).toMatchObject({ status: 'pass', classification: 'pass', proof: { verdict: 'proved', line: 6 } });
+      // Each entry is named after the file it holds, without its extension and punctuation.
+      const transformed = readdirSync(cache, { recursive: true, encoding: 'utf8' }).filter((entry) => entry.endsWith('.js')).map((entry) => entry.replace(/^.*_/, '').replace(/\.js$/, ''));
+      expect([...new Set(transformed)].sort()).toEqual(['casespec', 'casespectsproof']);
+    });
+  }
+
   it('runs a spec from disk whose relative imports still reach its own folder', async () => {
     const suite = path.join(project, 'e2e');
     mkdirSync(suite);

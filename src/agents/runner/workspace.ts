@@ -7,10 +7,15 @@
  *   run-<id>/
  *     package.json            "type" of the spec's own folder, so it loads as ESM or CJS as it would there
  *     node_modules/@playwright/test  → the package whose cli.js runs
- *     playwright.config.mjs   generated, plain data (playwright.config.ts under the user's config)
+ *     node_modules/scribe-run/  this run's own modules, compiled from run-folder/ to JavaScript of the
+ *                             spec's module type (the evidence fixtures, the proof's fixtures, the overlay
+ *                             of the user's config), and the generated config (plain data, CommonJS).
+ *                             Playwright babel-transforms every file outside a node_modules folder, on
+ *                             every run (a contained run's transform cache starts empty): here only the
+ *                             spec and its proof copy are
+ *     playwright.config.cjs   → node_modules/scribe-run/playwright.config.cjs, so the config's folder (the
+ *                             report's root) is the run folder (playwright.config.ts under the user's config)
  *     scribe-run.json         what this run's own modules read (run-folder/scribe-run.ts)
- *     scribe-*.ts             those modules, copied from run-folder/: the evidence fixtures, the
- *                             proof's fixtures, the overlay of the user's config
  *     spec/<name>             the spec; relative imports rewritten to still reach its own folder
  *     spec/<name>.proof.ts    with a proof run: the spec with its actions under test made no-ops
  *     work/                   the run's working folder and HOME, the only place of the run folder a
@@ -40,16 +45,18 @@ import { RUN_SETTINGS_FILE, type RunSettings } from './run-folder/scribe-run.ts'
 export function evidenceAttachmentName(): string {
   return `scribe-evidence-${randomBytes(12).toString('hex')}`;
 }
-/** The run folder's own modules (run-folder/), each copied under its source's name. */
+/** The run folder's own modules (run-folder/), each compiled into RUN_MODULES_DIR under its source's name, as `.js`. */
 const FIXTURES_MODULE = 'scribe-fixtures';
 const PROOF_FIXTURES_MODULE = 'scribe-proof-fixtures';
 const OVERLAY_MODULE = 'scribe-overlay';
 /** What every run's fixtures load: the evidence fixture, the page reading it does, the run's settings. */
 const RUN_MODULES = ['scribe-run', 'scribe-page-elements', FIXTURES_MODULE];
-const FIXTURES_FILE = `${FIXTURES_MODULE}.ts`;
-const PROOF_FIXTURES_FILE = `${PROOF_FIXTURES_MODULE}.ts`;
+/** Where the run's modules and config are, relative to the run folder (a node_modules folder: see above). */
+const RUN_MODULES_DIR = 'node_modules/scribe-run';
+const FIXTURES_FILE = `${RUN_MODULES_DIR}/${FIXTURES_MODULE}.js`;
+const PROOF_FIXTURES_FILE = `${RUN_MODULES_DIR}/${PROOF_FIXTURES_MODULE}.js`;
 const RUN_FOLDER_SOURCES = new URL('./run-folder/', import.meta.url);
-const CONFIG_FILE = 'playwright.config.mjs';
+const CONFIG_FILE = 'playwright.config.cjs';
 /** A TypeScript config, so Playwright loads it with its own transform and it can import the user's TS config. */
 const USER_CONFIG_WRAPPER = 'playwright.config.ts';
 const REPORT_FILE = 'report.json';
@@ -138,11 +145,16 @@ export function createWorkspace(dir: string, id: string, spec: SpecSource, playw
   // Made already when Playwright was started before the spec (runner.ts startRun).
   mkdirSync(workDir, { recursive: true });
   linkPlaywright(dir, playwright);
-  writeFileAtomic(path.join(dir, 'package.json'), `${JSON.stringify({ private: true, type: moduleType(spec.sourceDir) })}\n`);
+  const type = moduleType(spec.sourceDir);
+  writeFileAtomic(path.join(dir, 'package.json'), `${JSON.stringify({ private: true, type })}\n`);
+  const modulesDir = path.join(dir, RUN_MODULES_DIR);
+  mkdirSync(modulesDir, { recursive: true });
+  writeFileAtomic(path.join(modulesDir, 'package.json'), `${JSON.stringify({ private: true, type })}\n`);
   const modules = [...RUN_MODULES, ...(settings.proof ? [PROOF_FIXTURES_MODULE] : []), ...(settings.userConfig ? [OVERLAY_MODULE] : [])];
-  for (const name of modules) writeFileAtomic(path.join(dir, `${name}.ts`), runFolderModule(name));
+  for (const name of modules) writeFileAtomic(path.join(modulesDir, `${name}.js`), compiledRunModule(name, type));
   writeFileAtomic(path.join(dir, RUN_SETTINGS_FILE), `${JSON.stringify(runSettings(workspace, spec, settings), null, 2)}\n`);
-  writeFileAtomic(workspace.configFile, settings.userConfig ? userConfigWrapperSource(settings.userConfig.file) : playwrightConfigSource(workspace, spec, settings));
+  if (settings.userConfig) writeFileAtomic(workspace.configFile, userConfigWrapperSource(settings.userConfig.file));
+  else writeLinkedConfig(workspace.configFile, path.join(modulesDir, CONFIG_FILE), playwrightConfigSource(workspace, spec, settings));
   writeFileAtomic(workspace.specFile, relocateImports(spec.text, spec.sourceDir, specDir));
   if (settings.proof && workspace.proofFile) writeFileAtomic(workspace.proofFile, relocateImports(settings.proof.text, spec.sourceDir, specDir, PROOF_FIXTURES_FILE));
   return workspace;
@@ -177,11 +189,44 @@ export function proofFileName(specName: string): string {
 
 /**
  * A run-folder module's text: its TypeScript source beside this module, or in the package its compiled
- * JavaScript (valid TypeScript too); written under the source's name either way.
+ * JavaScript (valid TypeScript too).
  */
 function runFolderModule(name: string): string {
   const base = fileURLToPath(new URL(name, RUN_FOLDER_SOURCES));
   return readFileSync(existsSync(`${base}.ts`) ? `${base}.ts` : `${base}.js`, 'utf8');
+}
+
+/**
+ * The run-folder modules compiled when the command was bundled (scripts/bundle-cli.mjs defines it): each
+ * one's JavaScript of either module type, by name. Undefined where the sources run (tests, the library).
+ */
+declare const SCRIBE_COMPILED_RUN_MODULES: Record<ModuleType, Record<string, string>> | undefined;
+
+/**
+ * A run-folder module as JavaScript of the spec's module type: the spec imports it (ESM wants its default
+ * export, CommonJS `exports.default`), and Playwright loads it from node_modules without a transform.
+ * The bundled command has it compiled already; from the sources TypeScript compiles it here (a tenth of a
+ * CPU second a run, which is what the bundle spares a command).
+ */
+function compiledRunModule(name: string, type: ModuleType): string {
+  const bundled = typeof SCRIBE_COMPILED_RUN_MODULES === 'undefined' ? undefined : SCRIBE_COMPILED_RUN_MODULES[type][name];
+  if (bundled !== undefined) return bundled;
+  const compilerOptions = { module: type === 'module' ? ts.ModuleKind.ESNext : ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true };
+  return ts.transpileModule(runFolderModule(name), { fileName: `${name}.ts`, compilerOptions }).outputText;
+}
+
+/**
+ * The generated config, in node_modules (not transformed), and at `configFile` a link to it: the
+ * config's folder, which the report's paths are relative to, stays the run folder. Where a file link
+ * cannot be made (Windows without the privilege), the config itself is written there.
+ */
+function writeLinkedConfig(configFile: string, target: string, source: string): void {
+  writeFileAtomic(target, source);
+  try {
+    symlinkSync(path.relative(path.dirname(configFile), target), configFile, 'file');
+  } catch {
+    writeFileAtomic(configFile, source);
+  }
 }
 
 /** What the run's own modules read from scribe-run.json. */
@@ -267,8 +312,10 @@ function relocatedSpecifier(specifier: string, sourceDir: string, runDir: string
   return relative.startsWith('.') ? relative : `./${relative}`;
 }
 
+type ModuleType = 'module' | 'commonjs';
+
 /** The module type of the nearest package.json above `dir` (Node's own rule); commonjs without one. */
-function moduleType(dir: string): 'module' | 'commonjs' {
+function moduleType(dir: string): ModuleType {
   for (let current = path.resolve(dir); ; current = path.dirname(current)) {
     const manifest = path.join(current, 'package.json');
     if (existsSync(manifest)) {
@@ -316,7 +363,7 @@ export function playwrightConfig(workspace: Pick<RunWorkspace, 'specFile' | 'pro
 }
 
 function playwrightConfigSource(workspace: RunWorkspace, spec: SpecSource, settings: WorkspaceSettings): string {
-  return `// Generated by Scribe's Runner for one run; removed with the run's folder.\nexport default ${JSON.stringify(playwrightConfig(workspace, spec, settings, settings.reporters), null, 2)};\n`;
+  return `// Generated by Scribe's Runner for one run; removed with the run's folder.\nmodule.exports = ${JSON.stringify(playwrightConfig(workspace, spec, settings, settings.reporters), null, 2)};\n`;
 }
 
 /** What the overlay changes in the user's config for this run (run-folder/scribe-overlay.ts). */
@@ -346,7 +393,7 @@ function userConfigWrapperSource(userConfigFile: string): string {
   return [
     "// Generated by Scribe's Runner for one run; removed with the run's folder.",
     `import user from ${JSON.stringify(userConfigFile)};`,
-    `import { overlayUserConfig } from './${OVERLAY_MODULE}.js';`,
+    `import { overlayUserConfig } from './${RUN_MODULES_DIR}/${OVERLAY_MODULE}.js';`,
     '',
     'export default overlayUserConfig(user);',
     '',

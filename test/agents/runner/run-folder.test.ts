@@ -1,8 +1,9 @@
 /**
  * The run folder's own modules (src/agents/runner/run-folder/) are source files, type-checked and linted
- * with the rest, copied into each run folder with the run's settings written beside them as data.
+ * with the rest, compiled into each run folder's node_modules/scribe-run (which Playwright does not
+ * transform) with the run's settings written beside them as data.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +18,22 @@ const SPEC = "import { test, expect } from '@playwright/test';\n\ntest('home', a
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-function workspace(extra: Partial<WorkspaceSettings>) {
+const MODULES = (dir: string) => path.join(dir, 'node_modules', 'scribe-run');
+const modulesOf = (dir: string) => readdirSync(MODULES(dir)).sort();
+
+/** The compiled module holds its source's code: each of the source's exported names, and no type left. */
+function expectCompiledFrom(compiled: string, source: string): void {
+  const text = readFileSync(compiled, 'utf8');
+  const exported = [...readFileSync(path.join(SOURCES, source), 'utf8').matchAll(/^export (?:async )?(?:function|const) (\w+)/gm)].map((match) => match[1]!);
+  for (const name of exported) expect(text, `${source}: ${name}`).toMatch(new RegExp(`\\b${name}\\b`));
+  expect(ts.transpileModule(text, { fileName: 'check.js', reportDiagnostics: true }).diagnostics ?? []).toEqual([]);
+  expect(text).not.toMatch(/^import type |: PageElements\b|: RunSettings\b/m);
+}
+
+function workspace(extra: Partial<WorkspaceSettings>, packageJson?: string) {
   const dir = mkdtempSync(path.join(tmpdir(), 'scribe-run-folder-'));
   dirs.push(dir);
+  if (packageJson) writeFileSync(path.join(dir, 'package.json'), packageJson);
   const settings: WorkspaceSettings = { baseURL: 'http://127.0.0.1:4000', testIdAttribute: 'data-testid', launch: {}, runner: loadRunnerConfig(), ...extra };
   const created = createWorkspace(dir, 'r1', { text: SPEC, fileName: 'home.spec.ts', sourceDir: dir }, resolvePlaywright(process.cwd()), settings);
   const runSettings = JSON.parse(readFileSync(path.join(dir, 'scribe-run.json'), 'utf8')) as RunSettings;
@@ -39,12 +53,25 @@ describe('the run folder’s modules', () => {
     }
   });
 
-  it('are copied as they are, with the run’s settings as data beside them: a plain run', () => {
+  it('are compiled to JavaScript in the folder’s node_modules, the config linked from there, the run’s settings as data beside them: a plain run', () => {
     const { dir, created, runSettings, files } = workspace({});
-    expect(files).toEqual(['node_modules', 'package.json', 'playwright.config.mjs', 'scribe-fixtures.ts', 'scribe-page-elements.ts', 'scribe-run.json', 'scribe-run.ts', 'spec', 'work']);
-    for (const name of ['scribe-fixtures.ts', 'scribe-page-elements.ts', 'scribe-run.ts']) expect(readFileSync(path.join(dir, name), 'utf8')).toBe(readFileSync(path.join(SOURCES, name), 'utf8'));
+    expect(files).toEqual(['node_modules', 'package.json', 'playwright.config.cjs', 'scribe-run.json', 'spec', 'work']);
+    expect(modulesOf(dir)).toEqual(['package.json', 'playwright.config.cjs', 'scribe-fixtures.js', 'scribe-page-elements.js', 'scribe-run.js']);
+    for (const name of ['scribe-fixtures', 'scribe-page-elements', 'scribe-run']) expectCompiledFrom(path.join(MODULES(dir), `${name}.js`), `${name}.ts`);
+    expect(lstatSync(created.configFile).isSymbolicLink()).toBe(true);
+    expect(realpathSync(created.configFile)).toBe(realpathSync(path.join(MODULES(dir), 'playwright.config.cjs')));
+    expect(readFileSync(created.configFile, 'utf8')).toContain('module.exports = {');
     expect(runSettings).toEqual({ evidenceAttachment: created.evidenceAttachment, contained: false });
-    expect(readFileSync(created.specFile, 'utf8')).toContain("from '../scribe-fixtures.ts'");
+    expect(readFileSync(created.specFile, 'utf8')).toContain("from '../node_modules/scribe-run/scribe-fixtures.js'");
+  });
+
+  it('are compiled to the spec’s module type: CommonJS beside a spec of a CommonJS folder, ES modules in a "type": "module" one', () => {
+    const { dir } = workspace({});
+    expect(JSON.parse(readFileSync(path.join(MODULES(dir), 'package.json'), 'utf8'))).toMatchObject({ type: 'commonjs' });
+    expect(readFileSync(path.join(MODULES(dir), 'scribe-fixtures.js'), 'utf8')).toMatch(/require\("@playwright\/test"\)/);
+    const esm = workspace({}, '{ "type": "module" }\n');
+    expect(JSON.parse(readFileSync(path.join(MODULES(esm.dir), 'package.json'), 'utf8'))).toMatchObject({ type: 'module' });
+    expect(readFileSync(path.join(MODULES(esm.dir), 'scribe-fixtures.js'), 'utf8')).toMatch(/^import .* from '@playwright\/test';$/m);
   });
 
   it('a contained proof run under the user’s config: the proof fixtures and the overlay join them, the config file names only the user’s', () => {
@@ -54,7 +81,8 @@ describe('the run folder’s modules', () => {
       proof: { text: SPEC, expectTimeoutMs: 1234 },
       userConfig: { file: userConfig, project: 'chromium' },
     });
-    expect(files).toEqual(['node_modules', 'package.json', 'playwright.config.ts', 'scribe-fixtures.ts', 'scribe-overlay.ts', 'scribe-page-elements.ts', 'scribe-proof-fixtures.ts', 'scribe-run.json', 'scribe-run.ts', 'spec', 'work']);
+    expect(files).toEqual(['node_modules', 'package.json', 'playwright.config.ts', 'scribe-run.json', 'spec', 'work']);
+    expect(modulesOf(dir)).toEqual(['package.json', 'scribe-fixtures.js', 'scribe-overlay.js', 'scribe-page-elements.js', 'scribe-proof-fixtures.js', 'scribe-run.js']);
     expect(runSettings).toMatchObject({
       evidenceAttachment: created.evidenceAttachment,
       contained: true,
@@ -63,9 +91,9 @@ describe('the run folder’s modules', () => {
     });
     const config = readFileSync(created.configFile, 'utf8');
     expect(config).toContain(`import user from ${JSON.stringify(userConfig)};`);
-    expect(config).toContain("import { overlayUserConfig } from './scribe-overlay.js';");
+    expect(config).toContain("import { overlayUserConfig } from './node_modules/scribe-run/scribe-overlay.js';");
     expect(config).not.toContain(created.evidenceAttachment);
-    expect(readFileSync(created.proofFile!, 'utf8')).toContain("from '../scribe-proof-fixtures.ts'");
-    expect(readFileSync(path.join(dir, 'scribe-proof-fixtures.ts'), 'utf8')).toBe(readFileSync(path.join(SOURCES, 'scribe-proof-fixtures.ts'), 'utf8'));
+    expect(readFileSync(created.proofFile!, 'utf8')).toContain("from '../node_modules/scribe-run/scribe-proof-fixtures.js'");
+    for (const name of ['scribe-proof-fixtures', 'scribe-overlay']) expectCompiledFrom(path.join(MODULES(dir), `${name}.js`), `${name}.ts`);
   });
 });
