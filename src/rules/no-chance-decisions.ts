@@ -107,6 +107,9 @@ class ChanceFlow {
       else this.report(parent, `${source}()`, 'it is taken without being called, so it could be called anywhere');
       return;
     }
+    // `value instanceof Date`, `toBeInstanceOf(Date)`: a type, not a value of chance.
+    if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword && parent.right === global) return;
+    if (ts.isCallExpression(parent) && parent.arguments[0] === global && this.model.callee(parent).name === 'toBeInstanceOf') return;
     this.report(global, `\`${name}\``, 'it is handed on itself (an alias or destructuring), so what it gives cannot be followed');
   }
 

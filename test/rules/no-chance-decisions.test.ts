@@ -35,6 +35,8 @@ describe('no-chance-decisions: values of chance only as text the test types and 
       '  await test.step(`add ${name}`, async () => {});',
       "  expect(new Date(0).getUTCFullYear()).toBe(1970);",
       "  expect(Math.max(1, 2)).toBe(2);",
+      '  expect(new Date(0)).toBeInstanceOf(Date);',
+      '  expect(new Date(0) instanceof Date).toBe(true);',
       '});',
     ].join('\n');
     expect(issues(code)).toEqual([]);
