@@ -4,10 +4,11 @@
  * does before its last navigation; one that does nothing after it has no proof to give.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import { chromium } from '@playwright/test';
 import { runSpec } from '../../../src/agents/runner.ts';
 import { RUN_FOLDER_VARIABLE } from '../../../src/agents/runner/run-folder/scribe-run.ts';
 import { createWorkspace, resolvePlaywright } from '../../../src/agents/runner/workspace.ts';
@@ -92,6 +93,24 @@ describe('the proof run', { timeout: 180_000 }, () => {
     );
     expect(report.classification).toBe('pass');
     expect(report.proof?.verdict).toBe('unproved');
+  });
+
+  it("does not take the copy's missing snapshot for proof: a vacuous spec whose screenshot the project has a snapshot for stays unproved", async () => {
+    // The project's snapshot of the spec (any image of the page's size: the comparison allows every pixel to differ).
+    const snapshot = path.join(project, 'case.spec.ts-snapshots', 'shot-linux.png');
+    const browser = await chromium.launch(launchOptions());
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      mkdirSync(path.dirname(snapshot), { recursive: true });
+      writeFileSync(snapshot, await page.screenshot());
+    } finally {
+      await browser.close();
+    }
+    const report = await run(
+      SIGNED_IN_SEARCH.replace('ASSERTION', "await expect(page.getByTestId('search-heading')).toHaveText('Search the docs');\n  await expect(page).toHaveScreenshot('shot.png', { maxDiffPixelRatio: 1 });"),
+    );
+    expect(report.classification).toBe('pass');
+    expect(report.proof).toMatchObject({ verdict: 'inconclusive', message: expect.stringContaining('the copy has no snapshot to compare against') });
   });
 
   it('says a spec that only navigates and looks has no actions to prove', async () => {
