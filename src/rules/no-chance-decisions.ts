@@ -68,7 +68,28 @@ class ChanceFlow {
       const root = access.expression;
       if (this.globals.has(access.name.text) && ts.isIdentifier(root) && BROWSER_GLOBAL_OBJECTS.has(root.text) && !this.model.declarationOf(root)) this.globalRead(access, access.name.text);
     }
+    for (const call of this.model.calls) {
+      if (this.model.playwrightPath(call.expression) === 'expect.poll' && call.arguments[0]) this.pollCounts(call.arguments[0]);
+    }
     return this.found;
+  }
+
+  /**
+   * `expect.poll(() => ++tries).toBe(25)`: how often a poll calls its function is the clock's to decide (until
+   * the assertion limit, which is shorter in the proof's copy), so a function that changes the spec's variables counts time.
+   */
+  private pollCounts(argument: ts.Expression): void {
+    const fn = this.model.unwrap(argument);
+    if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return;
+    const visit = (node: ts.Node): void => {
+      const target = writtenName(node);
+      const declaration = target && this.model.declarationOf(target);
+      if (declaration && !(declaration.pos >= fn.pos && declaration.end <= fn.end)) {
+        this.found.push({ node, message: `expect.poll's function changes \`${target.text}\`, declared outside it: how often a poll calls it is the clock's to decide (it polls until its limit, which is shorter in the proof's copy of the spec), so an outcome counted from it is chance; poll what the page shows instead: await expect.poll(() => page.getByTestId('rows').count()).toBe(3).` });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(fn.body);
   }
 
   /** `Math.random()`, `new Date()`, `Date.now()`: a source, followed; `Math` or `Math.random` as a value: refused, it could be called anywhere. */
@@ -86,6 +107,9 @@ class ChanceFlow {
       else this.report(parent, `${source}()`, 'it is taken without being called, so it could be called anywhere');
       return;
     }
+    // `value instanceof Date`, `toBeInstanceOf(Date)`: a type, not a value of chance.
+    if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword && parent.right === global) return;
+    if (ts.isCallExpression(parent) && parent.arguments[0] === global && this.model.callee(parent).name === 'toBeInstanceOf') return;
     this.report(global, `\`${name}\``, 'it is handed on itself (an alias or destructuring), so what it gives cannot be followed');
   }
 
@@ -212,6 +236,15 @@ class ChanceFlow {
 function isText(model: SpecModel, expr: ts.Expression): boolean {
   const e = model.resolve(expr);
   return ts.isStringLiteralLike(e) || ts.isTemplateExpression(e);
+}
+
+/** The variable an assignment, `++` or `--` writes. */
+function writtenName(node: ts.Node): ts.Identifier | undefined {
+  let target: ts.Expression | undefined;
+  if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) target = node.left;
+  else if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)) target = node.operand;
+  while (target && (ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target) || ts.isParenthesizedExpression(target))) target = target.expression;
+  return target && ts.isIdentifier(target) ? target : undefined;
 }
 
 function isWrite(reference: ts.Identifier): boolean {

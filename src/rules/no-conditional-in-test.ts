@@ -159,6 +159,9 @@ function problemOf(model: SpecModel, node: ts.Node): string | undefined {
       if (name === 'catch' && receiver && !handlerRethrows(node as ts.CallExpression)) {
         return '`.catch(…)` swallows the failure of this promise, so a failing step passes silently; remove it and let the test fail.';
       }
+      if (name === 'then' && receiver && (node as ts.CallExpression).arguments.length > 1 && !handlerRethrows(node as ts.CallExpression, 1)) {
+        return '`.then(…, onRejected)` swallows the failure of this promise, so a failing step passes silently; remove the second handler and let the test fail.';
+      }
       return undefined;
     }
     default:
@@ -243,6 +246,8 @@ export function isSkipCall(model: SpecModel, expr: ts.Expression): boolean {
  * assertion that comes after it, so nothing is swallowed.
  */
 function recordsForAnAssertion(model: SpecModel, node: ts.TryStatement): boolean {
+  // Not an assertion's own failure: its message says how long it waited, which is shorter in the proof's copy.
+  if (holdsAssertion(node.tryBlock)) return false;
   const statements = node.catchClause!.block.statements;
   const recorded = statements.map((statement) => {
     const e = ts.isExpressionStatement(statement) ? model.unwrap(statement.expression) : undefined;
@@ -253,6 +258,11 @@ function recordsForAnAssertion(model: SpecModel, node: ts.TryStatement): boolean
   if (!ts.isBlock(block)) return false;
   const after = block.statements.slice(block.statements.indexOf(node) + 1);
   return recorded.every((name) => after.some((statement) => assertsOn(model, statement, name!)));
+}
+
+function holdsAssertion(block: ts.Block): boolean {
+  const visit = (node: ts.Node): boolean => (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'expect') || (ts.forEachChild(node, visit) ?? false);
+  return visit(block);
 }
 
 /** Whether a statement holds an `expect(…)` whose subject mentions `name`. */
@@ -290,8 +300,8 @@ function rethrows(block: ts.Node): boolean {
   return found;
 }
 
-function handlerRethrows(call: ts.CallExpression): boolean {
-  const handler = call.arguments[0];
+function handlerRethrows(call: ts.CallExpression, index = 0): boolean {
+  const handler = call.arguments[index];
   if (!handler || !isFunctionLike(handler)) return false;
   return ts.isBlock(handler.body) ? rethrows(handler.body) : false;
 }

@@ -275,6 +275,29 @@ describe('allowed-code: members', () => {
     expect(lines(code)).toEqual([4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it("refuses everything else that differs in the proof copy: the file's name and place, the worker's process, index and timing, the run's config", () => {
+    const code = inTest(
+      [
+        "  expect(import.meta.url).not.toContain('proof');",
+        "  expect(__filename).not.toContain('proof');",
+        "  expect(__dirname).not.toContain('proof');",
+        "  expect(test.info().file).not.toContain('proof');",
+        '  expect(test.info().line).toBe(3);',
+        '  expect(test.info().column).toBe(1);',
+        '  expect(test.info().config.workers).toBe(2);',
+        "  expect(test.info().project.name).toBe('chromium');",
+        "  expect(process.argv.join(' ')).not.toContain('proof');",
+        "  expect(process.env.TEST_WORKER_INDEX).toBe('0');",
+        '  expect(process.pid).toBeGreaterThan(0);',
+        '  expect(test.info().repeatEachIndex).toBe(0);',
+        '  expect(test.info().errors).toHaveLength(0);',
+        '  expect(test.info().duration).toBe(0);',
+        '  expect(test.info().attachments).toHaveLength(0);',
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]);
+  });
+
   it("refuses a download's or video's path(): it names the folder the file was written to, which differs in the proof copy", () => {
     const code = inTest(
       [

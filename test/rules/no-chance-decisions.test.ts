@@ -35,6 +35,8 @@ describe('no-chance-decisions: values of chance only as text the test types and 
       '  await test.step(`add ${name}`, async () => {});',
       "  expect(new Date(0).getUTCFullYear()).toBe(1970);",
       "  expect(Math.max(1, 2)).toBe(2);",
+      '  expect(new Date(0)).toBeInstanceOf(Date);',
+      '  expect(new Date(0) instanceof Date).toBe(true);',
       '});',
     ].join('\n');
     expect(issues(code)).toEqual([]);
@@ -87,5 +89,19 @@ describe('no-chance-decisions: values of chance only as text the test types and 
     ].join('\n');
     // The helper's comparison (3) and roll()'s (12) are where the value decides; line 10 takes Math.random and hands on Math.
     expect(lines(code)).toEqual([3, 7, 8, 9, 10, 10, 12, 13, 14, 15, 16, 18]);
+  });
+
+  it("refuses a poll that counts its own tries (the clock decides how many, until a limit that is shorter in the proof's copy); polling the page is fine", () => {
+    const code = inTest(
+      [
+        '  let tries = 0;',
+        '  await expect.poll(() => ++tries, { intervals: [100] }).toBe(25);',
+        '  const state = { n: 0 };',
+        '  await expect.poll(async () => { state.n += 1; return state.n; }).toBeGreaterThan(20);',
+        "  await expect.poll(async () => { let local = 0; local++; return (await page.getByTestId('rows').count()) + local; }).toBe(4);",
+        "  await expect.poll(() => page.getByTestId('rows').count()).toBe(3);",
+      ].join('\n'),
+    );
+    expect(lines(code)).toEqual([5, 7]);
   });
 });

@@ -153,6 +153,21 @@ describe('no-conditional-in-test', () => {
     expect(lint('no-conditional-in-test', code).map((i) => i.line)).toEqual([19, 24]);
   });
 
+  it("flags a swallowed assertion's failure: a catch that records it, or a .then() rejection handler (the message says how long it waited, shorter in the proof's copy)", () => {
+    const code = inTest(`
+  let message = '';
+  try {
+    await expect(page.getByTestId('absent')).toBeVisible();
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  expect(message).not.toContain('1500ms');
+  const seen = await expect(page.getByTestId('absent')).toBeVisible().then(() => '', (error: Error) => error.message);
+  await page.getByTestId('save').click().then(() => undefined, (error: Error) => { throw error; });
+  await page.getByTestId('save').click().then(() => undefined);`);
+    expect(lint('no-conditional-in-test', code).map((i) => i.line)).toEqual([6, 12]);
+  });
+
   it('accepts skip guards, sort comparators and callbacks a local helper runs in the browser; the rest is still flagged', () => {
     const code = `${header}
 async function inBrowser(page: Page, fn: () => unknown) {

@@ -4,10 +4,11 @@
  * does before its last navigation; one that does nothing after it has no proof to give.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import { chromium } from '@playwright/test';
 import { runSpec } from '../../../src/agents/runner.ts';
 import { RUN_FOLDER_VARIABLE } from '../../../src/agents/runner/run-folder/scribe-run.ts';
 import { createWorkspace, resolvePlaywright } from '../../../src/agents/runner/workspace.ts';
@@ -67,6 +68,49 @@ describe('the proof run', { timeout: 180_000 }, () => {
     const report = await run(SIGNED_IN_SEARCH.replace('ASSERTION', "await expect(page.getByTestId('search-status')).toHaveText('2 results for \"playwright\"');"));
     expect(report.classification).toBe('pass');
     expect(report.proof?.verdict).toBe('proved');
+  });
+
+  it("lets a spec read nothing of TestInfo or the browser that differs in its copy: asserting all of it, a vacuous spec stays unproved", async () => {
+    // The spec's own values, each asserted: had the copy any other, it would fail there and pass as proved.
+    const report = await run(
+      SIGNED_IN_SEARCH.replace(
+        'ASSERTION',
+        [
+          "await expect(page.getByTestId('search-heading')).toHaveText('Search the docs');",
+          'const info = test.info();',
+          "  expect(info.title).toBe('search');",
+          '  expect(info.timeout).toBe(30_000);',
+          '  expect(info.retry).toBe(0);',
+          "  expect(info.status).toBe('passed');",
+          "  expect(info.expectedStatus).toBe('passed');",
+          '  expect(info.annotations).toEqual([]);',
+          '  expect(info.tags).toEqual([]);',
+          '  expect(page.context().browser()!.contexts()).toHaveLength(1);',
+          '  expect(page.context().pages()).toHaveLength(1);',
+          '  expect(page.viewportSize()).toEqual({ width: 1280, height: 720 });',
+        ].join('\n'),
+      ),
+    );
+    expect(report.classification).toBe('pass');
+    expect(report.proof?.verdict).toBe('unproved');
+  });
+
+  it("does not take the copy's missing snapshot for proof: a vacuous spec whose screenshot the project has a snapshot for stays unproved", async () => {
+    // The project's snapshot of the spec (any image of the page's size: the comparison allows every pixel to differ).
+    const snapshot = path.join(project, 'case.spec.ts-snapshots', 'shot-linux.png');
+    const browser = await chromium.launch(launchOptions());
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      mkdirSync(path.dirname(snapshot), { recursive: true });
+      writeFileSync(snapshot, await page.screenshot());
+    } finally {
+      await browser.close();
+    }
+    const report = await run(
+      SIGNED_IN_SEARCH.replace('ASSERTION', "await expect(page.getByTestId('search-heading')).toHaveText('Search the docs');\n  await expect(page).toHaveScreenshot('shot.png', { maxDiffPixelRatio: 1 });"),
+    );
+    expect(report.classification).toBe('pass');
+    expect(report.proof).toMatchObject({ verdict: 'inconclusive', message: expect.stringContaining('the copy has no snapshot to compare against') });
   });
 
   it('says a spec that only navigates and looks has no actions to prove', async () => {
