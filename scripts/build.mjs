@@ -8,7 +8,7 @@ import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleCli } from './bundle-cli.mjs';
+import { bundleCli, compiledRunModules } from './bundle-cli.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -32,6 +32,8 @@ const PLAIN = /\.cjs$|^util[\\/]typescript\.(js|d\.ts)$/;
 for (const file of readdirSync(path.join(root, 'src'), { recursive: true, encoding: 'utf8' })) {
   if (PLAIN.test(file)) cpSync(path.join(root, 'src', file), path.join(dist, 'src', file));
 }
+// The run folder's modules compiled, for the library's Runner (the bundled command carries them itself).
+writeFileSync(path.join(dist, 'src/agents/runner/run-folder/compiled.json'), JSON.stringify(await compiledRunModules(path.join(root, 'src'))));
 const demoApp = path.join(root, 'src/demo-app');
 for (const file of readdirSync(demoApp)) {
   if (!file.endsWith('.ts')) cpSync(path.join(demoApp, file), path.join(dist, 'src/demo-app', file));

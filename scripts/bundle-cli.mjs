@@ -9,7 +9,7 @@ import { build, stop, transform } from 'esbuild';
  * The run folder's own modules (src/agents/runner/run-folder/), compiled to either module type, by name: the
  * Runner writes them into each run folder (agents/runner/workspace.ts), which then need not compile them.
  */
-async function compiledRunModules(sources) {
+export async function compiledRunModules(sources) {
   const folder = path.join(sources, 'agents', 'runner', 'run-folder');
   const names = readdirSync(folder).filter((file) => file.endsWith('.ts')).map((file) => path.basename(file, '.ts'));
   const compile = async (format) => {

@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import type { LaunchOptions } from '@playwright/test';
 import { ts } from '../../util/typescript.js';
 import type { RunnerConfig } from '../../config/runner.ts';
-import { writeFileAtomic } from '../../util/fs.ts';
+import { readTextIfPresent, writeFileAtomic } from '../../util/fs.ts';
 import { SpecModel } from '../../analysis/model.ts';
 import type { RunOverlay } from './run-folder/scribe-overlay.ts';
 import { RUN_SETTINGS_FILE, type RunSettings } from './run-folder/scribe-run.ts';
@@ -196,21 +196,26 @@ function runFolderModule(name: string): string {
   return readFileSync(existsSync(`${base}.ts`) ? `${base}.ts` : `${base}.js`, 'utf8');
 }
 
+type CompiledRunModules = Record<ModuleType, Record<string, string>>;
+
 /**
- * The run-folder modules compiled when the command was bundled (scripts/bundle-cli.mjs defines it): each
- * one's JavaScript of either module type, by name. Undefined where the sources run (tests, the library).
+ * The run-folder modules compiled by scripts/bundle-cli.mjs (compiledRunModules): each one's JavaScript of
+ * either module type, by name. The bundled command has them as this constant; the built library (the
+ * package's worker threads) in COMPILED_RUN_MODULES_FILE beside them; the sources have neither.
  */
-declare const SCRIBE_COMPILED_RUN_MODULES: Record<ModuleType, Record<string, string>> | undefined;
+declare const SCRIBE_COMPILED_RUN_MODULES: CompiledRunModules | undefined;
+const COMPILED_RUN_MODULES_FILE = 'compiled.json';
 
 /**
  * A run-folder module as JavaScript of the spec's module type: the spec imports it (ESM wants its default
  * export, CommonJS `exports.default`), and Playwright loads it from node_modules without a transform.
- * The bundled command has it compiled already; from the sources TypeScript compiles it here (a tenth of a
- * CPU second a run, which is what the bundle spares a command).
+ * The command and the package have it compiled already; from the sources TypeScript compiles it here (a
+ * tenth of a CPU second or more a run, which the build spares a generation).
  */
 function compiledRunModule(name: string, type: ModuleType): string {
-  const bundled = typeof SCRIBE_COMPILED_RUN_MODULES === 'undefined' ? undefined : SCRIBE_COMPILED_RUN_MODULES[type][name];
-  if (bundled !== undefined) return bundled;
+  const built = typeof SCRIBE_COMPILED_RUN_MODULES === 'undefined' ? readCompiledRunModules() : SCRIBE_COMPILED_RUN_MODULES;
+  const compiled = built?.[type][name];
+  if (compiled !== undefined) return compiled;
   const compilerOptions = { module: type === 'module' ? ts.ModuleKind.ESNext : ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true };
   return ts.transpileModule(runFolderModule(name), { fileName: `${name}.ts`, compilerOptions }).outputText;
 }
@@ -227,6 +232,11 @@ function writeLinkedConfig(configFile: string, target: string, source: string): 
   } catch {
     writeFileAtomic(configFile, source);
   }
+}
+
+function readCompiledRunModules(): CompiledRunModules | undefined {
+  const text = readTextIfPresent(fileURLToPath(new URL(COMPILED_RUN_MODULES_FILE, RUN_FOLDER_SOURCES)));
+  return text === undefined ? undefined : (JSON.parse(text) as CompiledRunModules);
 }
 
 /** What the run's own modules read from scribe-run.json. */
