@@ -60,6 +60,11 @@ export interface NeutralisedTest {
    * everything before ran as in the green run, so a failure on one of these is caused by the missing actions.
    */
   checkLines: number[];
+  /**
+   * Those of them that compare with a snapshot file. Snapshot files are named by the test file, so the copy
+   * has none of the spec's and such a check fails there whatever the actions did: its failure proves nothing.
+   */
+  snapshotLines: number[];
   /** The sign-in steps kept, as written. */
   signIn: string[];
 }
@@ -91,6 +96,7 @@ export function neutraliseActions(text: string, fileName = 'spec.ts', options: N
     const chosen = new Set(group ?? []);
     const actions: NeutralisedAction[] = [];
     const checkLines = new Set<number>();
+    const snapshotLines = new Set<number>();
     const mine = new Set<ts.CallExpression>();
     calls.forEach((call, index) => {
       if (chosen.has(index)) {
@@ -101,7 +107,9 @@ export function neutraliseActions(text: string, fileName = 'spec.ts', options: N
       }
       keptSomewhere.add(call);
       if (actions.length > 0 && !insideAny(call, mine)) {
-        for (let line = model.position(call).line; line <= lineOf(model, call.end); line++) checkLines.add(line);
+        const lines = linesOf(model, call);
+        for (const line of lines) checkLines.add(line);
+        if (comparesWithSnapshotFile(model, call)) for (const line of lines) snapshotLines.add(line);
       }
     });
     tests.push({
@@ -109,6 +117,7 @@ export function neutraliseActions(text: string, fileName = 'spec.ts', options: N
       line: model.position(test.call).line,
       actions,
       checkLines: [...checkLines].sort((a, b) => a - b),
+      snapshotLines: [...snapshotLines].sort((a, b) => a - b),
       signIn: [...signIn].filter((index) => !chosen.has(index)).map((index) => oneLine(model.text(calls[index]!))),
     });
   }
@@ -174,6 +183,24 @@ function isStateChangingAction(model: SpecModel, call: ts.CallExpression): boole
 function insideAny(call: ts.CallExpression, calls: ReadonlySet<ts.CallExpression>): boolean {
   for (let node: ts.Node | undefined = call.parent; node; node = node.parent) if (ts.isCallExpression(node) && calls.has(node)) return true;
   return false;
+}
+
+function linesOf(model: SpecModel, call: ts.CallExpression): number[] {
+  const lines: number[] = [];
+  for (let line = model.position(call).line; line <= lineOf(model, call.end); line++) lines.push(line);
+  return lines;
+}
+
+/** Matchers that compare with a file named by the test file: an image, a value, an ARIA tree given no template. */
+const FILE_SNAPSHOT_MATCHERS = new Set(['toHaveScreenshot', 'toMatchSnapshot']);
+
+function comparesWithSnapshotFile(model: SpecModel, call: ts.CallExpression): boolean {
+  const expectation = model.expectation(call);
+  if (!expectation) return false;
+  if (FILE_SNAPSHOT_MATCHERS.has(expectation.matcher)) return true;
+  if (expectation.matcher !== 'toMatchAriaSnapshot') return false;
+  const template = expectation.call.arguments[0];
+  return template === undefined || !(ts.isStringLiteralLike(template) || ts.isTemplateExpression(template));
 }
 
 function lineOf(model: SpecModel, position: number): number {

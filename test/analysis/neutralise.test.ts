@@ -51,6 +51,19 @@ describe('neutraliseActions', () => {
     expect(test!.checkLines).toEqual([14, 15, 16]);
   });
 
+  it('marks the checks that compare with a snapshot file, which the copy never has: a screenshot, a value, an ARIA tree without its template (not one given inline)', () => {
+    const shots = wrap(`  await page.goto('/products');
+  await page.getByRole('button', { name: 'Add Lamp' }).click();
+  await expect(page).toHaveScreenshot('cart.png');
+  expect(await page.getByTestId('cart-total').textContent()).toMatchSnapshot('total.txt');
+  await expect(page.getByRole('list')).toMatchAriaSnapshot();
+  await expect(page.getByRole('list')).toMatchAriaSnapshot('- listitem: Lamp');
+  await expect(page.getByTestId('cart-total')).toHaveText('Total: $25');`);
+    const [test] = neutraliseActions(shots).tests;
+    expect(test!.checkLines).toEqual([6, 7, 8, 9, 10]);
+    expect(test!.snapshotLines).toEqual([6, 7, 8]);
+  });
+
   it('proves the adding, not the cart page opened afterwards', () => {
     const cart = wrap(`  await page.goto('/products');
   await page.getByRole('button', { name: 'Add Lamp' }).click();
@@ -79,6 +92,6 @@ describe('neutraliseActions', () => {
   form.fill('x');
   await expect(page).toHaveTitle('x');
   await page.getByRole('button', { name: 'Log out' }).click();`);
-    expect(neutraliseActions(own)).toEqual({ text: own, tests: [{ title: 'case', line: 3, actions: [], checkLines: [], signIn: [] }] });
+    expect(neutraliseActions(own)).toEqual({ text: own, tests: [{ title: 'case', line: 3, actions: [], checkLines: [], snapshotLines: [], signIn: [] }] });
   });
 });

@@ -59,21 +59,15 @@ export function judgeProof(proofReport: PlaywrightReport, proofFile: string, neu
 
 type Outcome = { kind: 'passed' } | { kind: 'failed_after' } | { kind: 'elsewhere'; reason: string };
 
-/**
- * Playwright's error for a screenshot or aria snapshot with no file to compare against. Snapshot files are named
- * by the test file, so the copy finds none of the spec's: such a failure says nothing about the actions.
- */
-const MISSING_SNAPSHOT = /A snapshot doesn't exist at /;
-
 function outcomeOf(test: NeutralisedTest, ran: ExecutedTest | undefined, proofFile: string): Outcome {
   const result = ran?.result;
   if (!result || result.status === 'skipped') return { kind: 'elsewhere', reason: 'the proof run did not run it' };
   if (result.status === 'passed') return { kind: 'passed' };
   const errors = result.errors.length > 0 ? result.errors : result.error ? [result.error] : [];
-  if (errors.some((error) => MISSING_SNAPSHOT.test(errorText(error)))) {
+  const lines = errors.flatMap((error) => (error.location && sameFile(error.location.file, proofFile) ? [error.location.line] : []));
+  if (lines.some((line) => test.snapshotLines.includes(line))) {
     return { kind: 'elsewhere', reason: 'it failed on a snapshot comparison, and the copy has no snapshot to compare against (snapshot files are named by the test file), so that says nothing about the actions; assert what the actions change with a check that is not a snapshot' };
   }
-  const lines = errors.flatMap((error) => (error.location && sameFile(error.location.file, proofFile) ? [error.location.line] : []));
   if (lines.some((line) => test.checkLines.includes(line))) return { kind: 'failed_after' };
   const first = errorText(errors[0]).split('\n')[0] ?? result.status;
   return { kind: 'elsewhere', reason: lines.length > 0 ? `it failed at line ${lines[0]}: ${first}` : first };
