@@ -12,6 +12,7 @@ import { MAX_DEPTH } from '../analysis/depth.ts';
 import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 import { isValueReference, mayBePlaywrightObject } from './utils/ast.ts';
+import { shorten } from './gate/policy.ts';
 
 const Source = z.string().regex(/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)?$/, 'Global or Global.member');
 
@@ -250,9 +251,4 @@ function writtenName(node: ts.Node): ts.Identifier | undefined {
 function isWrite(reference: ts.Identifier): boolean {
   const parent = reference.parent;
   return ts.isBinaryExpression(parent) && parent.left === reference && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
-}
-
-function shorten(text: string): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length > 60 ? `${flat.slice(0, 57)}…` : flat;
 }
