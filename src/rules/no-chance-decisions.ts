@@ -138,14 +138,15 @@ class ChanceFlow {
     if (ts.isPropertyAccessExpression(parent) && parent.expression === node && this.options.text_methods.includes(parent.name.text) && ts.isCallExpression(parent.parent) && parent.parent.expression === parent) {
       return this.use(parent.parent, source, true, depth + 1);
     }
-    if (ts.isVariableDeclaration(parent) && parent.initializer === node && ts.isIdentifier(parent.name)) return this.variable(parent, source, text, depth);
+    if (ts.isVariableDeclaration(parent) && parent.initializer === node && ts.isIdentifier(parent.name)) return this.held(parent, source, text, depth);
     if (ts.isCallExpression(parent) && parent.arguments.includes(node)) return this.argument(parent, parent.arguments.indexOf(node), source, text, depth);
     if ((ts.isPropertyAssignment(parent) && parent.initializer === node) || ts.isShorthandPropertyAssignment(parent)) return this.property(parent, source, text, depth);
     if (ts.isReturnStatement(parent) || (ts.isArrowFunction(parent) && parent.body === node)) return this.returned(parent, source, text, depth);
     this.report(node, source, `here it is used in \`${shorten(model.text(parent))}\``);
   }
 
-  private variable(declaration: ts.VariableDeclaration, source: string, text: boolean, depth: number): void {
+  /** A variable or a helper's parameter holding it: each read of it followed in turn. */
+  private held(declaration: ts.VariableDeclaration | ts.ParameterDeclaration, source: string, text: boolean, depth: number): void {
     if (this.seen.has(declaration)) return;
     this.seen.add(declaration);
     for (const reference of this.model.referencesTo(declaration)) {
@@ -161,7 +162,7 @@ class ChanceFlow {
     const own = this.ownFunction(callee);
     if (own) {
       const parameter = own.parameters[index];
-      if (parameter && !parameter.dotDotDotToken && ts.isIdentifier(parameter.name)) return this.parameter(parameter, source, text, depth);
+      if (parameter && !parameter.dotDotDotToken && ts.isIdentifier(parameter.name)) return this.held(parameter, source, text, depth);
       return this.report(argument, source, 'the helper it is passed to does not take it as a named parameter');
     }
     if (this.projectCall(callee)) return;
@@ -171,14 +172,6 @@ class ChanceFlow {
     if (index === 0 && model.playwrightPath(call.expression)?.startsWith('expect')) return this.report(argument, source, 'here it is what an assertion checks');
     const what = text ? '' : ' as a number, date or id rather than its whole text';
     this.report(argument, source, `here it is passed${what} to \`${shorten(model.text(call.expression))}()\``);
-  }
-
-  private parameter(parameter: ts.ParameterDeclaration, source: string, text: boolean, depth: number): void {
-    if (this.seen.has(parameter)) return;
-    this.seen.add(parameter);
-    for (const reference of this.model.referencesTo(parameter)) {
-      if (isValueReference(reference) && !isWrite(reference)) this.use(reference, source, text, depth + 1);
-    }
   }
 
   /** `{ name: value }` in the options of a call that takes it as text (`getByRole('row', { name })`, `post(url, { data: { title } })`). */
