@@ -455,10 +455,16 @@ function playwrightEnv(env: NodeJS.ProcessEnv, baseURL: string, workspace: Pick<
 
 /**
  * A trusted run's environment with `preload` required by its Playwright processes, unless the caller has
- * NODE_OPTIONS of its own (a loader or hook of the user's: in doubt, Playwright's loader stays).
+ * NODE_OPTIONS of its own (a loader or hook of the user's: in doubt, Playwright's loader stays) or the
+ * preload's path cannot be written in NODE_OPTIONS (a Windows path: its backslashes).
  */
 function withPreload(env: NodeJS.ProcessEnv, preload: string | undefined): NodeJS.ProcessEnv {
-  return preload && !env.NODE_OPTIONS?.trim() ? { ...env, NODE_OPTIONS: nodeOption('--require', preload) } : env;
+  if (!preload || env.NODE_OPTIONS?.trim()) return env;
+  try {
+    return { ...env, NODE_OPTIONS: nodeOption('--require', preload) };
+  } catch {
+    return env;
+  }
 }
 
 /** What Node and Playwright need to start, whatever the spec: nothing that names or unlocks anything. */
