@@ -12,17 +12,8 @@ import { runSpec } from '../src/agents/runner.ts';
 import { startDemoApp } from '../src/demo-app/server.ts';
 import { median } from './load.mjs';
 import { bundledRunTarget } from '../test/fixtures/run-target.ts';
+import { PROOF_BENCH_SPEC } from './proof-spec.ts';
 
-const SPEC = `import { test, expect } from '@playwright/test';
-
-test('search finds the locators page', async ({ page }) => {
-  await page.goto('/search');
-  await page.getByTestId('search-input').fill('locators');
-  await page.getByTestId('search-button').click();
-  await expect(page.getByTestId('search-result')).toHaveText('Locators and test ids');
-  await page.screenshot({ path: test.info().outputPath('search.png') });
-});
-`;
 
 const runs = Number(process.argv[2] ?? 5);
 const app = await startDemoApp();
@@ -31,7 +22,7 @@ try {
   const times = { plain: [] as number[], proof: [] as number[] };
   const run = async (proof: boolean) => {
     const start = performance.now();
-    const report = await runSpec({ specText: SPEC, fileName: 'search.spec.ts', baseURL: app.url, cwd: work, untrusted: true, ...bundledRunTarget(), ...(proof ? { proof: {} } : {}) });
+    const report = await runSpec({ specText: PROOF_BENCH_SPEC, fileName: 'search.spec.ts', baseURL: app.url, cwd: work, untrusted: true, ...bundledRunTarget(), ...(proof ? { proof: {} } : {}) });
     const ms = performance.now() - start;
     if (report.classification !== 'pass' || (proof && report.proof?.verdict !== 'proved')) throw new Error(`unexpected run: ${report.classification} ${report.proof?.verdict ?? ''} ${report.error_message ?? ''}`);
     return ms;
