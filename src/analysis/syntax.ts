@@ -23,6 +23,13 @@ export const TRANSPARENT_KINDS = kindTable([
   ts.SyntaxKind.TypeAssertionExpression,
 ]);
 
+/** The outermost of the transparent wrappers around an expression (`((x as T)!)`), or the expression itself: where its value is used. */
+export function valueSite(node: ts.Node): ts.Node {
+  let site = node;
+  while (TRANSPARENT_KINDS[site.parent.kind] === 1) site = site.parent;
+  return site;
+}
+
 export function isFunctionLike(node: ts.Node): node is ts.ArrowFunction | ts.FunctionExpression {
   return node.kind === ts.SyntaxKind.ArrowFunction || node.kind === ts.SyntaxKind.FunctionExpression;
 }
@@ -202,7 +209,7 @@ export function scriptKindOf(file: string): ts.ScriptKind {
 export function isAssignmentTarget(node: ts.Expression): boolean {
   let child: ts.Node = node;
   for (let parent = node.parent; ; child = parent, parent = parent.parent) {
-    if (ts.isParenthesizedExpression(parent) || ts.isNonNullExpression(parent) || ts.isAsExpression(parent)) continue;
+    if (TRANSPARENT_KINDS[parent.kind] === 1) continue;
     if (ts.isArrayLiteralExpression(parent) || ts.isSpreadElement(parent) || ts.isSpreadAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) continue;
     if (ts.isPropertyAssignment(parent) && parent.initializer === child) continue;
     if (ts.isObjectLiteralExpression(parent)) continue;

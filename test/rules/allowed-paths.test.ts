@@ -271,6 +271,38 @@ describe("allowed-paths: URLs through the spec's own helpers, tables and constan
   });
 });
 
+describe('allowed-paths: a constant no code changes', () => {
+  const spec = (body: string[]) =>
+    [header, "const ROUTES = { home: '/' };", "const PAGES = [{ path: '/a' }, { path: '/b' }];", "const LIST = ['/a', '/b'];", "test('x', async ({ page }) => {", ...body, '});'].join('\n');
+  const visitsHome = '  await page.goto(ROUTES.home);';
+  const walksPages = '  for (const { path } of PAGES) await page.goto(path);';
+  const walksList = '  for (const path of LIST) await page.goto(path);';
+
+  it('reads a constant object, a table and their const aliases, however often', () => {
+    const code = spec([visitsHome, "  expect(ROUTES.home).toBe('/');", walksPages, walksList, '  expect(PAGES.length).toBe(2);', '  const ALSO = PAGES;', '  for (const { path } of ALSO) await page.goto(path);']);
+    expect(issues(code)).toEqual([]);
+  });
+
+  // Each of these changed the URL before it was visited and passed the gate: the writes were found by the
+  // access's own parent, not through `as`/`satisfies`/`<T>`, a cast receiver, an alias or a method call.
+  it.each([
+    ['a write through `as`', ["  (ROUTES.home as string) = 'file:///etc/hostname';", visitsHome]],
+    ['a write through `satisfies`', ["  (ROUTES.home satisfies string) = 'file:///etc/hostname';", visitsHome]],
+    ['a write to a cast receiver', ["  (ROUTES as any).home = 'file:///etc/hostname';", visitsHome]],
+    ['a write through a const alias', ['  const SAME = ROUTES;', "  SAME.home = 'file:///etc/hostname';", visitsHome]],
+    ['a for…of that assigns the property', ["  for (ROUTES.home of ['file:///etc/hostname']) {}", visitsHome]],
+    ['a row pushed onto a table', ["  PAGES.push({ path: 'file:///etc/hostname' });", walksPages]],
+    ['an element written', ["  LIST[0] = 'file:///etc/hostname';", walksList]],
+    ['an element written through a cast', ["  (LIST as string[])[0] = 'file:///etc/hostname';", walksList]],
+    ['splice', ["  LIST.splice(0, 1, 'file:///etc/hostname');", walksList]],
+    ['fill', ["  LIST.fill('file:///etc/hostname');", walksList]],
+  ])('refuses a URL read from a constant changed by %s', (_, body) => {
+    const code = spec(body);
+    expect(lines(code)).toEqual([5 + body.length]);
+    expect(issues(code)[0]!.message).toMatch(/goto\(\): the URL (is computed at run time|comes from a value the analysis cannot follow)/);
+  });
+});
+
 describe('allowed-paths: attachment names', () => {
   it("refuses names Scribe or Playwright read as their own evidence, and names computed at run time", () => {
     const code = inTest(

@@ -2,7 +2,7 @@
 import type { SpecModel } from '../../analysis/model.ts';
 import { ts } from '../../util/typescript.js';
 import { MAX_DEPTH } from '../../analysis/depth.ts';
-import { constValue } from '../../analysis/syntax.ts';
+import { constValue, isAssignmentTarget, valueSite } from '../../analysis/syntax.ts';
 
 const MAX_VALUES = 64;
 
@@ -44,7 +44,12 @@ function loopValues(model: SpecModel, id: ts.Identifier, depth: number): string[
   if ((variable.parent.flags & ts.NodeFlags.Const) === 0) return undefined; // `for (let p of …)` may be reassigned in the loop
   if (ts.isBindingElement(declaration) && (!key || !ts.isIdentifier(key) || variable.name !== declaration.parent)) return undefined;
   let rows: ts.Expression = model.unwrap(variable.parent.parent.expression);
-  if (ts.isIdentifier(rows)) rows = constInitializer(model, rows) ?? rows;
+  if (ts.isIdentifier(rows)) {
+    const table = model.declarationOf(rows);
+    const holder = table && holderOf(model, table);
+    if (!holder || !neverWritten(model, holder)) return undefined;
+    rows = constValue(holder) ?? rows;
+  }
   rows = model.unwrap(rows);
   if (!ts.isArrayLiteralExpression(rows)) return undefined;
   const values: string[] = [];
@@ -93,4 +98,40 @@ export function leadingText(model: SpecModel, parts: ReadonlyArray<ts.Expression
 export function shortText(text: string): string {
   const flat = JSON.stringify(text).slice(1, -1);
   return flat.length > 60 ? `${flat.slice(0, 57)}…` : flat;
+}
+
+/**
+ * Whether no code changes what a declaration holds: each reference only reads it — iterates it with `for…of`,
+ * reads a member that is neither written (`x.a = …`, `x[0] = …`, `(x.a as T) = …`, `for (x.a of …)`) nor called
+ * (`x.push(…)`: a method may change it), or names it in a `const` alias read the same way. Anything else —
+ * handing it to a function, spreading it, a `let` alias — may change it. Writes through a row or a parameter
+ * (`row.path = …`) are allowed-code's: only the spec's own objects may be changed.
+ */
+export function neverWritten(model: SpecModel, declaration: ts.Node, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
+  return model.referencesTo(declaration).every((reference) => onlyRead(model, reference, depth));
+}
+
+/** The declaration that holds the value itself, behind `const` aliases (`const B = A`): the one whose references reach every alias. */
+export function holderOf(model: SpecModel, declaration: ts.Node, depth = 0): ts.Node {
+  const value = constValue(declaration);
+  const named = value && model.unwrap(value);
+  const next = named && ts.isIdentifier(named) ? model.declarationOf(named) : undefined;
+  return next && depth < MAX_DEPTH ? holderOf(model, next, depth + 1) : declaration;
+}
+
+function onlyRead(model: SpecModel, reference: ts.Node, depth: number): boolean {
+  const site = valueSite(reference);
+  const parent = site.parent;
+  if (ts.isForOfStatement(parent) && parent.expression === site) return true;
+  if (ts.isVariableDeclaration(parent) && parent.initializer === site) return constValue(parent) === site && neverWritten(model, parent, depth + 1);
+  if (!isMemberOf(parent, site)) return false;
+  let end: ts.Node = valueSite(parent);
+  while (isMemberOf(end.parent, end)) end = valueSite(end.parent);
+  const called = ts.isCallExpression(end.parent) && end.parent.expression === end;
+  return !called && !isAssignmentTarget(end as ts.Expression);
+}
+
+function isMemberOf(node: ts.Node, receiver: ts.Node): node is ts.PropertyAccessExpression | ts.ElementAccessExpression {
+  return (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) && node.expression === receiver;
 }

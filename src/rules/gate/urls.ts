@@ -4,8 +4,9 @@ import { ts } from '../../util/typescript.js';
 import type { Finding } from '../types.ts';
 import { calledFunction, isFixtureRooted } from '../utils/untrusted-values.ts';
 import type { AllowedPathsOptions } from './options.ts';
-import { constInitializer, constStrings, leadingText, shortText, urlParts } from './constant-strings.ts';
+import { constInitializer, constStrings, holderOf, leadingText, neverWritten, shortText, urlParts } from './constant-strings.ts';
 import { MAX_DEPTH } from '../../analysis/depth.ts';
+import { valueSite } from '../../analysis/syntax.ts';
 
 /** Globals whose `get`/`set`/`has` are not requests. */
 const LOCAL_COLLECTIONS = new Set(['Map', 'Set', 'URLSearchParams', 'WeakMap', 'Headers', 'FormData']);
@@ -81,11 +82,7 @@ export class UrlCheck {
     const property = object?.properties.find((p) => this.model.propertyName(p) === name);
     if (!property || !ts.isPropertyAssignment(property) || object!.properties.some(ts.isSpreadAssignment)) return undefined;
     const declaration = this.model.declarationOf(receiver);
-    const written = declaration !== undefined && this.model.referencesTo(declaration).some((reference) => {
-      const access = reference.parent;
-      return (ts.isPropertyAccessExpression(access) || ts.isElementAccessExpression(access)) && access.expression === reference && this.model.memberName(access) !== undefined && isWritten(access);
-    });
-    return written ? undefined : property.initializer;
+    return declaration && neverWritten(this.model, holderOf(this.model, declaration)) ? property.initializer : undefined;
   }
 
   /**
@@ -204,9 +201,8 @@ function staysOnBase(text: string): boolean {
  */
 function onlyCalled(model: SpecModel, fn: ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression): boolean {
   const isCallee = (node: ts.Node): boolean => {
-    let n = node;
-    while (ts.isParenthesizedExpression(n.parent) || ts.isNonNullExpression(n.parent)) n = n.parent;
-    return ts.isCallExpression(n.parent) && n.parent.expression === n;
+    const site = valueSite(node);
+    return ts.isCallExpression(site.parent) && site.parent.expression === site;
   };
   if (ts.isMethodDeclaration(fn)) {
     const name = fn.name && (ts.isIdentifier(fn.name) || ts.isStringLiteralLike(fn.name)) ? fn.name.text : undefined;
@@ -219,11 +215,3 @@ function onlyCalled(model: SpecModel, fn: ts.FunctionDeclaration | ts.MethodDecl
   return model.referencesTo(declaration).every((reference) => isCallee(reference));
 }
 
-/** `x.a = …`, `x.a += …`, `x.a++`, `delete x.a`. */
-function isWritten(access: ts.Expression): boolean {
-  let node: ts.Node = access;
-  while (ts.isParenthesizedExpression(node.parent) || ts.isNonNullExpression(node.parent)) node = node.parent;
-  const parent = node.parent;
-  if (ts.isBinaryExpression(parent)) return parent.left === node && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
-  return ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent) || ts.isDeleteExpression(parent) || ts.isArrayLiteralExpression(parent) || ts.isShorthandPropertyAssignment(parent) || ts.isPropertyAssignment(parent);
-}
