@@ -232,10 +232,12 @@ export default defineConfig({ testDir: './e2e', use: { testIdAttribute: 'data-te
       const trace = readTrace(path.resolve(project, models.traces![0]!));
       expect(snapshottedActions(trace)).toEqual([{ method: 'expect', selector: 'internal:testid=[data-test="greeting"s]', snapshots: ['after', 'before'] }]);
       expect(screencastFrames(trace)).toBe(0);
+      // The run's route (non-http(s) requests aborted) left the app's requests to Playwright's server: none was handed to the test to go on.
+      expect(trace.events.filter((event) => event.type === 'before' && event.method === 'continue')).toEqual([]);
     } finally {
       writeFileSync(path.join(project, 'playwright.config.ts'), userConfig(app.url));
     }
-  });
+  }, 120_000);
 
   it('blames a failing setup project on the environment, naming its file, line and project, not the spec', async () => {
     // The setup signs in as someone the app does not greet: a wrong password, as the app sees it.
