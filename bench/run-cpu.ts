@@ -4,7 +4,8 @@
  * the trace's screencast added (as Scribe recorded it before), and with each optional part left out in
  * turn (the trace of every run, the proof copy in a second worker), alternating. Prints, per variant, the
  * median CPU seconds of the run's processes by kind (bench/process-cpu.ts) and the median wall time.
- * CPU seconds, unlike wall time, hardly move with the machine's load: what a batch of N workers on N cores can at best do is its CPU seconds over N.
+ * CPU seconds, unlike wall time, hardly move with the machine's load: what a batch of N workers on N
+ * cores can at best do is its CPU seconds over N.
  *
  *   node --import tsx bench/run-cpu.ts [runs=3]
  */
