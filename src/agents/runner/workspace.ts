@@ -35,7 +35,7 @@ import { ts } from '../../util/typescript.js';
 import type { RunnerConfig } from '../../config/runner.ts';
 import { readTextIfPresent, writeFileAtomic } from '../../util/fs.ts';
 import { SpecModel } from '../../analysis/model.ts';
-import type { RunOverlay } from './run-folder/scribe-overlay.ts';
+import type { RunOverlay, RunTrace } from './run-folder/scribe-overlay.ts';
 import { RUN_SETTINGS_FILE, type RunSettings } from './run-folder/scribe-run.ts';
 
 /**
@@ -348,6 +348,15 @@ function moduleType(dir: string): ModuleType {
   }
 }
 
+/**
+ * The trace every run records (artifacts.trace): each action's DOM snapshots and the spec's source, and
+ * the screencast only with artifacts.trace_screenshots (Chromium encoding a JPEG at every change, and
+ * Playwright writing it, all along the run). Undefined: Scribe records none.
+ */
+export function runTrace(artifacts: RunnerConfig['artifacts']): RunTrace | undefined {
+  return artifacts.trace ? { mode: 'on', snapshots: true, screenshots: artifacts.trace_screenshots, sources: true } : undefined;
+}
+
 /** The Playwright config of one run: a worker per file, no retries, Runner timeouts, JSON report to a file. */
 export function playwrightConfig(workspace: Pick<RunWorkspace, 'specFile' | 'proofFile' | 'outputDir' | 'reportFile'>, spec: Pick<SpecSource, 'sourceDir'>, settings: WorkspaceSettings, reporters: unknown[][] = [['line']]): Record<string, unknown> {
   const { timeouts, artifacts } = settings.runner;
@@ -374,7 +383,7 @@ export function playwrightConfig(workspace: Pick<RunWorkspace, 'specFile' | 'pro
       launchOptions: settings.launch,
       ...(settings.contained ? { connectOptions: { wsEndpoint: settings.contained.wsEndpoint } } : {}),
       screenshot: artifacts.failure_screenshot ? 'only-on-failure' : 'off',
-      trace: artifacts.trace ? 'on' : 'off',
+      trace: runTrace(artifacts) ?? 'off',
       video: 'off',
     },
     ...(settings.contained ? { tsconfig: settings.contained.tsconfig } : {}),
@@ -388,6 +397,7 @@ function playwrightConfigSource(workspace: RunWorkspace, spec: SpecSource, setti
 /** What the overlay changes in the user's config for this run (run-folder/scribe-overlay.ts). */
 function runOverlay(workspace: RunWorkspace, spec: SpecSource, settings: WorkspaceSettings, userConfig: { file: string; project?: string }): RunOverlay {
   const { timeouts, artifacts } = settings.runner;
+  const trace = runTrace(artifacts);
   return {
     configDir: path.dirname(userConfig.file),
     ...(userConfig.project ? { project: userConfig.project } : {}),
@@ -402,7 +412,8 @@ function runOverlay(workspace: RunWorkspace, spec: SpecSource, settings: Workspa
     launchOptions: { ...settings.launch },
     ...(settings.contained ? { connectOptions: { wsEndpoint: settings.contained.wsEndpoint }, tsconfig: settings.contained.tsconfig } : {}),
     failureScreenshot: artifacts.failure_screenshot,
-    trace: artifacts.trace,
+    ...(trace ? { trace } : {}),
+    traceOverUser: settings.contained !== undefined,
     reporters: settings.reporters ?? [['line']],
   };
 }
