@@ -31,6 +31,7 @@ export const RunnerFile = z
     artifacts: z.strictObject({
       failure_screenshot: z.boolean(),
       trace: z.boolean().default(true),
+      trace_screenshots: z.boolean().default(false),
       keep_runs: z.number().int().positive(),
     }),
     report: z.strictObject({

@@ -18,6 +18,7 @@ import { loadProject, runTarget } from '../../src/project/context.ts';
 import { browserCandidates, CHROMIUM_ARGS, findBrowser } from '../../src/explore/browser.ts';
 import { loadRunnerConfig, type RunnerConfig } from '../../src/config/runner.ts';
 import { bundledRunTarget } from '../fixtures/run-target.ts';
+import { readTrace, screencastFrames, snapshottedActions } from '../fixtures/trace.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -217,6 +218,26 @@ export default defineConfig({ testDir: './e2e', use: { testIdAttribute: 'data-te
       writeFileSync(path.join(project, 'playwright.config.ts'), userConfig(app.url));
     }
   });
+
+  it('records Scribe’s trace of a model’s spec whatever the config says, and keeps the user’s own trace option for their own spec (heal, run)', async () => {
+    writeFileSync(path.join(project, 'playwright.config.ts'), userConfig(app.url).replace('\n  use: {\n', "\n  use: {\n    trace: 'off',\n"));
+    try {
+      const own = await run(SIGNED_IN);
+      expect(own.status, own.error_message ?? '').toBe('pass');
+      expect(own.traces ?? []).toEqual([]);
+      const models = await run(SIGNED_IN, { untrusted: true });
+      expect(models.status, models.error_message ?? '').toBe('pass');
+      expect(models.traces).toHaveLength(1);
+      // Scribe's trace: each action with its DOM snapshots before and after (what show-trace renders), no screencast.
+      const trace = readTrace(path.resolve(project, models.traces![0]!));
+      expect(snapshottedActions(trace)).toEqual([{ method: 'expect', selector: 'internal:testid=[data-test="greeting"s]', snapshots: ['after', 'before'] }]);
+      expect(screencastFrames(trace)).toBe(0);
+      // The run's route (non-http(s) requests aborted) left the app's requests to Playwright's server: none was handed to the test to go on.
+      expect(trace.events.filter((event) => event.type === 'before' && event.method === 'continue')).toEqual([]);
+    } finally {
+      writeFileSync(path.join(project, 'playwright.config.ts'), userConfig(app.url));
+    }
+  }, 120_000);
 
   it('blames a failing setup project on the environment, naming its file, line and project, not the spec', async () => {
     // The setup signs in as someone the app does not greet: a wrong password, as the app sees it.

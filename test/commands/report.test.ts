@@ -3,7 +3,6 @@
  * app, its screenshot kept) and a batch in the statistics; the page shows the request, loads the
  * screenshot inlined, links the run's kept trace, draws the charts, and asks nothing of the network.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +14,7 @@ import { chatty } from '../fixtures/model-answers.ts';
 import type { ScribeProject } from '../fixtures/scribe-project.ts';
 import { startSuiteApp, type SuiteApp } from '../fixtures/suite-app.ts';
 import { makeSuiteProject } from '../fixtures/suite-project.ts';
+import { readTrace, screencastFrames, snapshottedActions } from '../fixtures/trace.ts';
 import { runCli } from './harness.ts';
 
 const REQUEST = 'search for milk and see it in the results';
@@ -81,7 +81,14 @@ describe('scribe report', { timeout: 300_000 }, () => {
       const traceCommand = await accepted.locator('code', { hasText: 'npx playwright show-trace' }).innerText();
       const trace = traceCommand.replace('npx playwright show-trace ', '');
       expect(await accepted.getByRole('link', { name: 'trace.zip' }).getAttribute('href')).toBe(pathToFileURL(trace).href);
-      expect(execFileSync('unzip', ['-p', trace, '*.trace'], { encoding: 'utf8' })).toContain('search-submit');
+      // Each action with the DOM snapshots show-trace renders for it; no screencast (artifacts.trace_screenshots is off).
+      const recorded = readTrace(trace);
+      const actions = snapshottedActions(recorded).filter((action) => action.method !== 'expect');
+      expect(actions).toEqual([
+        { method: 'fill', selector: 'internal:testid=[data-testid="search-input"s]', snapshots: ['action', 'after', 'before'] },
+        { method: 'click', selector: 'internal:testid=[data-testid="search-submit"s]', snapshots: ['action', 'after', 'before'] },
+      ]);
+      expect(screencastFrames(recorded)).toBe(0);
 
       // A generation that wrote nothing has no provenance record: it is shown by its id, with why it gave up.
       const gaveUp = await page.locator('article.request', { hasText: 'max_retries' }).innerText();

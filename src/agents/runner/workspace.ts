@@ -35,7 +35,7 @@ import { ts } from '../../util/typescript.js';
 import type { RunnerConfig } from '../../config/runner.ts';
 import { readTextIfPresent, writeFileAtomic } from '../../util/fs.ts';
 import { SpecModel } from '../../analysis/model.ts';
-import type { RunOverlay } from './run-folder/scribe-overlay.ts';
+import type { RunOverlay, RunTrace } from './run-folder/scribe-overlay.ts';
 import { RUN_SETTINGS_FILE, type RunSettings } from './run-folder/scribe-run.ts';
 
 /**
@@ -322,6 +322,15 @@ function relocatedSpecifier(specifier: string, sourceDir: string, runDir: string
   return relative.startsWith('.') ? relative : `./${relative}`;
 }
 
+/**
+ * Whether a run loads a file as an ES module whatever its project holds: the spec, by its extension or its
+ * folder's module type (the run folder takes it), or the user's config, by its own.
+ */
+export function runLoadsEsm(spec: Pick<SpecSource, 'fileName' | 'sourceDir'>, userConfigFile?: string): boolean {
+  const esm = (file: string) => /\.m[jt]s$/.test(file) || moduleType(path.dirname(file)) === 'module';
+  return esm(path.join(spec.sourceDir, runFileName(spec.fileName))) || (userConfigFile !== undefined && esm(userConfigFile));
+}
+
 type ModuleType = 'module' | 'commonjs';
 
 /** The module type of the nearest package.json above `dir` (Node's own rule); commonjs without one. */
@@ -337,6 +346,15 @@ function moduleType(dir: string): ModuleType {
     }
     if (path.dirname(current) === current) return 'commonjs';
   }
+}
+
+/**
+ * The trace every run records (artifacts.trace): each action's DOM snapshots and the spec's source, and
+ * the screencast only with artifacts.trace_screenshots (Chromium encoding a JPEG at every change, and
+ * Playwright writing it, all along the run). Undefined: Scribe records none.
+ */
+export function runTrace(artifacts: RunnerConfig['artifacts']): RunTrace | undefined {
+  return artifacts.trace ? { mode: 'on', snapshots: true, screenshots: artifacts.trace_screenshots, sources: true } : undefined;
 }
 
 /** The Playwright config of one run: a worker per file, no retries, Runner timeouts, JSON report to a file. */
@@ -365,7 +383,7 @@ export function playwrightConfig(workspace: Pick<RunWorkspace, 'specFile' | 'pro
       launchOptions: settings.launch,
       ...(settings.contained ? { connectOptions: { wsEndpoint: settings.contained.wsEndpoint } } : {}),
       screenshot: artifacts.failure_screenshot ? 'only-on-failure' : 'off',
-      trace: artifacts.trace ? 'on' : 'off',
+      trace: runTrace(artifacts) ?? 'off',
       video: 'off',
     },
     ...(settings.contained ? { tsconfig: settings.contained.tsconfig } : {}),
@@ -379,6 +397,7 @@ function playwrightConfigSource(workspace: RunWorkspace, spec: SpecSource, setti
 /** What the overlay changes in the user's config for this run (run-folder/scribe-overlay.ts). */
 function runOverlay(workspace: RunWorkspace, spec: SpecSource, settings: WorkspaceSettings, userConfig: { file: string; project?: string }): RunOverlay {
   const { timeouts, artifacts } = settings.runner;
+  const trace = runTrace(artifacts);
   return {
     configDir: path.dirname(userConfig.file),
     ...(userConfig.project ? { project: userConfig.project } : {}),
@@ -393,7 +412,8 @@ function runOverlay(workspace: RunWorkspace, spec: SpecSource, settings: Workspa
     launchOptions: { ...settings.launch },
     ...(settings.contained ? { connectOptions: { wsEndpoint: settings.contained.wsEndpoint }, tsconfig: settings.contained.tsconfig } : {}),
     failureScreenshot: artifacts.failure_screenshot,
-    trace: artifacts.trace,
+    ...(trace ? { trace } : {}),
+    traceOverUser: settings.contained !== undefined,
     reporters: settings.reporters ?? [['line']],
   };
 }

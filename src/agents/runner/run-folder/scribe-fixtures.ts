@@ -26,7 +26,10 @@ async function containNavigation(context: BrowserContext, testInfo: TestInfo, co
   // the navigation's net::ERR_ error and, under load, turned it into "page closed", a test bug.
   const failedNavigation = (url: string) => url === 'chrome-error://chromewebdata/';
   const blocked = (url: string) => `Scribe blocked a navigation outside http(s): ${url}`;
-  await context.route((url) => !/^https?:$/.test(url.protocol), (route) => route.abort('blockedbyclient'));
+  // A regular expression, not a function: Playwright's server matches it itself and lets every http(s)
+  // request go on there, where a function makes it hand each request to the test's worker and wait for
+  // its answer (in a contained run through the browser's front: CPU in four processes for each request).
+  await context.route(/^(?!https?:)/i, (route) => route.abort('blockedbyclient'));
   const contain = (page: Page) => {
     // Named as the method: Playwright names the API in its errors by the call site's name ("page.goto: net::ERR_…").
     const goto = page.goto.bind(page);
@@ -45,9 +48,14 @@ async function containNavigation(context: BrowserContext, testInfo: TestInfo, co
   context.on('page', contain);
 }
 
-export const test = base.extend<{ scribeEvidence: void }>({
+export const test = base.extend<{ scribeEvidence: void; scribeReadsPages: boolean }>({
+  /**
+   * Whether the evidence holds each page's elements (one evaluate per load and one at the end): the spec's
+   * does; the proof copy's (run-folder/scribe-proof-fixtures.ts) does not, as nobody reads it.
+   */
+  scribeReadsPages: [true, { option: true }],
   scribeEvidence: [
-    async ({ context }, use, testInfo) => {
+    async ({ context, scribeReadsPages }, use, testInfo) => {
       const consoleErrors: string[] = [];
       const screenshots: string[] = [];
       if (runSettings.contained) await containNavigation(context, testInfo, consoleErrors);
@@ -77,10 +85,12 @@ export const test = base.extend<{ scribeEvidence: void }>({
       };
       context.pages().forEach(watch);
       context.on('page', watch);
-      context.on('page', (page) => page.on('load', () => readPage(page)));
-      context.pages().forEach((page) => page.on('load', () => readPage(page)));
+      if (scribeReadsPages) {
+        context.on('page', (page) => page.on('load', () => readPage(page)));
+        context.pages().forEach((page) => page.on('load', () => readPage(page)));
+      }
       await use();
-      context.pages().forEach(readPage);
+      if (scribeReadsPages) context.pages().forEach(readPage);
       await Promise.all(reading);
       await testInfo.attach(runSettings.evidenceAttachment, {
         body: JSON.stringify({ consoleErrors, screenshots, pages }),

@@ -32,10 +32,23 @@ export interface RunOverlay {
   connectOptions?: { wsEndpoint: string };
   tsconfig?: string;
   failureScreenshot: boolean;
-  /** Record a trace of the candidate's run (Scribe keeps it), whatever the user's `trace` option says. */
-  trace: boolean;
+  /** The trace Scribe records of the candidate's run and keeps (workspace.ts runTrace); none when absent. */
+  trace?: RunTrace;
+  /**
+   * Scribe's trace whatever the user's `trace` option says (model-written code, contained); else the
+   * user's option where they set one (their own specs: `scribe heal`, `scribe run`), Scribe's where not.
+   */
+  traceOverUser: boolean;
   /** Scribe's own reporters after the JSON report (the line reporter; those `scribe run --reporter` names, which Playwright checks). */
   reporters: unknown[][];
+}
+
+/** Playwright's `use.trace` as Scribe records it. */
+export interface RunTrace {
+  mode: 'on';
+  snapshots: boolean;
+  screenshots: boolean;
+  sources: boolean;
 }
 
 type Project = NonNullable<PlaywrightTestConfig['projects']>[number];
@@ -86,7 +99,7 @@ function overlay(user: PlaywrightTestConfig, run: RunOverlay): PlaywrightTestCon
     navigationTimeout: use.navigationTimeout ?? user.use?.navigationTimeout ?? run.timeouts.navigation_ms,
     launchOptions: use.launchOptions ?? user.use?.launchOptions ?? run.launchOptions,
     screenshot: use.screenshot ?? user.use?.screenshot ?? (run.failureScreenshot ? 'only-on-failure' : 'off'),
-    trace: run.trace ? 'on' : (use.trace ?? user.use?.trace),
+    trace: run.traceOverUser ? (run.trace ?? use.trace ?? user.use?.trace) : (use.trace ?? user.use?.trace ?? run.trace),
     ...connect,
   });
   const helperUse = (use: Use | undefined): Use => ({
