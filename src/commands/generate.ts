@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from '@playwright/test';
 import type { Command } from 'commander';
 import type { Complexity } from '../contracts.ts';
 import type { ProviderName } from '../llm/provider.ts';
 import { loadProject, withWebServer, type ProjectContext } from '../project/context.ts';
 import { StatsLog } from '../stats/log.ts';
 import { OneOutcomeSink } from '../stats/outcome.ts';
-import { generateSpec, launchingBrowser, type PipelineResult } from '../workflow/pipeline.ts';
+import { generateSpec, launchingBrowser, type ExploringBrowser, type PipelineResult } from '../workflow/pipeline.ts';
 import type { PipelineEvent } from '../contracts.ts';
 import { progressReporter, withoutRunError } from '../workflow/progress-reporter.ts';
 import { parseRequest, REQUEST_FIELD_DESCRIPTIONS } from '../workflow/request-contract.ts';
@@ -57,7 +56,7 @@ async function runGenerate(description: string, flags: GenerateFlags, ctx: CliCo
   }
 }
 
-async function generateCommand(description: string, flags: GenerateFlags, ctx: CliContext, project: ProjectContext, browser: Setup<Browser> | undefined): Promise<void> {
+async function generateCommand(description: string, flags: GenerateFlags, ctx: CliContext, project: ProjectContext, browser: Setup<ExploringBrowser> | undefined): Promise<void> {
   const quiet = flags.json === true;
   // The request as every surface checks it (the contract's limits), then settled: a bad URL or spec path is a
   // usage error here, before the app is started and anything is explored or written.

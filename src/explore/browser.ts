@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, LaunchOptions } from '@playwright/test';
+import type { Browser, LaunchOptions, Page } from '@playwright/test';
 import type { Setup } from '../util/lifetimes.ts';
 
 /** Without these, Chromium's background connections hang on a closed network. */
@@ -77,22 +77,46 @@ export function launchedBrowser(env: NodeJS.ProcessEnv): Setup<Browser> {
   };
 }
 
+/** Scribe's browser as exploring is handed it. */
+export interface ExploringBrowser {
+  browser: Browser;
+  /**
+   * A blank page of a context of its own with no state, opened while the browser waited for its work, for an
+   * exploration that needs no storage state (whose context it then is, to close).
+   */
+  blankPage?: Page;
+}
+
+/** A launch of Scribe's browser as exploring is handed it (no page opened ahead). */
+export function exploringBrowser(launch: Setup<Browser>): Setup<ExploringBrowser> {
+  return async (signal) => {
+    const { value, teardown } = await launch(signal);
+    return { value: { browser: value }, teardown };
+  };
+}
+
 /**
  * Scribe's own browser, its launch begun now, before the work that needs it (`generate` starts it first, so it
- * launches while the project's config is read and the run starts): `setup` hands over the launch under way (its
- * failure is the setup's, as a launch's), and `close` closes it, used or not, launched or failed. The setup's
- * teardown starts the close without waiting for it: Chromium's shutdown then overlaps the work after exploring,
- * and `close`, awaited at the end, waits for it.
+ * launches while the project's config is read and the run starts), and a blank page opened in it as soon as it is
+ * up (a renderer's start, which exploring would otherwise wait for): `setup` hands over the launch under way (its
+ * failure is the setup's, as a launch's; a page that could not be opened is simply not there), and `close` closes
+ * it, used or not, launched or failed. The setup's teardown starts the close without waiting for it: Chromium's
+ * shutdown then overlaps the work after exploring, and `close`, awaited at the end, waits for it.
  */
-export function launchingBrowser(env: NodeJS.ProcessEnv): { setup: Setup<Browser>; close: () => Promise<void> } {
+export function launchingBrowser(env: NodeJS.ProcessEnv): { setup: Setup<ExploringBrowser>; close: () => Promise<void> } {
   const launching = launchNow(env);
   // Seen by the setup when it is used; unused, a failed launch is nobody's error.
   launching.catch(() => undefined);
+  const blankPage = launching.then(async ({ value }) => (await value.newContext()).newPage()).catch(() => undefined);
   let closing: Promise<void> | undefined;
   // A browser that will not close cleanly (it crashed) is no reason to fail the work it served.
   const close = () => (closing ??= launching.then(async ({ teardown }) => teardown()).catch(() => undefined));
   return {
-    setup: async () => ({ value: (await launching).value, teardown: () => void close() }),
+    setup: async () => {
+      const browser = (await launching).value;
+      const page = await blankPage;
+      return { value: { browser, ...(page ? { blankPage: page } : {}) }, teardown: () => void close() };
+    },
     close,
   };
 }

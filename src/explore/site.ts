@@ -4,7 +4,7 @@
  * the project gives one, or through the start page's login form with the declared credentials. The result is the start page's inventory carrying the others in `pages`, all
  * capped together to the one token budget (render.ts renders it, naming what was cut).
  */
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import type { PageInventory } from '../contracts.ts';
 import { launchOptions } from './browser.ts';
 import { ExploreError, inventoryOfPage, watchRequests, type ExploreOptions, type PageRequests } from './inventory.ts';
@@ -21,6 +21,11 @@ export interface SiteOptions extends ExploreOptions {
   formSignIn?: FormCredentials;
   /** The clock, so a test can bound the time without waiting. */
   now?: () => number;
+  /**
+   * A blank page of a fresh context (browser.ts ExploringBrowser) to explore in rather than a new context, when
+   * there is no storage state to give one; its context is closed after, as a new one would be.
+   */
+  blankPage?: Page;
 }
 
 /** Explores the start URL and the same-origin pages it links to, within the configured bounds. */
@@ -39,9 +44,10 @@ export async function exploreSiteSigningIn(url: string, options: SiteOptions): P
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new ExploreError(`Cannot explore "${url}": give an absolute http(s) URL.`);
   const browser: Browser = options.browser ?? (await (await import('@playwright/test')).chromium.launch(launchOptions()));
   try {
-    const context = await browser.newContext(options.storageState ? { storageState: options.storageState } : {});
+    const blank = options.storageState ? undefined : options.blankPage;
+    const context = blank?.context() ?? (await browser.newContext(options.storageState ? { storageState: options.storageState } : {}));
     try {
-      return await crawl(context, url, options);
+      return await crawl(blank ?? (await context.newPage()), url, options);
     } finally {
       await context.close();
     }
@@ -50,12 +56,11 @@ export async function exploreSiteSigningIn(url: string, options: SiteOptions): P
   }
 }
 
-async function crawl(context: BrowserContext, startUrl: string, options: SiteOptions): Promise<SiteExploration> {
+async function crawl(page: Page, startUrl: string, options: SiteOptions): Promise<SiteExploration> {
   const { settings } = options;
   const now = options.now ?? Date.now;
   const deadline = now() + settings.max_time_ms;
   const origin = new URL(startUrl).origin;
-  const page = await context.newPage();
   const requests = watchRequests(page);
   const queue: Array<{ url: string; depth: number }> = [{ url: startUrl, depth: 0 }];
   const seen = new Set([pathKey(startUrl)]);

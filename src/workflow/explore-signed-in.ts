@@ -8,10 +8,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { runGated } from '../agents/contained-run.ts';
 import type { ExploreSignIn, PageInventory } from '../contracts.ts';
-import { launchedBrowser } from '../explore/browser.ts';
+import { exploringBrowser, launchedBrowser, type ExploringBrowser } from '../explore/browser.ts';
 import type { ExploreSettings } from '../explore/settings.ts';
 import { isSignInPage, type FormCredentials } from '../explore/sign-in.ts';
 import { runTarget, type ProjectContext } from '../project/context.ts';
@@ -27,6 +27,8 @@ export interface SignedInExploration {
 export interface ExploreSignedInOptions {
   project: ProjectContext;
   browser: Browser;
+  /** A blank page of a fresh context (ExploringBrowser), for the first exploration when it needs no storage state. */
+  blankPage?: Page;
   testIdAttribute: string;
   settings: ExploreSettings;
   env: NodeJS.ProcessEnv;
@@ -49,7 +51,7 @@ export function signedInState(project: ProjectContext): string | undefined {
 export async function exploreSignedIn(url: string, options: ExploreSignedInOptions): Promise<SignedInExploration> {
   const { exploreSiteSigningIn } = await import('../explore/site.ts');
   const { project, browser, testIdAttribute, settings } = options;
-  const explore = (extra: { storageState?: string; formSignIn?: FormCredentials }) => exploreSiteSigningIn(url, { testIdAttribute, settings, browser, ...extra });
+  const explore = (extra: { storageState?: string; formSignIn?: FormCredentials; blankPage?: Page }) => exploreSiteSigningIn(url, { testIdAttribute, settings, browser, ...extra });
 
   const state = signedInState(project);
   if (state) {
@@ -59,7 +61,7 @@ export async function exploreSignedIn(url: string, options: ExploreSignedInOptio
   }
   const setup = setupProject(project);
   const credentials = setup ? undefined : formCredentials(project.agents.critic.credentials, options.env);
-  const first = await explore(credentials ? { formSignIn: credentials } : {});
+  const first = await explore({ ...(credentials ? { formSignIn: credentials } : {}), ...(options.blankPage ? { blankPage: options.blankPage } : {}) });
   if (first.signedInThroughForm !== undefined) {
     const signIn: ExploreSignIn = first.signedInThroughForm
       ? { method: 'login_form', explored_behind_login: true, message: 'signed in through the login form with the declared credentials' }
@@ -87,14 +89,14 @@ export async function exploreSignedIn(url: string, options: ExploreSignedInOptio
  * so an idle Chromium would only compete with them) and closed at once when the work is cancelled: a
  * navigation to a page that never answers would otherwise hold it to its timeout, past a stopped command's grace.
  */
-export async function exploreInOwnBrowser(url: string, options: Omit<ExploreSignedInOptions, 'browser'> & { launch?: Setup<Browser> }): Promise<SignedInExploration> {
-  const { launch = launchedBrowser(options.env), ...exploring } = options;
+export async function exploreInOwnBrowser(url: string, options: Omit<ExploreSignedInOptions, 'browser' | 'blankPage'> & { launch?: Setup<ExploringBrowser> }): Promise<SignedInExploration> {
+  const { launch = exploringBrowser(launchedBrowser(options.env)), ...exploring } = options;
   return withLifetimes(options.signal, async (lifetimes) => {
-    const browser = await lifetimes.acquire('the browser', launch);
+    const { browser, blankPage } = await lifetimes.acquire('the browser', launch);
     const stop = () => void browser.close().catch(() => undefined);
     options.signal?.addEventListener('abort', stop, { once: true });
     try {
-      return await exploreSignedIn(url, { ...exploring, browser });
+      return await exploreSignedIn(url, { ...exploring, browser, ...(blankPage ? { blankPage } : {}) });
     } finally {
       options.signal?.removeEventListener('abort', stop);
     }

@@ -3,7 +3,6 @@
  * `generate --json` document out, with every stage reported as it happens.
  */
 import { randomUUID } from 'node:crypto';
-import type { Browser } from '@playwright/test';
 import { StartedContainedRun } from '../agents/contained-run.ts';
 import { Critic } from '../agents/critic.ts';
 import { Medic } from '../agents/medic.ts';
@@ -12,7 +11,7 @@ import { Scribe } from '../agents/scribe.ts';
 import type { ResolvedRequest } from '../agents/request.ts';
 import type { ScribeConfig } from '../config/scribe.ts';
 import { GenerateResult, type ExploreSignIn, type PageInventory, type PipelineEvent } from '../contracts.ts';
-import { launchingBrowser, preloadPlaywright } from '../explore/browser.ts';
+import { launchingBrowser, preloadPlaywright, type ExploringBrowser } from '../explore/browser.ts';
 import { ProviderSetupError, type ProviderName } from '../llm/provider.ts';
 import type { ModelProvider } from '../llm/types.ts';
 import { loadProject, type ProjectContext } from '../project/context.ts';
@@ -36,7 +35,7 @@ import type { Explorations } from './explored-pages.ts';
 import type { Setup } from '../util/lifetimes.ts';
 
 /** For a caller that reads the project itself (the CLI): Scribe's browser launches meanwhile. */
-export { launchingBrowser };
+export { launchingBrowser, type ExploringBrowser };
 
 /** What a caller asks for, and how the pipeline is to treat it. */
 export interface GenerateRequest extends RequestInput {
@@ -77,7 +76,7 @@ export interface PipelineOptions {
    * Scribe's exploring browser, its launch begun by the caller (launchingBrowser: `generate` starts it before it
    * reads the project): exploring uses it and closes it; the caller closes it too, for a generation that never explored.
    */
-  browser?: Setup<Browser>;
+  browser?: Setup<ExploringBrowser>;
 }
 
 export interface PipelineResult {
@@ -237,7 +236,7 @@ function writableRequest(request: GenerateRequest, project: ProjectContext): Set
 }
 
 /** The site's inventory, signed in where the start URL lands on a login and a way to sign in is there (explore-signed-in.ts). */
-async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit, context: { project: ProjectContext; env: NodeJS.ProcessEnv; signal?: AbortSignal; launch?: Setup<Browser> }): Promise<SignedInExploration> {
+async function explore(url: string, testIdAttribute: string, settings: ScribeConfig['explore'], emit: Emit, context: { project: ProjectContext; env: NodeJS.ProcessEnv; signal?: AbortSignal; launch?: Setup<ExploringBrowser> }): Promise<SignedInExploration> {
   // Loaded on demand: exploring needs Playwright, which a run without a URL never does.
   const { exploreInOwnBrowser, signInLine } = await import('./explore-signed-in.ts');
   const explored = await exploreInOwnBrowser(url, { ...context, testIdAttribute, settings, onProgress: (message) => emit('explore', 'info', message) });

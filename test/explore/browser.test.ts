@@ -38,7 +38,7 @@ describe('findBrowser', () => {
 describe('launchingBrowser: Scribe\'s browser launched before the work that needs it', () => {
   it('hands over the launch under way; its teardown starts the close, which close() waits for', async () => {
     const early = launchingBrowser(process.env);
-    const { value: browser, teardown } = await early.setup(undefined);
+    const { value: { browser }, teardown } = await early.setup(undefined);
     const page = await browser.newPage();
     await page.setContent('<h1>launched early</h1>');
     await expect(page.locator('h1').textContent()).resolves.toBe('launched early');
@@ -47,10 +47,24 @@ describe('launchingBrowser: Scribe\'s browser launched before the work that need
     expect(browser.isConnected()).toBe(false);
   });
 
+  it('hands over a blank page opened meanwhile, in a context of its own with nothing in it', async () => {
+    const early = launchingBrowser(process.env);
+    try {
+      const { value: { browser, blankPage } } = await early.setup(undefined);
+      expect(blankPage?.url()).toBe('about:blank');
+      const context = blankPage!.context();
+      expect(browser.contexts()).toEqual([context]);
+      expect(context.pages()).toEqual([blankPage]);
+      expect(await context.cookies()).toEqual([]);
+    } finally {
+      await early.close();
+    }
+  });
+
   it('closes a browser nobody used', async () => {
     const early = launchingBrowser(process.env);
     await early.close();
-    const { value: browser } = await early.setup(undefined);
+    const { value: { browser } } = await early.setup(undefined);
     expect(browser.isConnected()).toBe(false);
   });
 

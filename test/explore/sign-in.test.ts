@@ -66,6 +66,16 @@ describe('signing in through the form', () => {
     expect(signedInThroughForm).toBe(false);
     expect(visibleIds(inventory.pages ?? [])).not.toContain('welcome');
   });
+
+  it('in a blank page opened ahead (generate opens one while it starts): the same exploration, and its context closed after', async () => {
+    const fresh = await explore(`${suite.url}/login`, { username: 'ada', password: SUITE_PASSWORD });
+    const before = browser.contexts().length;
+    const blankPage = await (await browser.newContext()).newPage();
+    const ahead = await exploreSiteSigningIn(`${suite.url}/login`, { testIdAttribute, settings, browser, formSignIn: { username: 'ada', password: SUITE_PASSWORD }, blankPage });
+    expect(ahead).toEqual(fresh);
+    expect(blankPage.isClosed()).toBe(true);
+    expect(browser.contexts()).toHaveLength(before);
+  });
 });
 
 describe('signing in where the evidence is sparse (a session cookie from the first visit, kept by the server)', () => {
