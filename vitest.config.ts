@@ -17,6 +17,7 @@ export const E2E = [
   'test/agents/runner/sandbox-probe.test.ts',
   'test/agents/runner/redact-report.test.ts',
   'test/agents/runner.test.ts',
+  'test/agents/runner-esm-loader.test.ts',
   'test/agents/scribe.test.ts',
   'test/commands/**',
   'test/config/agents.test.ts',

@@ -6,7 +6,11 @@
  * agents/ and the Playwright config, launching browsers, teardown. Beside each, the CPU seconds of the command's
  * whole process tree (bench/process-cpu.ts, a lower bound), which a loaded machine changes less than wall time.
  *
- *   nice -n 15 node --import tsx bench/generate-command.ts [runs=5]
+ * The project is what `npm init playwright` makes: CommonJS, with a playwright.config.ts; with --module,
+ * an ES-module project ("type": "module", playwright.config.mjs), where Playwright's ESM loader is needed
+ * by both commands (project/esm-loading.ts).
+ *
+ *   nice -n 15 node --import tsx bench/generate-command.ts [runs=5] [--module]
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,13 +24,14 @@ import { cpuByKind, SAMPLER } from './process-cpu.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const runs = Number(process.argv[2] ?? 5);
+const runs = Number(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 5);
+const moduleProject = process.argv.includes('--module');
 const app = await startDemoApp();
 // Inside the repository, so the spec resolves @playwright/test like a project's would.
 mkdirSync(path.join(root, 'bench', 'work'), { recursive: true });
 const work = mkdtempSync(path.join(root, 'bench', 'work', 'command-'));
 const env = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', SCRIBE_HOME: path.join(work, '.scribe'), E2E_USERNAME: DEMO_ACCOUNT.username, E2E_PASSWORD: DEMO_ACCOUNT.password };
-const config = path.join(work, 'playwright.config.mjs');
+const config = path.join(work, moduleProject ? 'playwright.config.mjs' : 'playwright.config.ts');
 const generate = ['bin/scribe.js', 'generate', 'log in with valid credentials and see the dashboard', '--url', `${app.url}/login`, '--feature', 'bench', '--provider', 'offline', '--force', '--json'];
 
 interface Document {
@@ -46,7 +51,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; cpu: number
 }
 
 try {
-  writeFileSync(path.join(work, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(path.join(work, 'package.json'), moduleProject ? '{ "type": "module" }\n' : '{ "type": "commonjs" }\n');
   // A first command, not timed, writes the spec and warms the CLI bundle and the file caches.
   const first = JSON.parse((await run('node', [path.join(root, generate[0]!), ...generate.slice(1)], { cwd: work, env })).stdout) as Document;
   if (!first.success || !first.testPath) throw new Error(`generate failed: ${first.error ?? ''}`);
@@ -71,7 +76,7 @@ try {
     cpu.bare.push(plain.cpu);
   }
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  console.log(`${runs} rounds, demo app login, offline provider, proof run included; medians`);
+  console.log(`${runs} rounds, demo app login, offline provider, proof run included, ${moduleProject ? 'an ES-module project' : 'a CommonJS project'}; medians`);
   console.log(`scribe generate (whole command)   ${s(median(whole))}   (runs: ${whole.map(s).join(', ')})`);
   console.log(`npx playwright test (bare)        ${s(median(bare))}   (runs: ${bare.map(s).join(', ')})`);
   console.log(`ratio                             ${(median(whole) / median(bare)).toFixed(2)}x (goal <= 1.3x)`);

@@ -1,11 +1,12 @@
 /**
  * Where one contained run spends the machine's CPU: the same passing spec (a sign-in, a search, six
  * assertions on the demo app) through runSpec as a generation runs it (untrusted, with its proof), with
- * the trace's screencast added (as Scribe recorded it before), and with each optional part left out in
- * turn (the trace of every run, the proof copy in a second worker), alternating. Prints, per variant, the
- * median CPU seconds of the run's processes by kind (bench/process-cpu.ts) and the median wall time.
- * CPU seconds, unlike wall time, hardly move with the machine's load: what a batch of N workers on N
- * cores can at best do is its CPU seconds over N.
+ * the trace's screencast added (as Scribe recorded it before), with Playwright's ESM loader kept where the
+ * project does without it (project/esm-loading.ts), and with each optional part left out in turn (the
+ * trace of every run, the proof copy in a second worker), alternating. Prints, per variant, the median CPU
+ * seconds of the run's processes by kind (bench/process-cpu.ts) and the median wall time. CPU seconds,
+ * unlike wall time, hardly move with the machine's load: what a batch of N workers on N cores can at best
+ * do is its CPU seconds over N.
  *
  *   node --import tsx bench/run-cpu.ts [runs=3]
  */
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { runSpec } from '../src/agents/runner.ts';
 import { loadRunnerConfig, type RunnerConfig } from '../src/config/runner.ts';
 import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
+import { projectEsmLoading } from '../src/project/esm-loading.ts';
 import { bundledRunTarget } from '../test/fixtures/run-target.ts';
 import { cpuByKind, SAMPLER } from './process-cpu.ts';
 import { loadAverage, runsArgument } from './load.mjs';
@@ -48,9 +50,12 @@ interface Variant {
   screencast?: boolean;
   proof: boolean;
   untrusted: boolean;
+  /** Keep Playwright's ESM loader whatever the project needs (as every run did before). */
+  esmLoader?: true;
 }
 const VARIANTS: Variant[] = [
   { name: 'as a generation runs it (contained, trace, proof)', trace: true, proof: true, untrusted: true },
+  { name: 'the same with the ESM loader', trace: true, proof: true, untrusted: true, esmLoader: true },
   { name: "with the trace's screencast (Scribe's trace before it left it out)", trace: true, screencast: true, proof: true, untrusted: true },
   { name: 'without the trace', trace: false, proof: true, untrusted: true },
   { name: 'without the proof', trace: true, proof: false, untrusted: true },
@@ -60,6 +65,9 @@ const VARIANTS: Variant[] = [
 
 const app = await startDemoApp();
 const project = mkdtempSync(path.join(tmpdir(), 'scribe-run-cpu-'));
+// As loadProject reads it for a generation: this project loads nothing as an ES module.
+const esmLoading = projectEsmLoading([project]);
+console.log(`the project ${esmLoading.needed ? `needs Playwright's ESM loader: ${esmLoading.because}` : "needs no ESM loader"}`);
 const env = { ...process.env, SCRIBE_HOME: path.join(project, '.scribe'), E2E_USERNAME: DEMO_ACCOUNT.username, E2E_PASSWORD: DEMO_ACCOUNT.password };
 const runner = loadRunnerConfig();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -79,6 +87,7 @@ const once = async (variant: Variant): Promise<{ wall: number; cpu: Map<string, 
       credentials: ['E2E_USERNAME', 'E2E_PASSWORD'],
       ...(variant.proof ? { proof: { signInUnderTest: false } } : {}),
       ...bundledRunTarget(config),
+      esmLoader: variant.esmLoader ?? esmLoading.needed,
     }),
   );
   if (report.status !== 'pass') throw new Error(`the spec did not pass (${variant.name}): ${report.error_message}`);

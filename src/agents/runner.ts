@@ -29,7 +29,7 @@ import { readPlaywrightReport, testsOf } from './runner/playwright-report.ts';
 import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
 import { newRunId, removeAbandonedRuns, removeAbandonedScratch, removeWorkspace, scratchName, workspaceDir } from './runner/run-folders.ts';
 import { hostCgroups, openMemoryCap, removeAbandonedCaps, type MemoryCapOutcome } from './runner/memory-cap.ts';
-import { runPermissions } from './runner/permissions.ts';
+import { nodeOption, runPermissions } from './runner/permissions.ts';
 import { fileSizeLimit, sandboxPrefix, SandboxUnavailableError, type SandboxChoice } from './runner/sandbox.ts';
 import { RUN_FOLDER_VARIABLE } from './runner/run-folder/scribe-run.ts';
 import {
@@ -39,6 +39,7 @@ import {
   runConfigFile,
   runWorkDir,
   resolvePlaywright,
+  runLoadsEsm,
   screenshotCalls,
   type PlaywrightPackage,
   type RunWorkspace,
@@ -81,6 +82,12 @@ export interface RunSpecOptions {
    */
   playwrightArgs?: readonly string[];
   reporters?: readonly string[];
+  /**
+   * Whether the project's runs need Playwright's ESM loader (runTarget: project/esm-loading.ts); default
+   * true. Without it each Playwright process transforms TypeScript through require hooks alone
+   * (runner/playwright-cjs-transform.cjs) and starts no loader thread.
+   */
+  esmLoader?: boolean;
   /** Aborting stops Playwright and its browser at once (the report then says the run was stopped). */
   signal?: AbortSignal;
   /**
@@ -103,6 +110,8 @@ export interface RunSpecOptions {
 
 /** Playwright's CLI under the permission model (see contained-cli.cjs). */
 const CONTAINED_CLI = fileURLToPath(new URL('./runner/contained-cli.cjs', import.meta.url));
+/** Preloaded into Playwright's processes of a run that needs no ESM loader (see playwright-cjs-transform.cjs). */
+const CJS_TRANSFORM = fileURLToPath(new URL('./runner/playwright-cjs-transform.cjs', import.meta.url));
 
 export async function runSpec(options: RunSpecOptions): Promise<RunnerReport> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
@@ -234,11 +243,12 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
     const configFile = runConfigFile(dir, userConfig !== undefined);
     const workDir = runWorkDir(dir);
     const tsconfig = contained ? containedTsconfig(dir, sourceDir, cwd) : undefined;
+    const cjsTransform = options.esmLoader === false && !runLoadsEsm({ fileName, sourceDir }, userConfig?.file) ? CJS_TRANSFORM : undefined;
     let invocation: ContainedInvocation;
     try {
       invocation = contained
-        ? containedInvocation({ dir, workDir, configFile }, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], { dir, workDir }, contained.tempDir), [cwd, sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, contained)
-        : { cli: playwright.cli, args: ['test', '--config', configFile, ...(options.playwrightArgs ?? [])], env: playwrightEnv(env, options.baseURL, { dir }), sandbox: { unavailable: 'a trusted run' } };
+        ? containedInvocation({ dir, workDir, configFile }, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], { dir, workDir }, contained.tempDir), [cwd, sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, contained, cjsTransform)
+        : { cli: playwright.cli, args: ['test', '--config', configFile, ...(options.playwrightArgs ?? [])], env: withPreload(playwrightEnv(env, options.baseURL, { dir }), cjsTransform), sandbox: { unavailable: 'a trusted run' } };
     } catch (error) {
       if (error instanceof SandboxUnavailableError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
       throw error;
@@ -374,9 +384,10 @@ function containedInvocation(
   readable: string[],
   config: RunnerConfig,
   setup: ContainedSetup,
+  preload: string | undefined,
 ): ContainedInvocation {
   const installation = path.resolve(playwright.packageDir, '..', '..');
-  const reads = [workspace.dir, ...readable, installation, CONTAINED_CLI, ...browserCandidates(env)];
+  const reads = [workspace.dir, ...readable, installation, CONTAINED_CLI, ...(preload ? [preload] : []), ...browserCandidates(env)];
   const { limits } = config.containment;
   const sandbox = sandboxPrefix(
     config.containment.os_sandbox,
@@ -385,7 +396,7 @@ function containedInvocation(
   );
   const sandboxed = 'prefix' in sandbox;
   // Inside the sandbox the runner process connects to the relays' sockets.
-  const permissions = runPermissions({ writable: [workspace.workDir, setup.tempDir], readable: sandboxed ? [...reads, NETWORK_DIR_INSIDE] : reads, heapMb: limits.worker_heap_mb });
+  const permissions = runPermissions({ writable: [workspace.workDir, setup.tempDir], readable: sandboxed ? [...reads, NETWORK_DIR_INSIDE] : reads, heapMb: limits.worker_heap_mb, ...(preload ? { preload } : {}) });
   if (!sandboxed) mkdirSync(setup.tempDir, { recursive: true });
   const routes = sandboxed ? setup.routes.map((route) => ({ address: route.address, port: route.port, socket: path.posix.join(NETWORK_DIR_INSIDE, route.socket) })) : [];
   return {
@@ -440,6 +451,14 @@ function specSource(options: Pick<RunSpecOptions, 'specPath' | 'specText' | 'fil
 function playwrightEnv(env: NodeJS.ProcessEnv, baseURL: string, workspace: Pick<RunWorkspace, 'dir'>): NodeJS.ProcessEnv {
   const kept = Object.fromEntries(Object.entries(env).filter(([key]) => !/^(PW_TEST_|PLAYWRIGHT_JSON_|PLAYWRIGHT_FORCE_TTY)/.test(key)));
   return { ...kept, BASE_URL: baseURL, [RUN_FOLDER_VARIABLE]: workspace.dir, FORCE_COLOR: '0' };
+}
+
+/**
+ * A trusted run's environment with `preload` required by its Playwright processes, unless the caller has
+ * NODE_OPTIONS of its own (a loader or hook of the user's: in doubt, Playwright's loader stays).
+ */
+function withPreload(env: NodeJS.ProcessEnv, preload: string | undefined): NodeJS.ProcessEnv {
+  return preload && !env.NODE_OPTIONS?.trim() ? { ...env, NODE_OPTIONS: nodeOption('--require', preload) } : env;
 }
 
 /** What Node and Playwright need to start, whatever the spec: nothing that names or unlocks anything. */

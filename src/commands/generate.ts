@@ -3,7 +3,7 @@ import type { Browser } from '@playwright/test';
 import type { Command } from 'commander';
 import type { Complexity } from '../contracts.ts';
 import type { ProviderName } from '../llm/provider.ts';
-import { loadProject, withWebServer } from '../project/context.ts';
+import { loadProject, withWebServer, type ProjectContext } from '../project/context.ts';
 import { StatsLog } from '../stats/log.ts';
 import { OneOutcomeSink } from '../stats/outcome.ts';
 import { generateSpec, launchingBrowser, type PipelineResult } from '../workflow/pipeline.ts';
@@ -44,18 +44,21 @@ export function registerGenerate(program: Command, ctx: CliContext): void {
 }
 
 async function runGenerate(description: string, flags: GenerateFlags, ctx: CliContext): Promise<void> {
-  // Exploring the URL needs Scribe's browser: it launches while the project's config is read in a child process.
+  // The project's Playwright config is read in a child process, started first; exploring the URL needs Scribe's
+  // browser, launched meanwhile (loading Playwright takes this thread a while, which the child's work overlaps).
+  const loading = loadProject({ cwd: ctx.cwd, env: ctx.env, provider: flags.provider, playwrightChoice: playwrightChoice(flags) });
+  // Read below; a failure while the browser launches must not count as unhandled meanwhile.
+  loading.catch(() => undefined);
   const browser = flags.url ? launchingBrowser(ctx.env) : undefined;
   try {
-    await generateCommand(description, flags, ctx, browser?.setup);
+    await generateCommand(description, flags, ctx, await loading, browser?.setup);
   } finally {
     await browser?.close();
   }
 }
 
-async function generateCommand(description: string, flags: GenerateFlags, ctx: CliContext, browser: Setup<Browser> | undefined): Promise<void> {
+async function generateCommand(description: string, flags: GenerateFlags, ctx: CliContext, project: ProjectContext, browser: Setup<Browser> | undefined): Promise<void> {
   const quiet = flags.json === true;
-  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env, provider: flags.provider, playwrightChoice: playwrightChoice(flags) });
   // The request as every surface checks it (the contract's limits), then settled: a bad URL or spec path is a
   // usage error here, before the app is started and anything is explored or written.
   const { http } = project.agents.server;

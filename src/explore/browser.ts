@@ -85,7 +85,7 @@ export function launchedBrowser(env: NodeJS.ProcessEnv): Setup<Browser> {
  * and `close`, awaited at the end, waits for it.
  */
 export function launchingBrowser(env: NodeJS.ProcessEnv): { setup: Setup<Browser>; close: () => Promise<void> } {
-  const launching = launchedBrowser(env)(undefined);
+  const launching = launchNow(env);
   // Seen by the setup when it is used; unused, a failed launch is nobody's error.
   launching.catch(() => undefined);
   let closing: Promise<void> | undefined;
@@ -95,6 +95,18 @@ export function launchingBrowser(env: NodeJS.ProcessEnv): { setup: Setup<Browser
     setup: async () => ({ value: (await launching).value, teardown: () => void close() }),
     close,
   };
+}
+
+/**
+ * The launch asked for in this turn: Playwright is loaded here, not by a dynamic import, whose turns would queue
+ * the launch behind whatever the caller does next (reading the project, starting the contained run, readying the
+ * type checker), so that Chromium's own start-up, on another core, overlaps that work rather than following it.
+ */
+async function launchNow(env: NodeJS.ProcessEnv): Promise<{ value: Browser; teardown: () => Promise<void> }> {
+  // Everything before the first await runs in the caller's turn: the require and the launch's request.
+  const { chromium } = require('@playwright/test') as typeof import('@playwright/test');
+  const browser = await chromium.launch(launchOptions(env));
+  return { value: browser, teardown: () => browser.close() };
 }
 
 /**

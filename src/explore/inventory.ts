@@ -2,7 +2,7 @@
  * The page inventory: what a live page offers a test (test ids, form fields, named roles, headings,
  * links), read in one pass inside the page and capped to a token budget so it fits any prompt.
  */
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Page, Request } from '@playwright/test';
 import type { PageInventory } from '../contracts.ts';
 import { launchOptions } from './browser.ts';
 import { INVENTORY_SECTIONS, cutNote, headerLine, renderInventory, type InventoryListKey } from './render.ts';
@@ -35,8 +35,9 @@ export async function exploreUrl(url: string, options: ExploreOptions): Promise<
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
+      const requests = watchRequests(page);
       await open(page, url, options.settings.navigation_timeout_ms);
-      return await inventoryOfPage(page, options);
+      return await inventoryOfPage(page, options, requests);
     } finally {
       await context.close();
     }
@@ -55,9 +56,12 @@ async function open(page: Page, url: string, timeout: number): Promise<void> {
   if (status !== undefined && status >= 400) throw new ExploreError(`Cannot explore ${url}: the server answered ${status}.`);
 }
 
-/** The inventory of a page that is already open, read once it has rendered (or the wait for it is over). */
-export async function inventoryOfPage(page: Page, options: InventoryOptions): Promise<PageInventory> {
-  await page.evaluate(inPageCall(settle, { waitMs: options.settings.render_wait_ms, quietMs: options.settings.render_quiet_ms }));
+/**
+ * The inventory of a page that is already open, read once it has rendered (or the wait for it is over).
+ * `requests`, watched since before the page was opened, lets the wait see what the page is still fetching.
+ */
+export async function inventoryOfPage(page: Page, options: InventoryOptions, requests?: PageRequests): Promise<PageInventory> {
+  await rendered(page, options.settings, requests);
   const args: CollectArgs = {
     testIdAttribute: options.testIdAttribute,
     maxText: options.settings.max_text_chars,
@@ -65,6 +69,74 @@ export async function inventoryOfPage(page: Page, options: InventoryOptions): Pr
   };
   const scan = await page.evaluate<PageScan>(inPageCall(collectPage, args));
   return capInventory(scan, options.testIdAttribute, options.settings);
+}
+
+/**
+ * Waits, within render_wait_ms, until the page shows a control, its DOM has been still for render_quiet_ms and
+ * it fetches nothing (the data or code a client-rendered page renders next): a quiet DOM while a request is out
+ * is a page waiting for its answer, not a rendered one. A static page is read after one quiet period.
+ */
+async function rendered(page: Page, settings: ExploreSettings, requests: PageRequests | undefined): Promise<void> {
+  const deadline = performance.now() + settings.render_wait_ms;
+  for (;;) {
+    await page.evaluate(inPageCall(settle, { waitMs: Math.max(0, deadline - performance.now()), quietMs: settings.render_quiet_ms }));
+    const left = deadline - performance.now();
+    if (!requests || requests.inFlight() === 0 || left <= 0) return;
+    await requests.drained(left);
+  }
+}
+
+/** The kinds of request a page renders from: its scripts' fetches and XHRs, and code it loads on demand (not images, fonts or streams). */
+const RENDERED_FROM = new Set(['fetch', 'xhr', 'script']);
+
+/** A page's requests of the kinds it renders from, in flight. */
+export interface PageRequests {
+  inFlight(): number;
+  /** Resolves once none is in flight, or after timeoutMs. */
+  drained(timeoutMs: number): Promise<void>;
+}
+
+/**
+ * Watches the page's requests from now on. A navigation of the page ends the previous document's (their
+ * answers no longer render anything there).
+ */
+export function watchRequests(page: Page): PageRequests {
+  const pending = new Set<Request>();
+  const waiting = new Set<() => void>();
+  const settleIfDone = () => {
+    if (pending.size > 0) return;
+    for (const wake of waiting) wake();
+    waiting.clear();
+  };
+  const ended = (request: Request) => {
+    if (pending.delete(request)) settleIfDone();
+  };
+  page.on('request', (request) => {
+    if (RENDERED_FROM.has(request.resourceType())) pending.add(request);
+  });
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  page.on('framenavigated', (frame) => {
+    if (frame !== page.mainFrame()) return;
+    pending.clear();
+    settleIfDone();
+  });
+  return {
+    inFlight: () => pending.size,
+    drained: (timeoutMs) =>
+      new Promise<void>((resolve) => {
+        if (pending.size === 0) return resolve();
+        const timer = setTimeout(() => {
+          waiting.delete(wake);
+          resolve();
+        }, timeoutMs);
+        const wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        waiting.add(wake);
+      }),
+  };
 }
 
 /**

@@ -24,11 +24,11 @@ export const ExploreSettings = z.strictObject({
   /** The whole site exploration stops starting new pages after this long. */
   max_time_ms: positiveInt.default(20000),
   /**
-   * Client-rendered pages: before the inventory is read, wait until the page shows something to act on and
-   * its DOM has been still for render_quiet_ms, at most render_wait_ms after load.
+   * Client-rendered pages: before the inventory is read, wait until the page shows something to act on, fetches
+   * nothing and its DOM has been still for render_quiet_ms, at most render_wait_ms after load.
    */
   render_wait_ms: z.number().int().nonnegative().default(3000),
-  render_quiet_ms: z.number().int().nonnegative().default(200),
+  render_quiet_ms: z.number().int().nonnegative().default(100),
   /** A Playwright storage state file (signed-in cookies and storage) to explore with; relative to the working directory. */
   storage_state: z.string().min(1).optional(),
 });

@@ -7,7 +7,7 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { PageInventory } from '../contracts.ts';
 import { launchOptions } from './browser.ts';
-import { ExploreError, inventoryOfPage, type ExploreOptions } from './inventory.ts';
+import { ExploreError, inventoryOfPage, watchRequests, type ExploreOptions, type PageRequests } from './inventory.ts';
 import { capSite } from './render.ts';
 import { isSignInPage, signedInBy, signInThroughForm, type FormCredentials } from './sign-in.ts';
 
@@ -56,6 +56,7 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
   const deadline = now() + settings.max_time_ms;
   const origin = new URL(startUrl).origin;
   const page = await context.newPage();
+  const requests = watchRequests(page);
   const queue: Array<{ url: string; depth: number }> = [{ url: startUrl, depth: 0 }];
   const seen = new Set([pathKey(startUrl)]);
   const explored: PageInventory[] = [];
@@ -79,7 +80,7 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
       unexplored.push(pathKey(next.url));
       continue;
     }
-    const inventory = await visit(page, next.url, options, isStart);
+    const inventory = await visit(page, requests, next.url, options, isStart);
     if (!inventory) continue;
     // A redirect (to a login page, say) lands on a page that may already be known.
     if (!isStart && explored.some((known) => pathKey(known.url) === pathKey(inventory.url))) continue;
@@ -87,7 +88,7 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
     if (isStart && options.formSignIn && isSignInPage(inventory)) {
       // The sign-in page stays the start page (a spec without a storage state signs in there); the page the
       // form leads to is explored next, and the pages it links to, signed in.
-      const landed = await signedIn(page, options.formSignIn, options);
+      const landed = await signedIn(page, requests, options.formSignIn, options);
       signedInThroughForm = landed !== undefined;
       if (landed) take(landed, next.depth);
     }
@@ -101,17 +102,17 @@ async function crawl(context: BrowserContext, startUrl: string, options: SiteOpt
  * or the form could not be filled or sent. The error is not passed on: Playwright's messages about a fill
  * may quote what was typed.
  */
-async function signedIn(page: Page, credentials: FormCredentials, options: SiteOptions): Promise<PageInventory | undefined> {
+async function signedIn(page: Page, requests: PageRequests, credentials: FormCredentials, options: SiteOptions): Promise<PageInventory | undefined> {
   try {
     const signs = await signInThroughForm(page, credentials, options.settings.navigation_timeout_ms);
-    return signedInBy(signs) ? await inventoryOfPage(page, options) : undefined;
+    return signedInBy(signs) ? await inventoryOfPage(page, options, requests) : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** The inventory of one page; the start page must open, a linked page that fails is skipped. */
-async function visit(page: Page, url: string, options: SiteOptions, required: boolean): Promise<PageInventory | undefined> {
+async function visit(page: Page, requests: PageRequests, url: string, options: SiteOptions, required: boolean): Promise<PageInventory | undefined> {
   let status: number | undefined;
   try {
     status = (await page.goto(url, { waitUntil: 'load', timeout: options.settings.navigation_timeout_ms }))?.status();
@@ -123,7 +124,7 @@ async function visit(page: Page, url: string, options: SiteOptions, required: bo
     if (required) throw new ExploreError(`Cannot explore ${url}: the server answered ${status}.`);
     return undefined;
   }
-  return inventoryOfPage(page, options);
+  return inventoryOfPage(page, options, requests);
 }
 
 /** A same-origin page address (no fragment), or undefined for other origins and non-page links. */

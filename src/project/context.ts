@@ -13,6 +13,7 @@ import { formatProblem } from '../config/errors.ts';
 import { chooseProviderName, type ProviderName } from '../llm/provider.ts';
 import { weakSecretWarnings } from '../llm/redact.ts';
 import { GENERATED_FOLDER, SAMPLE_SPEC_IN_FOLDER } from './config-file.ts';
+import { projectEsmLoading, type EsmLoading } from './esm-loading.ts';
 import { readProjectPlaywright, type PlaywrightChoice, type PlaywrightProject } from './playwright.ts';
 import { withLifetimes, type Setup } from '../util/lifetimes.ts';
 import { startWebServers } from './web-server.ts';
@@ -33,6 +34,8 @@ export interface ProjectContext {
   warnings: string[];
   /** The project's tsconfig.json, if it has one: the type check resolves imports (path aliases) as the project does. */
   tsconfig: string | undefined;
+  /** Whether its runs need Playwright's ESM loader (esm-loading.ts); absent, they are taken to need it. */
+  esmLoading?: EsmLoading;
 }
 
 export interface ProjectOptions {
@@ -73,6 +76,7 @@ export async function loadProject(options: ProjectOptions): Promise<ProjectConte
     provider: chooseProviderName(options.env, options.provider),
     warnings,
     tsconfig: projectTsconfig(cwd),
+    esmLoading: projectEsmLoading([cwd, ...(playwright ? [playwright.configDir, playwright.project.testDir] : [])]),
   };
 }
 
@@ -92,10 +96,11 @@ function placementWarning(outputDir: string, playwright: PlaywrightProject, name
 }
 
 /** The arguments that run a spec under the user's config and project (the Runner's part). */
-export function runTarget(project: ProjectContext): { playwrightConfigFile?: string; project?: string; storageState?: string; testIdAttribute: string; config: Agents['runner']; allowedEnv: string[] } {
+export function runTarget(project: ProjectContext): { playwrightConfigFile?: string; project?: string; storageState?: string; testIdAttribute: string; config: Agents['runner']; allowedEnv: string[]; esmLoader: boolean } {
   const storageState = project.playwright?.project.use.storageState;
   return {
     testIdAttribute: project.agents.critic.testIdAttribute,
+    esmLoader: project.esmLoading?.needed ?? true,
     config: project.agents.runner,
     allowedEnv: generatedSpecEnv(project.agents.critic),
     ...(project.playwright ? { playwrightConfigFile: project.playwright.configFile } : {}),

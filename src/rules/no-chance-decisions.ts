@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { ts } from '../util/typescript.js';
 import type { SpecModel } from '../analysis/model.ts';
 import { MAX_DEPTH } from '../analysis/depth.ts';
+import { TRANSPARENT_KINDS } from '../analysis/syntax.ts';
 import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 import { isValueReference, mayBePlaywrightObject } from './utils/ast.ts';
@@ -123,9 +124,7 @@ class ChanceFlow {
     if (depth > MAX_DEPTH) return this.report(expr, source, 'it passes through more steps than the check follows');
     const { model } = this;
     let node: ts.Expression = expr;
-    while (ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent) || ts.isNonNullExpression(node.parent) || ts.isSatisfiesExpression(node.parent) || ts.isAwaitExpression(node.parent)) {
-      node = node.parent;
-    }
+    while (TRANSPARENT_KINDS[node.parent.kind] === 1 || ts.isAwaitExpression(node.parent)) node = node.parent as ts.Expression;
     const parent = node.parent;
     if (ts.isTemplateSpan(parent)) return this.use(parent.parent, source, true, depth + 1);
     if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.PlusToken) {
@@ -237,7 +236,7 @@ function writtenName(node: ts.Node): ts.Identifier | undefined {
   let target: ts.Expression | undefined;
   if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) target = node.left;
   else if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)) target = node.operand;
-  while (target && (ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target) || ts.isParenthesizedExpression(target))) target = target.expression;
+  while (target && (ts.isPropertyAccessExpression(target) || ts.isElementAccessExpression(target) || TRANSPARENT_KINDS[target.kind] === 1)) target = (target as ts.PropertyAccessExpression).expression;
   return target && ts.isIdentifier(target) ? target : undefined;
 }
 

@@ -1,7 +1,7 @@
 import { ts } from '../util/typescript.js';
 import { isFunctionLike, type SpecModel, type TestBlock } from '../analysis/model.ts';
 import { noOptions } from '../util/zod-helpers.ts';
-import { GLOBAL_OBJECT_NAMES, isAssignmentTarget } from '../analysis/syntax.ts';
+import { GLOBAL_OBJECT_NAMES, isAssignmentTarget, valueSite } from '../analysis/syntax.ts';
 import { defineRule, type Finding } from './types.ts';
 import { preparesState } from './utils/setup-steps.ts';
 
@@ -316,8 +316,7 @@ function runsElsewhere(model: SpecModel, fn: ts.Node): boolean {
 }
 
 function isHandedToElsewhere(model: SpecModel, node: ts.Node): boolean {
-  let argument: ts.Node = node;
-  while (ts.isParenthesizedExpression(argument.parent)) argument = argument.parent;
+  const argument = valueSite(node);
   const call = argument.parent;
   if (!ts.isCallExpression(call) || !call.arguments.includes(argument as ts.Expression)) return false;
   const { name, receiver } = model.callee(call);

@@ -1,4 +1,5 @@
 import { ts } from '../util/typescript.js';
+import { valueSite } from '../analysis/syntax.ts';
 import { z } from 'zod';
 import type { SpecModel } from '../analysis/model.ts';
 import type { PageInventory } from '../contracts.ts';
@@ -303,8 +304,7 @@ function inFrame(model: SpecModel, expr: ts.Expression, depth: number): boolean 
  */
 function usedStrictly(model: SpecModel, expr: ts.Expression, depth: number): boolean {
   if (depth > MAX_DEPTH) return false;
-  let node: ts.Node = expr;
-  while (ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent) || ts.isNonNullExpression(node.parent)) node = node.parent;
+  const node = valueSite(expr);
   const parent = node.parent;
   if ((ts.isPropertyAccessExpression(parent) || ts.isElementAccessExpression(parent)) && parent.expression === node) {
     const name = model.memberName(parent);

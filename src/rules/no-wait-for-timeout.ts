@@ -1,6 +1,6 @@
 import { ts } from '../util/typescript.js';
 import type { SpecModel } from '../analysis/model.ts';
-import { enclosingFunction, GLOBAL_OBJECT_NAMES } from '../analysis/syntax.ts';
+import { enclosingFunction, GLOBAL_OBJECT_NAMES, valueSite } from '../analysis/syntax.ts';
 import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 import { calleeText } from './utils/ast.ts';
@@ -102,8 +102,7 @@ function clearedElsewhere(model: SpecModel, call: ts.CallExpression): boolean {
 
 /** Where a timer's handle is kept: the variable or property it is assigned to or declares. */
 function handleOf(model: SpecModel, call: ts.CallExpression): ts.Expression | undefined {
-  let node: ts.Node = call;
-  while (ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent)) node = node.parent;
+  const node = valueSite(call);
   const parent = node.parent;
   if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && parent.right === node) {
     const target = model.unwrap(parent.left);

@@ -1,4 +1,5 @@
 import { ts } from '../util/typescript.js';
+import { valueSite } from '../analysis/syntax.ts';
 import type { Expectation, SpecModel } from '../analysis/model.ts';
 import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
@@ -172,8 +173,7 @@ function returnedExpression(fn: ts.FunctionLikeDeclaration | undefined): ts.Expr
 function retriedByEnclosing(model: SpecModel, node: ts.Node): boolean {
   for (let fn: ts.Node | undefined = node.parent; fn; fn = fn.parent) {
     if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) continue;
-    let argument: ts.Node = fn;
-    while (ts.isParenthesizedExpression(argument.parent)) argument = argument.parent;
+    const argument = valueSite(fn);
     const call = argument.parent;
     if (!ts.isCallExpression(call) || call.arguments[0] !== argument) continue;
     const path = model.playwrightPath(call.expression);
@@ -187,9 +187,7 @@ function retriedByEnclosing(model: SpecModel, node: ts.Node): boolean {
 }
 
 function isAwaitedDirectly(call: ts.CallExpression): boolean {
-  let node: ts.Node = call.parent;
-  while (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isNonNullExpression(node)) node = node.parent;
-  return ts.isAwaitExpression(node);
+  return ts.isAwaitExpression(valueSite(call).parent);
 }
 
 function shorten(text: string): string {

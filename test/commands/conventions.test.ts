@@ -65,5 +65,15 @@ describe('the command line', () => {
     const missing = await scribe(['generate', 'the page loads', '-c', 'nope.config.ts'], { cwd: dir });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/nope\.config\.ts:0: no such Playwright config/);
+
+    // With a URL, Scribe's browser launches while the config is read: a config it cannot read is still exit 2,
+    // said once, with nothing explored or written, and the command ends (its browser closed) rather than hanging.
+    writeFileSync(path.join(dir, 'broken.config.ts'), 'export default {\n');
+    const before = files(dir);
+    const broken = await scribe(['generate', 'the page loads', '--url', 'http://127.0.0.1:9/', '-c', 'broken.config.ts'], { cwd: dir });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/broken\.config\.ts:0: Playwright cannot load this config/);
+    expect(broken.stderr).not.toMatch(/exploring/);
+    expect(files(dir)).toEqual(before);
   });
 });

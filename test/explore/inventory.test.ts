@@ -10,6 +10,8 @@ import { renderInventory } from '../../src/explore/render.ts';
 import { startDemoApp, type DemoApp } from '../../src/demo-app/server.ts';
 import { serveLargePage } from '../fixtures/large-page.ts';
 import { serveDirectory, type StaticServer } from '../../src/demo-app/static-server.ts';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const settings = loadExploreSettings();
@@ -20,6 +22,7 @@ let browser: Browser;
 let app: DemoApp;
 let large: StaticServer;
 let lateRender: StaticServer;
+let fetching: { url: string; close: () => Promise<void> };
 
 beforeAll(async () => {
   [browser, app, large, lateRender] = await Promise.all([
@@ -28,11 +31,41 @@ beforeAll(async () => {
     serveLargePage(2000),
     serveDirectory(fileURLToPath(new URL('../fixtures/late-render-app/', import.meta.url))),
   ]);
+  fetching = await serveFetchingPage();
 });
 
 afterAll(async () => {
-  await Promise.all([browser?.close(), app?.close(), large?.close(), lateRender?.close()]);
+  await Promise.all([browser?.close(), app?.close(), large?.close(), lateRender?.close(), fetching?.close()]);
 });
+
+/**
+ * A page whose link is there at load and whose list renders from a fetch answered 600 ms later
+ * (`?items=/api/never`: a fetch never answered).
+ */
+async function serveFetchingPage(): Promise<{ url: string; close: () => Promise<void> }> {
+  const page = `<!doctype html><title>Items</title><nav><a href="/settings">Settings</a></nav><main id="main"></main>
+<script>
+  const from = new URLSearchParams(location.search).get('items') ?? '/api/items';
+  fetch(from).then((answer) => answer.json()).then((items) => {
+    document.getElementById('main').innerHTML = items.map((item) => '<li data-testid="item">' + item + '</li>').join('') + '<button data-testid="add-item">Add item</button>';
+  });
+</script>`;
+  const held: ServerResponse[] = [];
+  const server = createServer((request, response) => {
+    if (request.url === '/api/items') setTimeout(() => response.end(JSON.stringify(['pen', 'cup'])), 600);
+    else if (request.url === '/api/never') held.push(response);
+    else response.setHeader('content-type', 'text/html').end(page);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      for (const response of held) response.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 
 const explore = (url: string, overrides: Partial<ExploreSettings> = {}, attribute = testIdAttribute) =>
   exploreUrl(url, { testIdAttribute: attribute, settings: { ...settings, ...overrides }, browser });
@@ -212,6 +245,21 @@ describe('a client-rendered page', () => {
     const inventory = await explore(`${lateRender.url}/`, { render_wait_ms: 0 });
     expect(inventory.testIds).toEqual([]);
     expect(inventory.fields).toEqual([]);
+  });
+
+  it('is read once the data it fetched has rendered, though its links were there at load and its DOM was still meanwhile', async () => {
+    // The list comes 600 ms after load, long after a quiet period: a still DOM while a fetch is out is a page waiting.
+    const inventory = await explore(`${fetching.url}/`);
+    expect(inventory.links.map((link) => link.text)).toEqual(['Settings']);
+    expect(inventory.testIds.map((e) => e.testId)).toEqual(['item', 'add-item']);
+    expect(inventory.testIds[0]).toMatchObject({ count: 2 });
+    expect(inventory.roles).toContainEqual({ role: 'button', name: 'Add item', count: 1 });
+  });
+
+  it('a page whose request never answers is read when the bound is over, as it is', async () => {
+    const inventory = await explore(`${fetching.url}/?items=/api/never`, { render_wait_ms: 800 });
+    expect(inventory.links.map((link) => link.text)).toEqual(['Settings']);
+    expect(inventory.testIds).toEqual([]);
   });
 
   it('a page that never renders anything to act on is read when the bound is over, empty', async () => {

@@ -100,8 +100,10 @@ describe('no-chance-decisions: values of chance only as text the test types and 
         '  await expect.poll(async () => { state.n += 1; return state.n; }).toBeGreaterThan(20);',
         "  await expect.poll(async () => { let local = 0; local++; return (await page.getByTestId('rows').count()) + local; }).toBe(4);",
         "  await expect.poll(() => page.getByTestId('rows').count()).toBe(3);",
+        '  await expect.poll(() => (tries as number)++).toBe(25);',
+        '  await expect.poll(() => { (state.n satisfies number) += 1; return state.n; }).toBe(25);',
       ].join('\n'),
     );
-    expect(lines(code)).toEqual([5, 7]);
+    expect(lines(code)).toEqual([5, 7, 10, 11]);
   });
 });

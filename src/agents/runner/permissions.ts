@@ -23,6 +23,8 @@ export interface PermissionPaths {
   readable: readonly string[];
   /** The JavaScript heap of each process, in MB. */
   heapMb: number;
+  /** A module every process requires before its own code (readable must include it). */
+  preload?: string;
 }
 
 export interface RunPermissions {
@@ -35,9 +37,17 @@ export interface RunPermissions {
 export function runPermissions(paths: PermissionPaths): RunPermissions {
   const folders = [...new Set([...paths.writable, ...paths.readable].map((folder) => path.resolve(folder)))];
   const lookedUp = [...new Set(folders.flatMap(ancestors))].flatMap((folder) => LOOKED_UP.map((name) => path.join(folder, name)));
-  const reads = [...folders, ...PROBED_FILES, ...lookedUp].map((file) => flag('--allow-fs-read', file));
+  const reads = [...folders, ...PROBED_FILES, ...lookedUp].map((file) => nodeOption('--allow-fs-read', file));
   // Worker threads (Playwright's module loader runs in one) inherit every restriction of their process.
-  const common = [permissionFlag(), '--no-warnings', '--allow-worker', `--max-old-space-size=${paths.heapMb}`, ...reads, ...paths.writable.map((folder) => flag('--allow-fs-write', folder))];
+  const common = [
+    permissionFlag(),
+    '--no-warnings',
+    '--allow-worker',
+    `--max-old-space-size=${paths.heapMb}`,
+    ...reads,
+    ...paths.writable.map((folder) => nodeOption('--allow-fs-write', folder)),
+    ...(paths.preload ? [nodeOption('--require', paths.preload)] : []),
+  ];
   return { runner: [...common, '--allow-child-process'].join(' '), workers: common.join(' ') };
 }
 
@@ -55,7 +65,7 @@ function permissionFlag(): string {
 }
 
 /** A flag with a path NODE_OPTIONS can carry: quoted, so a space in a folder name does not split it. */
-function flag(name: string, value: string): string {
+export function nodeOption(name: string, value: string): string {
   if (/["\\,]/.test(value)) throw new Error(`cannot run contained: the path ${value} holds a quote, backslash or comma`);
   return `${name}="${value}"`;
 }

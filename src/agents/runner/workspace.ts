@@ -322,6 +322,15 @@ function relocatedSpecifier(specifier: string, sourceDir: string, runDir: string
   return relative.startsWith('.') ? relative : `./${relative}`;
 }
 
+/**
+ * Whether a run loads a file as an ES module whatever its project holds: the spec, by its extension or its
+ * folder's module type (the run folder takes it), or the user's config, by its own.
+ */
+export function runLoadsEsm(spec: Pick<SpecSource, 'fileName' | 'sourceDir'>, userConfigFile?: string): boolean {
+  const esm = (file: string) => /\.m[jt]s$/.test(file) || moduleType(path.dirname(file)) === 'module';
+  return esm(path.join(spec.sourceDir, runFileName(spec.fileName))) || (userConfigFile !== undefined && esm(userConfigFile));
+}
+
 type ModuleType = 'module' | 'commonjs';
 
 /** The module type of the nearest package.json above `dir` (Node's own rule); commonjs without one. */

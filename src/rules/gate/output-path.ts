@@ -7,7 +7,7 @@
 import { ts } from '../../util/typescript.js';
 import type { SpecModel } from '../../analysis/model.ts';
 import { isValueReference } from '../utils/ast.ts';
-import { constValue } from '../../analysis/syntax.ts';
+import { constValue, valueSite } from '../../analysis/syntax.ts';
 import type { Finding } from '../types.ts';
 
 const WHY = "its path differs in the proof's copy of the spec, so a test that reads it could fail there alone and look proved";
@@ -42,8 +42,7 @@ export function outputPathReads(model: SpecModel, pathPositions: ReadonlySet<ts.
 
 /** The call that calls the member directly (`testInfo.outputPath(…)`, `testInfo?.outputPath(…)`), if any. */
 function calledAt(model: SpecModel, access: ts.Expression): ts.CallExpression | undefined {
-  let node: ts.Expression = access;
-  while (ts.isParenthesizedExpression(node.parent) || ts.isNonNullExpression(node.parent)) node = node.parent;
+  const node = valueSite(access);
   const parent = node.parent;
   return ts.isCallExpression(parent) && parent.expression === node && model.unwrap(parent.expression) === access ? parent : undefined;
 }

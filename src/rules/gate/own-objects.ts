@@ -4,7 +4,7 @@
  */
 import { MemoKey, type SpecModel } from '../../analysis/model.ts';
 import { PLAYWRIGHT_BUILTIN_FIXTURES } from '../../analysis/playwright-api.ts';
-import { constValue, enclosingClass, isAssignmentTarget } from '../../analysis/syntax.ts';
+import { constValue, enclosingClass, isAssignmentTarget, valueSite } from '../../analysis/syntax.ts';
 import { ts } from '../../util/typescript.js';
 import { extendedFixtureValue } from '../utils/untrusted-values.ts';
 import { importsTest, ModulePolicy } from './modules.ts';
@@ -131,8 +131,7 @@ export class OwnObjectPolicy extends ModulePolicy {
 
   /** A method of the spec's own class read without calling it (`page.on('load', helper.run)`). */
   protected isDetachedMethod(access: ts.PropertyAccessExpression | ts.ElementAccessExpression, receiver: ts.Expression, name: string): boolean {
-    let node: ts.Node = access;
-    while (ts.isParenthesizedExpression(node.parent) || ts.isNonNullExpression(node.parent) || ts.isAsExpression(node.parent)) node = node.parent;
+    const node = valueSite(access);
     if ((ts.isCallExpression(node.parent) || ts.isTaggedTemplateExpression(node.parent)) && (node.parent as ts.CallExpression).expression === node) return false;
     const cls = this.localClass(receiver);
     return cls !== undefined && classMethodUsesThis(cls, name);

@@ -8,6 +8,7 @@
  * be the expected value of an assertion: the dashboard shows who logged in.
  */
 import { ts } from '../../util/typescript.js';
+import { valueSite } from '../../analysis/syntax.ts';
 import type { SpecModel } from '../../analysis/model.ts';
 import { isValueReference } from './ast.ts';
 import { MAX_DEPTH } from '../../analysis/depth.ts';
@@ -167,8 +168,7 @@ class Flow {
     const { model } = this.context;
     const key = model.propertyName(property);
     const object = property.parent;
-    let holder: ts.Node = object;
-    while (ts.isParenthesizedExpression(holder.parent) || ts.isAsExpression(holder.parent) || ts.isSatisfiesExpression(holder.parent)) holder = holder.parent;
+    const holder = valueSite(object);
     const owner = holder.parent;
     if (key !== undefined && HTTP_CREDENTIAL_KEYS.has(key)) {
       if (ts.isPropertyAssignment(owner) && model.propertyName(owner) === 'httpCredentials') return;

@@ -5,6 +5,7 @@
  * so the gate errs on the side of refusing.
  */
 import { ts } from '../../util/typescript.js';
+import { valueSite } from '../../analysis/syntax.ts';
 import { MemoKey, type SpecModel } from '../../analysis/model.ts';
 import { DATA_METHODS } from '../../analysis/playwright-api.ts';
 import { MAX_DEPTH } from '../../analysis/depth.ts';
@@ -31,8 +32,7 @@ export function isFixtureCallback(model: SpecModel, fn: ts.Node): boolean {
 
 /** `{ loginPage: async ({ page }, use) => … }` passed to `test.extend(...)`. */
 export function isExtendArgument(model: SpecModel, object: ts.ObjectLiteralExpression): boolean {
-  let node: ts.Node = object;
-  while (ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent) || ts.isSatisfiesExpression(node.parent)) node = node.parent;
+  const node = valueSite(object);
   const call = node.parent;
   if (!ts.isCallExpression(call) || !call.arguments.includes(node as ts.Expression)) return false;
   return model.playwrightPath(call.expression)?.endsWith('.extend') === true;

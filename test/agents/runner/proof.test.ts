@@ -10,6 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { chromium } from '@playwright/test';
 import { runSpec } from '../../../src/agents/runner.ts';
+import { readPlaywrightReport, testsOf, type PlaywrightReport } from '../../../src/agents/runner/playwright-report.ts';
+import { splitReport } from '../../../src/agents/runner/proof.ts';
 import { RUN_FOLDER_VARIABLE } from '../../../src/agents/runner/run-folder/scribe-run.ts';
 import { createWorkspace, resolvePlaywright } from '../../../src/agents/runner/workspace.ts';
 import { neutraliseActions } from '../../../src/analysis/neutralise.ts';
@@ -126,7 +128,7 @@ describe('the proof run', { timeout: 180_000 }, () => {
     expect(report.proof).toBeUndefined();
   });
 
-  it('records no trace or failure screenshot of the proof copy: the evidence kept is the spec’s own', async () => {
+  it('records no trace or failure screenshot of the proof copy, nor reads its pages: the evidence kept is the spec’s own', async () => {
     // The run folder as the Runner writes it, run by Playwright's CLI as it is, and its results read before any cleanup.
     const spec = SIGNED_IN_SEARCH.replace('ASSERTION', "await expect(page.getByTestId('search-status')).toHaveText('2 results for \"playwright\"');");
     const playwright = resolvePlaywright(process.cwd());
@@ -140,8 +142,9 @@ describe('the proof run', { timeout: 180_000 }, () => {
     });
     // As the Runner starts it: in the run's working folder, told where the run folder's settings are. Not
     // spawnSync: the demo app answers from this process, and a blocked event loop left both copies' page.goto to time out.
+    const jsonReport = path.join(project, 'report.json');
     const ran = await new Promise<{ code: number; output: string }>((resolve) =>
-      execFile(process.execPath, [playwright.cli, 'test', '--config', workspace.configFile, '--reporter', 'list'], { cwd: workspace.workDir, env: { ...process.env, [RUN_FOLDER_VARIABLE]: workspace.dir } }, (error, stdout, stderr) =>
+      execFile(process.execPath, [playwright.cli, 'test', '--config', workspace.configFile, '--reporter', 'list,json'], { cwd: workspace.workDir, env: { ...process.env, [RUN_FOLDER_VARIABLE]: workspace.dir, PLAYWRIGHT_JSON_OUTPUT_FILE: jsonReport } }, (error, stdout, stderr) =>
         resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
       ),
     );
@@ -155,5 +158,17 @@ describe('the proof run', { timeout: 180_000 }, () => {
     const proofFiles = filesOf('search.spec.ts.proof');
     expect(proofFiles.length).toBeGreaterThan(0); // its error context: the failure is there to judge
     expect(proofFiles.filter((file) => file.endsWith('.zip') || file.endsWith('.png'))).toEqual([]);
+    // The evidence fixture reads the elements of the spec's pages, not of the copy's: nobody reads those.
+    const parsed = readPlaywrightReport(jsonReport);
+    if (!('report' in parsed)) throw new Error(parsed.problem);
+    const pagesRead = (report: PlaywrightReport) =>
+      testsOf(report)
+        .flatMap((test) => test.result?.attachments ?? [])
+        .filter((attachment) => attachment.name === workspace.evidenceAttachment)
+        .map((attachment) => (JSON.parse(Buffer.from(attachment.body ?? '', 'base64').toString('utf8')) as { pages: unknown[] }).pages.length);
+    const { spec: specPart, proof: proofPart } = splitReport(parsed.report, path.basename(workspace.proofFile!));
+    expect(pagesRead(specPart)).toEqual([expect.any(Number)]);
+    expect(pagesRead(specPart)[0]).toBeGreaterThan(0);
+    expect(pagesRead(proofPart)).toEqual([0]);
   });
 });

@@ -3,14 +3,14 @@
  * with the rest, compiled into each run folder's node_modules/scribe-run (which Playwright does not
  * transform) with the run's settings written beside them as data.
  */
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ts } from '../../../src/util/typescript.js';
 import { loadRunnerConfig } from '../../../src/config/runner.ts';
-import { createWorkspace, resolvePlaywright, type WorkspaceSettings } from '../../../src/agents/runner/workspace.ts';
+import { createWorkspace, resolvePlaywright, runLoadsEsm, type WorkspaceSettings } from '../../../src/agents/runner/workspace.ts';
 import type { RunSettings } from '../../../src/agents/runner/run-folder/scribe-run.ts';
 
 const SOURCES = fileURLToPath(new URL('../../../src/agents/runner/run-folder/', import.meta.url));
@@ -95,5 +95,25 @@ describe('the run folder’s modules', () => {
     expect(config).not.toContain(created.evidenceAttachment);
     expect(readFileSync(created.proofFile!, 'utf8')).toContain("from '../node_modules/scribe-run/scribe-proof-fixtures.js'");
     for (const name of ['scribe-proof-fixtures', 'scribe-overlay']) expectCompiledFrom(path.join(MODULES(dir), `${name}.js`), `${name}.ts`);
+  });
+});
+
+describe('runLoadsEsm', () => {
+  it('says a run loads an ES module itself for an .mts/.mjs spec, a spec folder or config of "type": "module"; not for CommonJS ones', () => {
+    const project = mkdtempSync(path.join(tmpdir(), 'scribe-run-esm-'));
+    dirs.push(project);
+    const cjs = path.join(project, 'cjs');
+    const esm = path.join(project, 'esm');
+    mkdirSync(cjs);
+    mkdirSync(esm);
+    writeFileSync(path.join(cjs, 'package.json'), '{ "type": "commonjs" }\n');
+    writeFileSync(path.join(esm, 'package.json'), '{ "type": "module" }\n');
+    expect(runLoadsEsm({ fileName: 'home.spec.ts', sourceDir: cjs })).toBe(false);
+    expect(runLoadsEsm({ fileName: 'home.spec.ts', sourceDir: cjs }, path.join(cjs, 'playwright.config.ts'))).toBe(false);
+    expect(runLoadsEsm({ fileName: 'home.spec.mts', sourceDir: cjs })).toBe(true);
+    expect(runLoadsEsm({ fileName: 'home.spec.mjs', sourceDir: cjs })).toBe(true);
+    expect(runLoadsEsm({ fileName: 'home.spec.ts', sourceDir: esm })).toBe(true);
+    expect(runLoadsEsm({ fileName: 'home.spec.ts', sourceDir: cjs }, path.join(cjs, 'playwright.config.mts'))).toBe(true);
+    expect(runLoadsEsm({ fileName: 'home.spec.ts', sourceDir: cjs }, path.join(esm, 'playwright.config.ts'))).toBe(true);
   });
 });

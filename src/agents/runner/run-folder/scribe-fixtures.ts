@@ -48,9 +48,14 @@ async function containNavigation(context: BrowserContext, testInfo: TestInfo, co
   context.on('page', contain);
 }
 
-export const test = base.extend<{ scribeEvidence: void }>({
+export const test = base.extend<{ scribeEvidence: void; scribeReadsPages: boolean }>({
+  /**
+   * Whether the evidence holds each page's elements (one evaluate per load and one at the end): the spec's
+   * does; the proof copy's (run-folder/scribe-proof-fixtures.ts) does not, as nobody reads it.
+   */
+  scribeReadsPages: [true, { option: true }],
   scribeEvidence: [
-    async ({ context }, use, testInfo) => {
+    async ({ context, scribeReadsPages }, use, testInfo) => {
       const consoleErrors: string[] = [];
       const screenshots: string[] = [];
       if (runSettings.contained) await containNavigation(context, testInfo, consoleErrors);
@@ -80,10 +85,12 @@ export const test = base.extend<{ scribeEvidence: void }>({
       };
       context.pages().forEach(watch);
       context.on('page', watch);
-      context.on('page', (page) => page.on('load', () => readPage(page)));
-      context.pages().forEach((page) => page.on('load', () => readPage(page)));
+      if (scribeReadsPages) {
+        context.on('page', (page) => page.on('load', () => readPage(page)));
+        context.pages().forEach((page) => page.on('load', () => readPage(page)));
+      }
       await use();
-      context.pages().forEach(readPage);
+      if (scribeReadsPages) context.pages().forEach(readPage);
       await Promise.all(reading);
       await testInfo.attach(runSettings.evidenceAttachment, {
         body: JSON.stringify({ consoleErrors, screenshots, pages }),
