@@ -276,7 +276,7 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
     const missing = unsetCredentials(spec.text, given.credentials ?? [], env);
     if (missing.length > 0) return notRun({ status: 'error', classification: 'environment', message: missingCredentialsMessage(missing), line: null }, elapsed());
     const neutralised = given.proof ? neutraliseActions(spec.text, spec.fileName, given.proof) : undefined;
-    const proofRun = neutralised?.tests.some((test) => test.actions.length > 0) ? { text: neutralised.text, expectTimeoutMs: config.proof.expect_ms } : undefined;
+    const proofRun = neutralised?.tests.some((test) => test.actions.length > 0) ? { text: neutralised.text, timings: { expectTimeoutMs: config.proof.expect_ms, quietMs: config.proof.quiet_ms, afterQuietMs: config.proof.after_quiet_ms } } : undefined;
     const workspace = createWorkspace(dir, id, spec, playwright, {
       baseURL: options.baseURL,
       testIdAttribute,

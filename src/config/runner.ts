@@ -53,7 +53,9 @@ export const RunnerFile = z
           .default(DEFAULT_LIMITS),
       })
       .default({ os_sandbox: 'auto', allowed_origins: [], limits: DEFAULT_LIMITS }),
-    proof: z.strictObject({ expect_ms: positiveMs }).default({ expect_ms: 1500 }),
+    proof: z
+      .strictObject({ expect_ms: positiveMs, quiet_ms: positiveMs.default(150), after_quiet_ms: positiveMs.default(600) })
+      .default({ expect_ms: 1500, quiet_ms: 150, after_quiet_ms: 600 }),
   })
   .superRefine((file, ctx) => {
     // A test that may outlive the whole run would always end as a run timeout, never as its own failure.

@@ -36,7 +36,7 @@ import type { RunnerConfig } from '../../config/runner.ts';
 import { readTextIfPresent, writeFileAtomic } from '../../util/fs.ts';
 import { SpecModel } from '../../analysis/model.ts';
 import type { RunOverlay, RunTrace } from './run-folder/scribe-overlay.ts';
-import { RUN_SETTINGS_FILE, type RunSettings } from './run-folder/scribe-run.ts';
+import { RUN_SETTINGS_FILE, type ProofTimings, type RunSettings } from './run-folder/scribe-run.ts';
 
 /**
  * The evidence attachment's name: one per run, chosen by Scribe, so a spec's own attachment named like
@@ -107,7 +107,7 @@ export interface WorkspaceSettings {
    */
   contained?: { wsEndpoint: string; tsconfig: string };
   /** A proof run: the neutralised spec's text (analysis/neutralise.ts) and how long its assertions wait. */
-  proof?: { text: string; expectTimeoutMs: number };
+  proof?: { text: string; timings: ProofTimings };
 }
 
 /**
@@ -244,7 +244,7 @@ function runSettings(workspace: RunWorkspace, spec: SpecSource, settings: Worksp
   return {
     evidenceAttachment: workspace.evidenceAttachment,
     contained: settings.contained !== undefined,
-    ...(settings.proof ? { proof: { expectTimeoutMs: settings.proof.expectTimeoutMs } } : {}),
+    ...(settings.proof ? { proof: settings.proof.timings } : {}),
     ...(settings.userConfig ? { overlay: runOverlay(workspace, spec, settings, settings.userConfig) } : {}),
   };
 }

@@ -18,6 +18,7 @@ import { neutraliseActions } from '../../../src/analysis/neutralise.ts';
 import { loadRunnerConfig } from '../../../src/config/runner.ts';
 import { launchOptions } from '../../../src/explore/browser.ts';
 import { startDemoApp, type DemoApp } from '../../../src/demo-app/server.ts';
+import { startLateContentApp, type LateContentApp } from '../../fixtures/late-content-app.ts';
 import { GOOD_SPEC } from '../../fixtures/model-answers.ts';
 import { bundledRunTarget } from '../../fixtures/run-target.ts';
 
@@ -138,7 +139,7 @@ describe('the proof run', { timeout: 180_000 }, () => {
       testIdAttribute: 'data-testid',
       launch: launchOptions(),
       runner: config,
-      proof: { text: neutraliseActions(spec, 'search.spec.ts', {}).text, expectTimeoutMs: config.proof.expect_ms },
+      proof: { text: neutraliseActions(spec, 'search.spec.ts', {}).text, timings: { expectTimeoutMs: config.proof.expect_ms, quietMs: config.proof.quiet_ms, afterQuietMs: config.proof.after_quiet_ms } },
     });
     // As the Runner starts it: in the run's working folder, told where the run folder's settings are. Not
     // spawnSync: the demo app answers from this process, and a blocked event loop left both copies' page.goto to time out.
@@ -170,5 +171,41 @@ describe('the proof run', { timeout: 180_000 }, () => {
     expect(pagesRead(specPart)).toEqual([expect.any(Number)]);
     expect(pagesRead(specPart)[0]).toBeGreaterThan(0);
     expect(pagesRead(proofPart)).toEqual([0]);
+  });
+});
+
+describe("the proof copy's assertions wait for a still page, then fail fast", { timeout: 180_000 }, () => {
+  let lateApp: LateContentApp;
+  beforeAll(async () => {
+    lateApp = await startLateContentApp();
+  });
+  afterAll(() => lateApp.close());
+
+  const markThen = (page: string, assertion: string) => `import { test, expect } from '@playwright/test';
+
+test('late', async ({ page }) => {
+  await page.goto('/${page}');
+  await page.getByTestId('mark').click();
+  ${assertion}
+});
+`;
+  const runLate = (specText: string) => runSpec({ specText, fileName: 'late.spec.ts', baseURL: lateApp.url, cwd: project, proof: {}, untrusted: true, ...bundledRunTarget() });
+
+  it('keeps a vacuous spec unproved when what it asserts comes by a request slower than the copy’s short limit', async () => {
+    const report = await runLate(markThen('fetching.html', "await expect(page.getByTestId('status')).toHaveText('Ready');"));
+    expect(report.classification).toBe('pass');
+    expect(report.proof?.verdict).toBe('unproved');
+  });
+
+  it('keeps a vacuous spec unproved when the page keeps changing, with no request, until it shows what the spec asserts', async () => {
+    const report = await runLate(markThen('stepping.html', "await expect(page.getByTestId('status')).toHaveText('Ready');"));
+    expect(report.classification).toBe('pass');
+    expect(report.proof?.verdict).toBe('unproved');
+  });
+
+  it('proves a spec on a page that keeps changing, once it asserts what its action changes', async () => {
+    const report = await runLate(markThen('stepping.html', "await expect(page.getByTestId('mark-result')).toHaveText('Marked');\n  await expect(page.getByTestId('status')).toHaveText('Ready');"));
+    expect(report.classification).toBe('pass');
+    expect(report.proof).toMatchObject({ verdict: 'proved', line: 5 });
   });
 });

@@ -78,7 +78,7 @@ describe('the run folder’s modules', () => {
     const userConfig = path.join(tmpdir(), 'someone', 'playwright.config.ts');
     const { dir, created, runSettings, files } = workspace({
       contained: { wsEndpoint: 'ws://127.0.0.1:9/abc', tsconfig: '/p/tsconfig.json' },
-      proof: { text: SPEC, expectTimeoutMs: 1234 },
+      proof: { text: SPEC, timings: { expectTimeoutMs: 1234, quietMs: 56, afterQuietMs: 789 } },
       userConfig: { file: userConfig, project: 'chromium' },
     });
     expect(files).toEqual(['node_modules', 'package.json', 'playwright.config.ts', 'scribe-run.json', 'spec', 'work']);
@@ -86,7 +86,7 @@ describe('the run folder’s modules', () => {
     expect(runSettings).toMatchObject({
       evidenceAttachment: created.evidenceAttachment,
       contained: true,
-      proof: { expectTimeoutMs: 1234 },
+      proof: { expectTimeoutMs: 1234, quietMs: 56, afterQuietMs: 789 },
       overlay: { configDir: path.dirname(userConfig), project: 'chromium', specName: ['home.spec.ts', 'home.spec.ts.proof.ts'], connectOptions: { wsEndpoint: 'ws://127.0.0.1:9/abc' }, tsconfig: '/p/tsconfig.json' },
     });
     const config = readFileSync(created.configFile, 'utf8');

@@ -16,13 +16,23 @@ export const RUN_SETTINGS_FILE = 'scribe-run.json';
  */
 export const RUN_FOLDER_VARIABLE = 'SCRIBE_RUN_FOLDER';
 
+export interface ProofTimings {
+  expectTimeoutMs: number;
+  quietMs: number;
+  afterQuietMs: number;
+}
+
 export interface RunSettings {
   /** The name of the attachment the evidence fixture writes (chosen per run: a spec's own is not evidence). */
   evidenceAttachment: string;
   /** An untrusted run: its browser context reaches only http(s). */
   contained: boolean;
-  /** A proof run: how long the proof spec's assertions wait. */
-  proof?: { expectTimeoutMs: number };
+  /**
+   * A proof run: how long the proof spec's assertions wait for their page to be still (a page's web-first
+   * assertions) or to pass (the others), how long a page must not change to be still, and how long an
+   * assertion on a still page has to pass.
+   */
+  proof?: ProofTimings;
   /** A run under the user's Playwright config: what the overlay changes in it. */
   overlay?: RunOverlay;
 }
