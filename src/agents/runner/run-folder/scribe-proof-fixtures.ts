@@ -45,6 +45,9 @@ function pageOfRequest(request: Request): Page | undefined {
   }
 }
 
+/** How often the page is read while waiting for it to be still: each read is a round trip through Playwright's server, CPU the spec's run shares. */
+const STILL_POLL_MS = 100;
+
 /** Until the page is still (no request of it in flight, its accessibility tree unchanged for quietMs), at most expectTimeoutMs. */
 async function untilStill(page: Page): Promise<void> {
   const deadline = Date.now() + proof!.expectTimeoutMs;
@@ -61,7 +64,7 @@ async function untilStill(page: Page): Promise<void> {
     } else if ((inFlight.get(page)?.size ?? 0) === 0 && Date.now() - shownSince >= proof!.quietMs) {
       return;
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, STILL_POLL_MS));
   }
 }
 
