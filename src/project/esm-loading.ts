@@ -11,6 +11,7 @@
  */
 import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { manifestType, nearestManifest } from '../util/module-type.ts';
 
 export type EsmLoading = { needed: false } | { needed: true; because: string };
 
@@ -34,8 +35,8 @@ const DYNAMIC_IMPORT = /\bimport\s*\(/;
 export function projectEsmLoading(folders: readonly string[], limits: EsmScanLimits = ESM_SCAN_LIMITS): EsmLoading {
   const roots = outermost(folders.map((folder) => path.resolve(folder)));
   for (const root of roots) {
-    const above = moduleManifestAbove(root);
-    if (above) return { needed: true, because: `${above} says "type": "module"` };
+    const above = nearestManifest(root);
+    if (above && above.type !== 'commonjs') return { needed: true, because: manifestReason(above.file, above.type) };
   }
   const budget = { ...limits };
   for (const root of roots) {
@@ -74,37 +75,19 @@ function scanFolder(root: string, budget: EsmScanLimits, limits: EsmScanLimits):
 function esmFile(file: string, budget: EsmScanLimits, limits: EsmScanLimits): string | undefined {
   const extension = path.extname(file);
   if (ESM_EXTENSIONS.includes(extension)) return `${file} is an ES module`;
-  if (path.basename(file) === 'package.json') return isModuleManifest(file) ? `${file} says "type": "module"` : undefined;
+  if (path.basename(file) === 'package.json') {
+    const type = manifestType(file);
+    return type === 'commonjs' ? undefined : manifestReason(file, type);
+  }
   if (!SCRIPT_EXTENSIONS.includes(extension)) return undefined;
   budget.bytes -= statSync(file).size;
   if (budget.bytes < 0) return `the project's scripts are more than ${limits.bytes} bytes to look through`;
   return DYNAMIC_IMPORT.test(readFileSync(file, 'utf8')) ? `${file} has a dynamic import()` : undefined;
 }
 
-/** The nearest package.json at or above `folder` (Node's rule for its files) when it is of "type": "module". */
-function moduleManifestAbove(folder: string): string | undefined {
-  for (let current = folder; ; current = path.dirname(current)) {
-    const manifest = path.join(current, 'package.json');
-    if (isFile(manifest)) return isModuleManifest(manifest) ? manifest : undefined;
-    if (path.dirname(current) === current) return undefined;
-  }
-}
-
-/** A package.json of "type": "module"; one that cannot be read counts as one (in doubt, the loader stays). */
-function isModuleManifest(file: string): boolean {
-  try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { type?: unknown }).type === 'module';
-  } catch {
-    return true;
-  }
-}
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
+/** Why a package.json keeps the loader: it says "type": "module", or it cannot be read (in doubt, the loader stays). */
+function manifestReason(file: string, type: 'module' | 'unreadable'): string {
+  return type === 'module' ? `${file} says "type": "module"` : `${file} cannot be read`;
 }
 
 /** The folders none of the others contains. */

@@ -58,7 +58,7 @@ describe('projectEsmLoading', () => {
 
   it('keeps the loader for a package.json it cannot read (in doubt)', () => {
     write('package.json', '{ "type": \n');
-    expect(projectEsmLoading([project])).toMatchObject({ needed: true });
+    expect(projectEsmLoading([project])).toEqual({ needed: true, because: `${path.join(project, 'package.json')} cannot be read` });
   });
 
   it('needs it for a dynamic import() in any script, however it is spaced', () => {

@@ -34,6 +34,7 @@ import type { LaunchOptions } from '@playwright/test';
 import { ts } from '../../util/typescript.js';
 import type { RunnerConfig } from '../../config/runner.ts';
 import { readTextIfPresent, writeFileAtomic } from '../../util/fs.ts';
+import { nearestManifest } from '../../util/module-type.ts';
 import { SpecModel } from '../../analysis/model.ts';
 import type { RunOverlay, RunTrace } from './run-folder/scribe-overlay.ts';
 import { RUN_SETTINGS_FILE, type ProofTimings, type RunSettings } from './run-folder/scribe-run.ts';
@@ -335,17 +336,7 @@ type ModuleType = 'module' | 'commonjs';
 
 /** The module type of the nearest package.json above `dir` (Node's own rule); commonjs without one. */
 function moduleType(dir: string): ModuleType {
-  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
-    const manifest = path.join(current, 'package.json');
-    if (existsSync(manifest)) {
-      try {
-        return (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: unknown }).type === 'module' ? 'module' : 'commonjs';
-      } catch {
-        return 'commonjs';
-      }
-    }
-    if (path.dirname(current) === current) return 'commonjs';
-  }
+  return nearestManifest(dir)?.type === 'module' ? 'module' : 'commonjs';
 }
 
 /**
