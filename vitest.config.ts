@@ -39,6 +39,7 @@ export const E2E = [
   'test/rules/type-check.test.ts',
   'test/stats/stats.test.ts',
   'test/util/typescript.test.ts',
+  'test/util/code-cache.test.ts',
   'test/validate/cache.test.ts',
   'test/validate/robustness.test.ts',
   'test/validate/type-checker-idle.test.ts',

@@ -4,11 +4,16 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import nodeModule from 'node:module';
+import nodeModule, { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-// V8's code cache spares each start compiling TypeScript's compiler anew, where Node has it built in (22+).
-nodeModule.enableCompileCache?.();
+// V8's code cache spares each start compiling TypeScript's compiler and Playwright's bundles anew: Node's own
+// where it has one (22+), else Scribe's (src/bin.ts does the same for the installed package).
+if (nodeModule.enableCompileCache) nodeModule.enableCompileCache();
+else {
+  const codeCache = createRequire(import.meta.url)('../src/util/code-cache.cjs');
+  codeCache.cacheCompiledFiles(codeCache.isPlaywrightBundle);
+}
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sources = path.join(root, 'src');

@@ -9,7 +9,10 @@ const path = require('node:path');
 // Compiling Playwright's two bundles (7 MB) is a third of this process's work: from V8's code cache,
 // Node's own where it has one (22+), else Scribe's.
 if (nodeModule.enableCompileCache) nodeModule.enableCompileCache();
-else require('../util/code-cache.cjs').cacheCompiledFiles((file) => /[\\/]playwright(-core)?[\\/]lib[\\/]\w+Bundle\.js$/.test(file));
+else {
+  const codeCache = require('../util/code-cache.cjs');
+  codeCache.cacheCompiledFiles(codeCache.isPlaywrightBundle);
+}
 
 function playwrightModules(configFile) {
   for (const from of [configFile, __filename]) {

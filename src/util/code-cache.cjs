@@ -40,6 +40,11 @@ function cacheCompiledFiles(shouldCache) {
   };
 }
 
+/** Playwright's bundles (playwright-core's and playwright's lib/*Bundle.js): 7 MB every process that loads Playwright compiles. */
+function isPlaywrightBundle(file) {
+  return /[\\/]playwright(-core)?[\\/]lib[\\/]\w+Bundle\.js$/.test(file);
+}
+
 /** `checksum` names the source's content: V8 checks its own version and flags against a cache, not the source. */
 function compileWithCodeCache(module, source, file, checksum) {
   const cacheFile = codeCacheFile(file, checksum);
@@ -83,4 +88,4 @@ function writeQuietly(file, data) {
   }
 }
 
-module.exports = { cacheCompiledFiles, cacheFolderFor, loadWithCodeCache };
+module.exports = { cacheCompiledFiles, cacheFolderFor, isPlaywrightBundle, loadWithCodeCache };
