@@ -16,6 +16,7 @@ import { GENERATED_FOLDER, SAMPLE_SPEC_IN_FOLDER } from './config-file.ts';
 import { projectEsmLoading, type EsmLoading } from './esm-loading.ts';
 import { readProjectPlaywright, type PlaywrightChoice, type PlaywrightProject } from './playwright.ts';
 import { withLifetimes, type Setup } from '../util/lifetimes.ts';
+import { once } from '../util/once.ts';
 import { startWebServers } from './web-server.ts';
 
 export interface ProjectContext {
@@ -34,8 +35,11 @@ export interface ProjectContext {
   warnings: string[];
   /** The project's tsconfig.json, if it has one: the type check resolves imports (path aliases) as the project does. */
   tsconfig: string | undefined;
-  /** Whether its runs need Playwright's ESM loader (esm-loading.ts); absent, they are taken to need it. */
-  esmLoading?: EsmLoading;
+  /**
+   * Whether its runs need Playwright's ESM loader (esm-loading.ts), read from its files when first asked (a
+   * command that runs nothing, validate or stats, never reads them); absent, they are taken to need it.
+   */
+  esmLoading?: () => EsmLoading;
 }
 
 export interface ProjectOptions {
@@ -76,7 +80,7 @@ export async function loadProject(options: ProjectOptions): Promise<ProjectConte
     provider: chooseProviderName(options.env, options.provider),
     warnings,
     tsconfig: projectTsconfig(cwd),
-    esmLoading: projectEsmLoading([cwd, ...(playwright ? [playwright.configDir, playwright.project.testDir] : [])]),
+    esmLoading: once(() => projectEsmLoading([cwd, ...(playwright ? [playwright.configDir, playwright.project.testDir] : [])])),
   };
 }
 
@@ -100,7 +104,7 @@ export function runTarget(project: ProjectContext): { playwrightConfigFile?: str
   const storageState = project.playwright?.project.use.storageState;
   return {
     testIdAttribute: project.agents.critic.testIdAttribute,
-    esmLoader: project.esmLoading?.needed ?? true,
+    esmLoader: project.esmLoading?.().needed ?? true,
     config: project.agents.runner,
     allowedEnv: generatedSpecEnv(project.agents.critic),
     ...(project.playwright ? { playwrightConfigFile: project.playwright.configFile } : {}),

@@ -65,7 +65,7 @@ async function contained(text: string, fileName = 'home.spec.ts'): Promise<{ rep
     proof: {},
   });
   expect(RunnerReport.safeParse(report).success).toBe(true);
-  return { report, esmLoading: context.esmLoading };
+  return { report, esmLoading: context.esmLoading?.() };
 }
 
 describe('a CommonJS project', () => {
