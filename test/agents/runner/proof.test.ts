@@ -91,6 +91,10 @@ describe('the proof run', { timeout: 180_000 }, () => {
           '  expect(page.context().browser()!.contexts()).toHaveLength(1);',
           '  expect(page.context().pages()).toHaveLength(1);',
           '  expect(page.viewportSize()).toEqual({ width: 1280, height: 720 });',
+          // The copy's expect and matchers are Playwright's own, as the spec's: the same source text as any other.
+          "  expect(String(expect).includes('[native code]')).toBe(false);",
+          '  expect(String(expect(page).toHaveURL)).toBe(String(expect(1).toBe));',
+          "  expect(String(expect(page.getByTestId('search-heading')).toHaveText)).toBe(String(expect(1).toBe));",
         ].join('\n'),
       ),
     );
@@ -153,6 +157,8 @@ describe('the proof run', { timeout: 180_000 }, () => {
     expect(ran.output).toMatch(/✓ .*search\.spec\.ts:\d+:\d+ › search/);
     expect(ran.output).toMatch(/✘ .*search\.spec\.ts\.proof\.ts:\d+:\d+ › search/);
     expect(ran.output).toContain("expect(locator).toHaveText(expected)");
+    // Its page was still (nothing loading, nothing changing): the browser was asked to check within proof.after_quiet_ms, not the whole limit.
+    expect(ran.output).toContain(`with timeout ${config.proof.after_quiet_ms}ms`);
     expect(ran.code).toBe(1);
     const filesOf = (prefix: string) => readdirSync(workspace.outputDir).filter((folder) => folder.startsWith(prefix)).flatMap((folder) => readdirSync(path.join(workspace.outputDir, folder)));
     expect(filesOf('search-')).toContain('trace.zip');

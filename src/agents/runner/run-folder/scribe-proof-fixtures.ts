@@ -7,35 +7,39 @@
  * An assertion that holds without the actions holds once the page has shown what it loads; one that fails
  * would otherwise wait its whole limit, the copy's cost. So each web-first assertion on a page or locator
  * first waits until its page is still — no request of it in flight and its accessibility tree unchanged for
- * `quietMs`, at most `expectTimeoutMs` — and then has `afterQuietMs` to pass. Both are read from outside the
- * page (Playwright's events, its utility world): nothing the page's own script can see tells the copy from
- * the spec. Other assertions (values, `expect.poll`, `expect.soft`) wait `expectTimeoutMs`.
+ * `quietMs`, at most `expectTimeoutMs` — and then has `afterQuietMs` to pass. Other assertions (values,
+ * `expect.poll`, a URL matched by a pattern or function) wait `expectTimeoutMs`, as does one the spec gives a
+ * longer limit of its own.
+ *
+ * Nothing the spec can reach tells the copy from the spec: `expect` and its matchers are Playwright's own;
+ * the wait is made where every web-first matcher asks the browser (the client's `_expect` of a frame, or of
+ * a locator in Playwright releases whose locators ask themselves), a member the gate lets no generated code
+ * name; the page is read from outside its script (Playwright's events, its isolated world).
  */
-import type { Locator, Page, Request } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { expect as runExpect, test as runTest } from './scribe-fixtures.js';
-import { readRunSettings } from './scribe-run.js';
+import { readRunSettings, type ProofTimings } from './scribe-run.js';
 
 export * from './scribe-fixtures.js';
 
 const { proof } = readRunSettings();
 if (!proof) throw new Error('scribe-run.json has no proof settings: this run has no proof spec');
+const timings: ProofTimings = proof;
 
-/** Playwright's web-first matchers: those that poll a page or locator until they pass or time out. */
-const WEB_FIRST_MATCHERS: ReadonlySet<string> = new Set([
-  'toBeAttached', 'toBeChecked', 'toBeDisabled', 'toBeEditable', 'toBeEmpty', 'toBeEnabled', 'toBeFocused', 'toBeHidden',
-  'toBeInViewport', 'toBeVisible', 'toContainClass', 'toContainText', 'toHaveAccessibleDescription', 'toHaveAccessibleErrorMessage',
-  'toHaveAccessibleName', 'toHaveAttribute', 'toHaveClass', 'toHaveCount', 'toHaveCSS', 'toHaveId', 'toHaveJSProperty', 'toHaveRole',
-  'toHaveText', 'toHaveValue', 'toHaveValues', 'toMatchAriaSnapshot', 'toHaveTitle', 'toHaveURL',
-]);
+export const expect = runExpect.configure({ timeout: timings.expectTimeoutMs });
 
 /** Requests that stay open by design: a page with one is still as soon as nothing else loads. */
 const LASTING_RESOURCES: ReadonlySet<string> = new Set(['eventsource', 'websocket', 'media']);
 
-/**
- * Each page's requests in flight. Keyed by the page, which is the test's own: nothing outlives its test, and
- * the expect below, which the copy imports as a module, has no other way to reach what its fixture saw.
- */
-const inFlight = new WeakMap<Page, Set<Request>>();
+/** How often the page is read while waiting for it to be still: each read is a round trip through Playwright's server, CPU the spec's run shares. */
+const STILL_POLL_MS = 100;
+
+/** What a web-first matcher hands the client's `_expect`: its own limit among the rest. */
+interface ExpectOptions {
+  timeout?: number;
+}
+
+type ExpectMethod = (this: unknown, expression: string, options: ExpectOptions) => Promise<unknown>;
 
 function pageOfRequest(request: Request): Page | undefined {
   try {
@@ -45,12 +49,9 @@ function pageOfRequest(request: Request): Page | undefined {
   }
 }
 
-/** How often the page is read while waiting for it to be still: each read is a round trip through Playwright's server, CPU the spec's run shares. */
-const STILL_POLL_MS = 100;
-
-/** Until the page is still (no request of it in flight, its accessibility tree unchanged for quietMs), at most expectTimeoutMs. */
-async function untilStill(page: Page): Promise<void> {
-  const deadline = Date.now() + proof!.expectTimeoutMs;
+/** Until the page is still (none of `inFlight` is its, its accessibility tree unchanged for quietMs), at most expectTimeoutMs. */
+async function untilStill(page: Page, inFlight: ReadonlyMap<Page, ReadonlySet<Request>>): Promise<void> {
+  const deadline = Date.now() + timings.expectTimeoutMs;
   let shown: string | undefined;
   let shownSince = Date.now();
   while (Date.now() < deadline && !page.isClosed()) {
@@ -61,67 +62,40 @@ async function untilStill(page: Page): Promise<void> {
     if (now === undefined || now !== shown) {
       shown = now;
       shownSince = Date.now();
-    } else if ((inFlight.get(page)?.size ?? 0) === 0 && Date.now() - shownSince >= proof!.quietMs) {
+    } else if ((inFlight.get(page)?.size ?? 0) === 0 && Date.now() - shownSince >= timings.quietMs) {
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, STILL_POLL_MS));
   }
 }
 
-function pageOf(subject: unknown): Page | undefined {
-  if (typeof subject !== 'object' || subject === null) return undefined;
-  const candidate = subject as Partial<Page & Locator>;
-  if (typeof candidate.mainFrame === 'function' && typeof candidate.goto === 'function') return subject as Page;
-  if (typeof candidate.page === 'function' && typeof candidate.evaluateAll === 'function') return (subject as Locator).page();
+/**
+ * The client class whose `_expect` every web-first matcher reaches, found on a page of the test: the frame's
+ * where it has one (a locator's delegates to it; a page's matchers call it), else the locator's (where a
+ * locator asks the browser itself and a page's matchers use the locator of `:root`). Undefined: a release
+ * unlike both, whose assertions then wait expectTimeoutMs as the other ones do.
+ */
+function expectingClass(page: Page): { prototype: object; pageOf: (receiver: unknown) => Page } | undefined {
+  const frame = Object.getPrototypeOf(page.mainFrame()) as object;
+  if (typeof Object.getOwnPropertyDescriptor(frame, '_expect')?.value === 'function') return { prototype: frame, pageOf: (receiver) => (receiver as ReturnType<Page['mainFrame']>).page() };
+  const locator = Object.getPrototypeOf(page.locator(':root')) as object;
+  if (typeof Object.getOwnPropertyDescriptor(locator, '_expect')?.value === 'function') return { prototype: locator, pageOf: (receiver) => (receiver as ReturnType<Page['locator']>).page() };
   return undefined;
 }
 
-const boundedExpect = runExpect.configure({ timeout: proof.expectTimeoutMs });
-const afterQuietExpect = runExpect.configure({ timeout: proof.afterQuietMs });
-
-/**
- * The matchers of `expect(subject)` whose web-first ones wait for the page to be still first. The wait and
- * the assertion run in a boxed step, called where the spec calls the matcher: Playwright reports a failure
- * at the box's caller, the spec's line, which is what the proof's verdict reads.
- */
-function stillFirst(matchers: object, quietMatchers: object, page: Page): object {
-  return new Proxy(matchers, {
-    get(target, key, receiver) {
-      if (key === 'not') return stillFirst(Reflect.get(target, key, receiver) as object, Reflect.get(quietMatchers, key) as object, page);
-      const matcher = Reflect.get(quietMatchers, key) as unknown;
-      if (typeof key !== 'string' || !WEB_FIRST_MATCHERS.has(key) || typeof matcher !== 'function') return Reflect.get(target, key, receiver) as unknown;
-      // Async, and awaiting the step: Playwright boxes at the step's caller's caller, found by the async stack.
-      return async (...args: unknown[]) =>
-        await test.step(
-          `Expect ${key}, once the page is still`,
-          async () => {
-            await untilStill(page);
-            return (matcher as (...a: unknown[]) => Promise<unknown>).apply(quietMatchers, args);
-          },
-          { box: true },
-        );
-    },
-  });
-}
-
-export const expect = new Proxy(boundedExpect, {
-  apply(target, thisArg, [subject, ...rest]: unknown[]) {
-    const matchers = Reflect.apply(target, thisArg, [subject, ...rest]) as unknown as object;
-    const page = pageOf(subject);
-    return page ? stillFirst(matchers, afterQuietExpect(subject, ...(rest as [])), page) : matchers;
-  },
-});
-
-/** Counts each page's requests in flight, from the context's events (which the page's script cannot see). */
-export const test = runTest.extend<{ scribeProofRequests: void }>({
-  scribeProofRequests: [
+export const test = runTest.extend<{ scribeProofWaitsForStill: void }>({
+  /**
+   * For the test's life: counts each page's requests in flight from the context's events, and makes each
+   * web-first assertion wait for its page to be still, then check within afterQuietMs. The method is put
+   * back after the test, with the very property it had (not enumerable, as a class's methods are).
+   */
+  scribeProofWaitsForStill: [
     async ({ context }, use) => {
+      const inFlight = new Map<Page, Set<Request>>();
       const started = (request: Request) => {
         const page = pageOfRequest(request);
         if (!page || LASTING_RESOURCES.has(request.resourceType())) return;
-        const requests = inFlight.get(page) ?? new Set<Request>();
-        requests.add(request);
-        inFlight.set(page, requests);
+        inFlight.set(page, (inFlight.get(page) ?? new Set<Request>()).add(request));
       };
       const ended = (request: Request) => {
         const page = pageOfRequest(request);
@@ -130,7 +104,24 @@ export const test = runTest.extend<{ scribeProofRequests: void }>({
       context.on('request', started);
       context.on('requestfinished', ended);
       context.on('requestfailed', ended);
+      const restores: Array<() => void> = [];
+      const patch = (page: Page) => {
+        const expecting = expectingClass(page);
+        if (!expecting || restores.length > 0) return;
+        const descriptor = Object.getOwnPropertyDescriptor(expecting.prototype, '_expect')!;
+        const original = descriptor.value as ExpectMethod;
+        const waitingForStill: ExpectMethod = async function (this: unknown, expression, options) {
+          if ((options.timeout ?? 0) > timings.expectTimeoutMs) return original.call(this, expression, options);
+          await untilStill(expecting.pageOf(this), inFlight);
+          return original.call(this, expression, { ...options, timeout: timings.afterQuietMs });
+        };
+        Object.defineProperty(expecting.prototype, '_expect', { ...descriptor, value: waitingForStill });
+        restores.push(() => Object.defineProperty(expecting.prototype, '_expect', descriptor));
+      };
+      context.pages().forEach(patch);
+      context.on('page', patch);
       await use();
+      for (const restore of restores) restore();
     },
     { auto: true },
   ],
