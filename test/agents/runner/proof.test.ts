@@ -203,6 +203,23 @@ test('late', async ({ page }) => {
     expect(report.proof?.verdict).toBe('unproved');
   });
 
+  it('keeps a vacuous spec unproved on a page of a context it made itself, whose requests the copy does not count', async () => {
+    const report = await runLate(`import { test, expect } from '@playwright/test';
+
+test('late', async ({ browser, baseURL, page }) => {
+  await page.goto('/stepping.html');
+  const context = await browser.newContext({ baseURL });
+  const other = await context.newPage();
+  await other.goto('/fetching.html');
+  await other.getByTestId('mark').click();
+  await expect(other.getByTestId('status')).toHaveText('Ready');
+  await context.close();
+});
+`);
+    expect(report.classification).toBe('pass');
+    expect(report.proof?.verdict).toBe('unproved');
+  });
+
   it('keeps a vacuous spec unproved when the page keeps changing, with no request, until it shows what the spec asserts', async () => {
     const report = await runLate(markThen('stepping.html', "await expect(page.getByTestId('status')).toHaveText('Ready');"));
     expect(report.classification).toBe('pass');

@@ -86,7 +86,7 @@ function expectingClass(page: Page): { prototype: object; pageOf: (receiver: unk
 export const test = runTest.extend<{ scribeProofWaitsForStill: void }>({
   /**
    * For the test's life: counts each page's requests in flight from the context's events, and makes each
-   * web-first assertion wait for its page to be still, then check within afterQuietMs. The method is put
+   * web-first assertion on a page of the context wait for its page to be still, then check within afterQuietMs. The method is put
    * back after the test, with the very property it had (not enumerable, as a class's methods are).
    */
   scribeProofWaitsForStill: [
@@ -111,8 +111,10 @@ export const test = runTest.extend<{ scribeProofWaitsForStill: void }>({
         const descriptor = Object.getOwnPropertyDescriptor(expecting.prototype, '_expect')!;
         const original = descriptor.value as ExpectMethod;
         const waitingForStill: ExpectMethod = async function (this: unknown, expression, options) {
-          if ((options.timeout ?? 0) > timings.expectTimeoutMs) return original.call(this, expression, options);
-          await untilStill(expecting.pageOf(this), inFlight);
+          const page = expecting.pageOf(this);
+          // A page of another context (one the spec made) has no requests counted here: it waits as the others do.
+          if ((options.timeout ?? 0) > timings.expectTimeoutMs || page.context() !== context) return original.call(this, expression, options);
+          await untilStill(page, inFlight);
           return original.call(this, expression, { ...options, timeout: timings.afterQuietMs });
         };
         Object.defineProperty(expecting.prototype, '_expect', { ...descriptor, value: waitingForStill });
