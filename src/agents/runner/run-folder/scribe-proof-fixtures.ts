@@ -86,8 +86,9 @@ function expectingClass(page: Page): { prototype: object; pageOf: (receiver: unk
 export const test = runTest.extend<{ scribeProofWaitsForStill: void }>({
   /**
    * For the test's life: counts each page's requests in flight from the context's events, and makes each
-   * web-first assertion on a page of the context wait for its page to be still, then check within afterQuietMs. The method is put
-   * back after the test, with the very property it had (not enumerable, as a class's methods are).
+   * web-first assertion on a page of the context wait for its page to be still, then check within
+   * afterQuietMs. The method is put back after the test, with the very property it had (not enumerable, as
+   * a class's methods are).
    */
   scribeProofWaitsForStill: [
     async ({ context }, use) => {
@@ -111,11 +112,15 @@ export const test = runTest.extend<{ scribeProofWaitsForStill: void }>({
         const descriptor = Object.getOwnPropertyDescriptor(expecting.prototype, '_expect')!;
         const original = descriptor.value as ExpectMethod;
         const waitingForStill: ExpectMethod = async function (this: unknown, expression, options) {
-          const page = expecting.pageOf(this);
-          // A page of another context (one the spec made) has no requests counted here: it waits as the others do.
-          if ((options.timeout ?? 0) > timings.expectTimeoutMs || page.context() !== context) return original.call(this, expression, options);
-          await untilStill(page, inFlight);
-          return original.call(this, expression, { ...options, timeout: timings.afterQuietMs });
+          // An error of the wait must not fail the assertion (the copy would pass as proved): it then waits its whole limit.
+          const still = await (async () => {
+            const page = expecting.pageOf(this);
+            // A page of another context (one the spec made) has no requests counted here: it waits as the others do.
+            if ((options.timeout ?? 0) > timings.expectTimeoutMs || page.context() !== context) return false;
+            await untilStill(page, inFlight);
+            return true;
+          })().catch(() => false);
+          return original.call(this, expression, still ? { ...options, timeout: timings.afterQuietMs } : options);
         };
         Object.defineProperty(expecting.prototype, '_expect', { ...descriptor, value: waitingForStill });
         restores.push(() => Object.defineProperty(expecting.prototype, '_expect', descriptor));
