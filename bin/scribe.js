@@ -4,16 +4,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import nodeModule, { createRequire } from 'node:module';
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-// V8's code cache spares each start compiling TypeScript's compiler and Playwright's bundles anew: Node's own
-// where it has one (22+), else Scribe's (src/bin.ts does the same for the installed package).
-if (nodeModule.enableCompileCache) nodeModule.enableCompileCache();
-else {
-  const codeCache = createRequire(import.meta.url)('../src/util/code-cache.cjs');
-  codeCache.cacheCompiledFiles(codeCache.isPlaywrightBundle);
-}
+// V8's code cache spares each start compiling Playwright's bundles anew (src/bin.ts does the same for the installed package).
+createRequire(import.meta.url)('../src/util/code-cache.cjs').enableCodeCache();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sources = path.join(root, 'src');

@@ -2,17 +2,11 @@
 // TypeScript transform, from the project's own Playwright (else Scribe's). It runs in a child process, so the
 // transform's module hooks and whatever the config's code does stay out of Scribe's process.
 'use strict';
-const nodeModule = require('node:module');
-const { createRequire } = nodeModule;
+const { createRequire } = require('node:module');
 const path = require('node:path');
 
-// Compiling Playwright's two bundles (7 MB) is a third of this process's work: from V8's code cache,
-// Node's own where it has one (22+), else Scribe's.
-if (nodeModule.enableCompileCache) nodeModule.enableCompileCache();
-else {
-  const codeCache = require('../util/code-cache.cjs');
-  codeCache.cacheCompiledFiles(codeCache.isPlaywrightBundle);
-}
+// Compiling Playwright's two bundles (7 MB) is a third of this process's work: from V8's code cache.
+require('../util/code-cache.cjs').enableCodeCache();
 
 function playwrightModules(configFile) {
   for (const from of [configFile, __filename]) {

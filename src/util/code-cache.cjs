@@ -45,6 +45,15 @@ function isPlaywrightBundle(file) {
   return /[\\/]playwright(-core)?[\\/]lib[\\/]\w+Bundle\.js$/.test(file);
 }
 
+/**
+ * The code cache for a process that loads Playwright: Node's own for every module where it has one (22+),
+ * else Scribe's for Playwright's bundles (TypeScript's compiler is loaded through loadWithCodeCache).
+ */
+function enableCodeCache() {
+  if (nodeModule.enableCompileCache) nodeModule.enableCompileCache();
+  else cacheCompiledFiles(isPlaywrightBundle);
+}
+
 /** `checksum` names the source's content: V8 checks its own version and flags against a cache, not the source. */
 function compileWithCodeCache(module, source, file, checksum) {
   const cacheFile = codeCacheFile(file, checksum);
@@ -88,4 +97,4 @@ function writeQuietly(file, data) {
   }
 }
 
-module.exports = { cacheCompiledFiles, cacheFolderFor, isPlaywrightBundle, loadWithCodeCache };
+module.exports = { cacheCompiledFiles, cacheFolderFor, enableCodeCache, loadWithCodeCache };
