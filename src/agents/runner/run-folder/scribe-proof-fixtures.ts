@@ -105,10 +105,12 @@ export const test = runTest.extend<{ scribeProofWaitsForStill: void }>({
       context.on('request', started);
       context.on('requestfinished', ended);
       context.on('requestfailed', ended);
-      const restores: Array<() => void> = [];
+      // Set once the method is replaced: the class is every page's, so the first page does it for all.
+      let restore: (() => void) | undefined;
       const patch = (page: Page) => {
+        if (restore) return;
         const expecting = expectingClass(page);
-        if (!expecting || restores.length > 0) return;
+        if (!expecting) return;
         const descriptor = Object.getOwnPropertyDescriptor(expecting.prototype, '_expect')!;
         const original = descriptor.value as ExpectMethod;
         const waitingForStill: ExpectMethod = async function (this: unknown, expression, options) {
@@ -123,12 +125,12 @@ export const test = runTest.extend<{ scribeProofWaitsForStill: void }>({
           return original.call(this, expression, still ? { ...options, timeout: timings.afterQuietMs } : options);
         };
         Object.defineProperty(expecting.prototype, '_expect', { ...descriptor, value: waitingForStill });
-        restores.push(() => Object.defineProperty(expecting.prototype, '_expect', descriptor));
+        restore = () => Object.defineProperty(expecting.prototype, '_expect', descriptor);
       };
       context.pages().forEach(patch);
       context.on('page', patch);
       await use();
-      for (const restore of restores) restore();
+      restore?.();
     },
     { auto: true },
   ],
