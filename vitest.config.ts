@@ -16,6 +16,7 @@ export const E2E = [
   'test/agents/runner/read-only-run-folder.test.ts',
   'test/agents/runner/sandbox-probe.test.ts',
   'test/agents/runner/redact-report.test.ts',
+  'test/agents/runner/run-code-cache.test.ts',
   'test/agents/runner.test.ts',
   'test/agents/runner-esm-loader.test.ts',
   'test/agents/scribe.test.ts',

@@ -3,17 +3,20 @@
  * assertions on the demo app) through runSpec as a generation runs it (untrusted, with its proof), with
  * the trace's screencast added (as Scribe recorded it before), with Playwright's ESM loader kept where the
  * project does without it (project/esm-loading.ts), and with each optional part left out in turn (the
- * trace of every run, the proof copy in a second worker), alternating. Prints, per variant, the median CPU
+ * trace of every run, the proof copy in a second worker, the code cache its processes read: its files are set
+ * aside for that variant's runs and put back), alternating. Prints, per variant, the median CPU
  * seconds of the run's processes by kind (bench/process-cpu.ts) and the median wall time. CPU seconds,
  * unlike wall time, hardly move with the machine's load: what a batch of N workers on N cores can at best
  * do is its CPU seconds over N.
  *
  *   node --import tsx bench/run-cpu.ts [runs=3]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSpec } from '../src/agents/runner.ts';
+import { runCodeCacheStamp } from '../src/agents/runner/run-code-cache.ts';
 import { loadRunnerConfig, type RunnerConfig } from '../src/config/runner.ts';
 import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 import { projectEsmLoading } from '../src/project/esm-loading.ts';
@@ -52,10 +55,13 @@ interface Variant {
   untrusted: boolean;
   /** Keep Playwright's ESM loader whatever the project needs (as every run did before). */
   esmLoader?: true;
+  /** Run without the code cache of the contained runs (runner/run-code-cache.ts). */
+  noCodeCache?: true;
 }
 const VARIANTS: Variant[] = [
   { name: 'as a generation runs it (contained, trace, proof)', trace: true, proof: true, untrusted: true },
   { name: 'the same with the ESM loader', trace: true, proof: true, untrusted: true, esmLoader: true },
+  { name: "without the run's code cache", trace: true, proof: true, untrusted: true, noCodeCache: true },
   { name: "with the trace's screencast (Scribe's trace before it left it out)", trace: true, screencast: true, proof: true, untrusted: true },
   { name: 'without the trace', trace: false, proof: true, untrusted: true },
   { name: 'without the proof', trace: true, proof: false, untrusted: true },
@@ -70,9 +76,35 @@ const esmLoading = projectEsmLoading([project]);
 console.log(`the project ${esmLoading.needed ? `needs Playwright's ESM loader: ${esmLoading.because}` : "needs no ESM loader"}`);
 const env = { ...process.env, SCRIBE_HOME: path.join(project, '.scribe'), E2E_USERNAME: DEMO_ACCOUNT.username, E2E_PASSWORD: DEMO_ACCOUNT.password };
 const runner = loadRunnerConfig();
+const require = createRequire(import.meta.url);
+
+/** Waits (at most 30 s) for the stamp of the runs' code cache, which a maker started after a run writes. */
+async function codeCacheMade(): Promise<void> {
+  const { stamp } = runCodeCacheStamp(realpathSync(path.dirname(require.resolve('@playwright/test/package.json'))), runner.containment.limits.worker_heap_mb)!;
+  for (let waited = 0; !existsSync(stamp); waited += 100) {
+    if (waited > 30_000) throw new Error(`the runs' code cache was not made (no ${stamp})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** The contained runs' code cache files (made after the warm-up run), moved into a folder of their own while `work` runs. */
+async function withoutCodeCache<T>(work: () => Promise<T>): Promise<T> {
+  const folder = path.dirname(runCodeCacheStamp(realpathSync(path.dirname(require.resolve('@playwright/test/package.json'))), runner.containment.limits.worker_heap_mb)!.stamp);
+  const aside = mkdtempSync(path.join(tmpdir(), 'scribe-run-cpu-cache-'));
+  const files = readdirSync(folder).filter((name) => name.includes(`-heap${runner.containment.limits.worker_heap_mb}-`) && name.endsWith('.v8-cache'));
+  if (files.length === 0) throw new Error(`no code cache for the runs in ${folder}: the warm-up run should have made it`);
+  for (const name of files) renameSync(path.join(folder, name), path.join(aside, name));
+  try {
+    return await work();
+  } finally {
+    for (const name of files) renameSync(path.join(aside, name), path.join(folder, name));
+    rmSync(aside, { recursive: true, force: true });
+  }
+}
+
 const once = async (variant: Variant): Promise<{ wall: number; cpu: Map<string, number> }> => {
+  if (variant.noCodeCache) return withoutCodeCache(() => once({ ...variant, noCodeCache: undefined }));
   const config: RunnerConfig = { ...runner, artifacts: { ...runner.artifacts, trace: variant.trace, trace_screenshots: variant.screencast === true } };
   const started = performance.now();
   const { value: report, seconds } = await cpuByKind(() =>
@@ -99,8 +131,10 @@ const once = async (variant: Variant): Promise<{ wall: number; cpu: Map<string, 
 };
 
 try {
-  // One warm-up: the first run pays for the sandbox's and Playwright's first start (files into the page cache).
+  // One warm-up: the first run pays for the sandbox's and Playwright's first start (files into the page cache),
+  // and starts the making of the runs' code cache, which is waited for.
   await once(VARIANTS[0]!);
+  await codeCacheMade();
   const results = new Map(VARIANTS.map((v) => [v.name, [] as Array<{ wall: number; cpu: Map<string, number> }>]));
   for (let i = 0; i < runs; i++) for (const variant of VARIANTS) results.get(variant.name)!.push(await once(variant));
   console.log(`one passing spec, ${runs} runs of each variant after a warm-up, alternating (medians):`);

@@ -30,6 +30,7 @@ import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOu
 import { newRunId, removeAbandonedRuns, removeAbandonedScratch, removeWorkspace, scratchName, workspaceDir } from './runner/run-folders.ts';
 import { hostCgroups, openMemoryCap, removeAbandonedCaps, type MemoryCapOutcome } from './runner/memory-cap.ts';
 import { nodeOption, runPermissions } from './runner/permissions.ts';
+import { CODE_CACHE_MODULE, CONTAINED_CODE_CACHE, makeRunCodeCache } from './runner/run-code-cache.ts';
 import { fileSizeLimit, sandboxPrefix, SandboxUnavailableError, type SandboxChoice } from './runner/sandbox.ts';
 import { RUN_FOLDER_VARIABLE } from './runner/run-folder/scribe-run.ts';
 import {
@@ -292,6 +293,7 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
     const stop = () => running?.killNow();
     options.signal?.addEventListener('abort', stop, { once: true });
     const outcome = await running.done.finally(() => options.signal?.removeEventListener('abort', stop));
+    if (contained) makeRunCodeCache(playwright.packageDir, config.containment.limits.worker_heap_mb, env);
     options.signal?.throwIfAborted();
     const judged = report(outcome, workspace, spec, config, folders.artifacts, elapsed, shownAs, cwd, neutralised);
     const result = contained && options.storageState ? withStateOutsideRun(judged, options.storageState, userConfig ? path.dirname(userConfig.file) : cwd) : judged;
@@ -387,7 +389,9 @@ function containedInvocation(
   preload: string | undefined,
 ): ContainedInvocation {
   const installation = path.resolve(playwright.packageDir, '..', '..');
-  const reads = [workspace.dir, ...readable, installation, CONTAINED_CLI, ...(preload ? [preload] : []), ...browserCandidates(env)];
+  // The code cache first: the TypeScript transform's preload loads Playwright.
+  const preloads = [CONTAINED_CODE_CACHE, ...(preload ? [preload] : [])];
+  const reads = [workspace.dir, ...readable, installation, CONTAINED_CLI, CODE_CACHE_MODULE, ...preloads, ...browserCandidates(env)];
   const { limits } = config.containment;
   const sandbox = sandboxPrefix(
     config.containment.os_sandbox,
@@ -396,7 +400,7 @@ function containedInvocation(
   );
   const sandboxed = 'prefix' in sandbox;
   // Inside the sandbox the runner process connects to the relays' sockets.
-  const permissions = runPermissions({ writable: [workspace.workDir, setup.tempDir], readable: sandboxed ? [...reads, NETWORK_DIR_INSIDE] : reads, heapMb: limits.worker_heap_mb, ...(preload ? { preload } : {}) });
+  const permissions = runPermissions({ writable: [workspace.workDir, setup.tempDir], readable: sandboxed ? [...reads, NETWORK_DIR_INSIDE] : reads, heapMb: limits.worker_heap_mb, preloads });
   if (!sandboxed) mkdirSync(setup.tempDir, { recursive: true });
   const routes = sandboxed ? setup.routes.map((route) => ({ address: route.address, port: route.port, socket: path.posix.join(NETWORK_DIR_INSIDE, route.socket) })) : [];
   return {

@@ -1,6 +1,6 @@
 // V8's code cache for large CommonJS files, where Node keeps none of its own (before 22): compiling
 // TypeScript's 9 MB compiler, or Playwright's two 3 MB bundles in the config reader, is a large part of a
-// quick command. One cache file per source (CRC and size of its bytes) and Node version, in the
+// quick command. One cache file per source (CRC and size of its bytes), Node version and heap limit, in the
 // .cache/scribe folder of the node_modules that holds the source; written at exit, when it holds the
 // functions the run compiled, and only when there was none or V8 refused it.
 //
@@ -14,6 +14,17 @@ const { threadId } = require('node:worker_threads');
 const { crc32 } = require('node:zlib');
 
 /**
+ * V8 refuses a cache made under other flags than its own. Of the flags Scribe's processes differ in, the heap
+ * limit is the one V8 counts (a contained run's processes have one, Scribe's own do not), so it names the file:
+ * two kinds of process then keep a cache each rather than refusing and rewriting each other's.
+ */
+function heapLimitTag() {
+  const flags = [process.env.NODE_OPTIONS ?? '', ...process.execArgv].join(' ');
+  const limits = [...flags.matchAll(/--max[-_]old[-_]space[-_]size[= ](\d+)/g)];
+  return limits.length > 0 ? `-heap${limits.at(-1)[1]}` : '';
+}
+
+/**
  * Runs a CommonJS file as require would, compiled from the code cache, and registers it in require's
  * cache, so a later require of it (ts-morph's of the compiler) gets this copy.
  */
@@ -24,25 +35,63 @@ function loadWithCodeCache(file) {
   require.cache[file] = module;
   // The checksum of the bytes: a string's is a few times slower (it is encoded first).
   const bytes = readFileSync(file);
-  compileWithCodeCache(module, bytes.toString('utf8'), file, `${crc32(bytes).toString(16)}-${bytes.length}`);
+  const cacheFile = codeCacheFile(file, `${crc32(bytes).toString(16)}-${bytes.length}`, heapLimitTag());
+  const cached = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
+  const { script } = compileWithCodeCache(module, bytes.toString('utf8'), file, cached);
+  if (cacheFile !== undefined && (cached === undefined || script.cachedDataRejected)) process.once('exit', () => writeQuietly(cacheFile, script.createCachedData()));
   module.loaded = true;
   return module.exports;
 }
 
 /**
- * Makes every later require of a file that `shouldCache` accepts compile from the code cache (a process
+ * Makes every later require of a file that `shouldCache(file, source)` accepts compile from the code cache (a process
  * that loads a package it does not call directly: the config reader and Playwright's bundles).
+ * `readOnly`: a process that may not write the cache (a contained run's) takes a cache where there is one and
+ * compiles as Node does where there is none.
  */
-function cacheCompiledFiles(shouldCache) {
+function cacheCompiledFiles(shouldCache, { readOnly = false } = {}) {
   const compile = nodeModule.prototype._compile;
+  const heapTag = heapLimitTag();
+  const toWrite = atExit();
   nodeModule.prototype._compile = function compileCached(content, filename, ...rest) {
-    return shouldCache(filename) ? compileWithCodeCache(this, content, filename, `${crc32(content).toString(16)}-${content.length}`) : compile.call(this, content, filename, ...rest);
+    if (!shouldCache(filename, content)) return compile.call(this, content, filename, ...rest);
+    const cacheFile = codeCacheFile(filename, `${crc32(content).toString(16)}-${content.length}`, heapTag);
+    const cached = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
+    if (readOnly && cached === undefined) return compile.call(this, content, filename, ...rest);
+    const { result, script } = compileWithCodeCache(this, content, filename, cached);
+    if (!readOnly && cacheFile !== undefined && (cached === undefined || script.cachedDataRejected)) toWrite(() => writeQuietly(cacheFile, script.createCachedData()));
+    return result;
   };
 }
 
-/** Playwright's bundles (playwright-core's and playwright's lib/*Bundle.js): 7 MB every process that loads Playwright compiles. */
+/** One exit listener for all of a process's cache writes, however many files it compiles. */
+function atExit() {
+  const writes = [];
+  return (write) => {
+    if (writes.length === 0) process.once('exit', () => writes.forEach((each) => each()));
+    writes.push(write);
+  };
+}
+
+/**
+ * Playwright's bundles (the *Bundle.js files of playwright-core's and playwright's lib folders): 7 MB every
+ * process that loads Playwright compiles, and Babel's 3 MB (lib/transform/babelBundle.js) where it transforms TypeScript.
+ */
 function isPlaywrightBundle(file) {
-  return /[\\/]playwright(-core)?[\\/]lib[\\/]\w+Bundle\.js$/.test(file);
+  return /[\\/]playwright(-core)?[\\/]lib[\\/](\w+[\\/])*\w+Bundle\.js$/.test(file);
+}
+
+/**
+ * A module of Playwright's two packages that may compile from a cache: what a contained run's processes do
+ * (contained-code-cache.cjs). Node 20 loses a script's import() referrer when V8 takes its code from a cache
+ * (the import then fails: "A dynamic import callback was not specified"), so a module that calls import() —
+ * the loader of ES module configs and specs, the matchers — compiles as Node compiles it. The bundles are
+ * cached whatever they hold, as in Scribe's own processes: their import() calls are not reached in a run
+ * (Babel's config files, which Playwright's transform turns off; an optional proxy package; a fallback for a
+ * Node without a global crypto; code of `new Function`, which has no referrer to lose).
+ */
+function isCacheablePlaywrightModule(file, source) {
+  return /[\\/]node_modules[\\/]playwright(-core)?[\\/].*\.js$/.test(file) && (isPlaywrightBundle(file) || !source.includes('import('));
 }
 
 /**
@@ -54,20 +103,22 @@ function enableCodeCache() {
   else cacheCompiledFiles(isPlaywrightBundle);
 }
 
-/** `checksum` names the source's content: V8 checks its own version and flags against a cache, not the source. */
-function compileWithCodeCache(module, source, file, checksum) {
-  const cacheFile = codeCacheFile(file, checksum);
-  const cached = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
-  const script = new vm.Script(nodeModule.wrap(source), { filename: file, cachedData: cached });
+/**
+ * Compiles and runs a module as Node's loader would, from `cached` where V8 takes it (V8 checks its own
+ * version and flags against a cache, not the source: the cache file's name holds the source's checksum). A
+ * dynamic import() in the module goes to the main context's loader, as close as vm comes to Node's own compile
+ * (Playwright's take absolute paths: its ES module loader and matchers).
+ */
+function compileWithCodeCache(module, source, file, cached) {
+  const script = new vm.Script(nodeModule.wrap(source), { filename: file, cachedData: cached, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
   const result = script.runInThisContext().call(module.exports, module.exports, nodeModule.createRequire(file), module, file, path.dirname(file));
-  if (cacheFile !== undefined && (cached === undefined || script.cachedDataRejected)) process.once('exit', () => writeQuietly(cacheFile, script.createCachedData()));
-  return result;
+  return { result, script };
 }
 
-/** One cache file per source content and Node version; none for a file outside node_modules. */
-function codeCacheFile(file, checksum) {
+/** One cache file per source content, Node version and heap limit; none for a file outside node_modules. */
+function codeCacheFile(file, checksum, heapTag) {
   const folder = cacheFolderFor(file);
-  return folder === undefined ? undefined : path.join(folder, `${path.basename(file, '.js')}-${process.version}-${process.arch}-${checksum}.v8-cache`);
+  return folder === undefined ? undefined : path.join(folder, `${path.basename(file, '.js')}-${process.version}-${process.arch}${heapTag}-${checksum}.v8-cache`);
 }
 
 /** Where Scribe keeps its caches for a file of an installed package: the .cache/scribe folder of that node_modules. */
@@ -97,4 +148,4 @@ function writeQuietly(file, data) {
   }
 }
 
-module.exports = { cacheCompiledFiles, cacheFolderFor, enableCodeCache, loadWithCodeCache };
+module.exports = { cacheCompiledFiles, cacheFolderFor, enableCodeCache, isCacheablePlaywrightModule, loadWithCodeCache };

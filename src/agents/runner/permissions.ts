@@ -23,8 +23,8 @@ export interface PermissionPaths {
   readable: readonly string[];
   /** The JavaScript heap of each process, in MB. */
   heapMb: number;
-  /** A module every process requires before its own code (readable must include it). */
-  preload?: string;
+  /** Modules every process requires before its own code, in order (readable must include them). */
+  preloads?: readonly string[];
 }
 
 export interface RunPermissions {
@@ -46,7 +46,7 @@ export function runPermissions(paths: PermissionPaths): RunPermissions {
     `--max-old-space-size=${paths.heapMb}`,
     ...reads,
     ...paths.writable.map((folder) => nodeOption('--allow-fs-write', folder)),
-    ...(paths.preload ? [nodeOption('--require', paths.preload)] : []),
+    ...(paths.preloads ?? []).map((preload) => nodeOption('--require', preload)),
   ];
   return { runner: [...common, '--allow-child-process'].join(' '), workers: common.join(' ') };
 }
