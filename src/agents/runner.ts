@@ -30,7 +30,7 @@ import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOu
 import { newRunId, removeAbandonedRuns, removeAbandonedScratch, removeWorkspace, scratchName, workspaceDir } from './runner/run-folders.ts';
 import { hostCgroups, openMemoryCap, removeAbandonedCaps, type MemoryCapOutcome } from './runner/memory-cap.ts';
 import { nodeOption, runPermissions } from './runner/permissions.ts';
-import { CODE_CACHE_MODULE, CONTAINED_CODE_CACHE, makeRunCodeCache } from './runner/run-code-cache.ts';
+import { CODE_CACHE_MODULE, CONTAINED_CODE_CACHE, makeRunCodeCache, TRUSTED_CODE_CACHE } from './runner/run-code-cache.ts';
 import { fileSizeLimit, sandboxPrefix, SandboxUnavailableError, type SandboxChoice } from './runner/sandbox.ts';
 import { RUN_FOLDER_VARIABLE } from './runner/run-folder/scribe-run.ts';
 import {
@@ -249,7 +249,7 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
     try {
       invocation = contained
         ? containedInvocation({ dir, workDir, configFile }, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], { dir, workDir }, contained.tempDir), [cwd, sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, contained, cjsTransform)
-        : { cli: playwright.cli, args: ['test', '--config', configFile, ...(options.playwrightArgs ?? [])], env: withPreload(playwrightEnv(env, options.baseURL, { dir }), cjsTransform), sandbox: { unavailable: 'a trusted run' } };
+        : { cli: playwright.cli, args: ['test', '--config', configFile, ...(options.playwrightArgs ?? [])], env: withPreloads(playwrightEnv(env, options.baseURL, { dir }), [TRUSTED_CODE_CACHE, ...(cjsTransform ? [cjsTransform] : [])]), sandbox: { unavailable: 'a trusted run' } };
     } catch (error) {
       if (error instanceof SandboxUnavailableError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
       throw error;
@@ -458,14 +458,14 @@ function playwrightEnv(env: NodeJS.ProcessEnv, baseURL: string, workspace: Pick<
 }
 
 /**
- * A trusted run's environment with `preload` required by its Playwright processes, unless the caller has
- * NODE_OPTIONS of its own (a loader or hook of the user's: in doubt, Playwright's loader stays) or the
+ * A trusted run's environment with `preloads` required by its Playwright processes, unless the caller has
+ * NODE_OPTIONS of its own (a loader or hook of the user's: in doubt, Playwright's loader stays) or a
  * preload's path cannot be written in NODE_OPTIONS (a Windows path: its backslashes).
  */
-function withPreload(env: NodeJS.ProcessEnv, preload: string | undefined): NodeJS.ProcessEnv {
-  if (!preload || env.NODE_OPTIONS?.trim()) return env;
+function withPreloads(env: NodeJS.ProcessEnv, preloads: readonly string[]): NodeJS.ProcessEnv {
+  if (env.NODE_OPTIONS?.trim()) return env;
   try {
-    return { ...env, NODE_OPTIONS: nodeOption('--require', preload) };
+    return { ...env, NODE_OPTIONS: preloads.map((preload) => nodeOption('--require', preload)).join(' ') };
   } catch {
     return env;
   }

@@ -96,11 +96,12 @@ function isCacheablePlaywrightModule(file, source) {
 
 /**
  * The code cache for a process that loads Playwright: Node's own for every module where it has one (22+),
- * else Scribe's for Playwright's bundles (TypeScript's compiler is loaded through loadWithCodeCache).
+ * else Scribe's for the files `shouldCache` names: Playwright's bundles in Scribe's own processes (TypeScript's
+ * compiler is loaded through loadWithCodeCache), its modules in a trusted run's.
  */
-function enableCodeCache() {
+function enableCodeCache(shouldCache = isPlaywrightBundle) {
   if (nodeModule.enableCompileCache) nodeModule.enableCompileCache();
-  else cacheCompiledFiles(isPlaywrightBundle);
+  else cacheCompiledFiles(shouldCache);
 }
 
 /**

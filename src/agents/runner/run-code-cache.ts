@@ -17,7 +17,9 @@ const { cacheFolderFor } = require('../../util/code-cache.cjs') as { cacheFolder
 
 /** Preloaded into a contained run's Playwright processes: the cache, read only. */
 export const CONTAINED_CODE_CACHE = fileURLToPath(new URL('./contained-code-cache.cjs', import.meta.url));
-/** What the preload requires: the cache's own code, which the run must be able to read. */
+/** Preloaded into a trusted run's Playwright processes: the cache Scribe's own processes keep, written where missing. */
+export const TRUSTED_CODE_CACHE = fileURLToPath(new URL('./trusted-code-cache.cjs', import.meta.url));
+/** What the preloads require: the cache's own code, which a contained run must be able to read. */
 export const CODE_CACHE_MODULE = fileURLToPath(new URL('../../util/code-cache.cjs', import.meta.url));
 const MAKER = fileURLToPath(new URL('./code-cache-maker.cjs', import.meta.url));
 

@@ -7,10 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runPermissions } from '../../../src/agents/runner/permissions.ts';
-import { CONTAINED_CODE_CACHE, makeRunCodeCache, runCodeCacheStamp } from '../../../src/agents/runner/run-code-cache.ts';
+import { CONTAINED_CODE_CACHE, makeRunCodeCache, runCodeCacheStamp, TRUSTED_CODE_CACHE } from '../../../src/agents/runner/run-code-cache.ts';
 
 const codeCache = fileURLToPath(new URL('../../../src/util/code-cache.cjs', import.meta.url));
 let installation: string;
@@ -111,5 +112,19 @@ describe("the contained runs' code cache maker", () => {
     } finally {
       rmSync(bare, { recursive: true, force: true });
     }
+  });
+});
+
+// Where Node keeps a compile cache of its own (22+), a trusted run uses that one, as Scribe's own processes do.
+describe.skipIf('enableCompileCache' in nodeModule)("a trusted run's processes (the user's own specs)", () => {
+  it("compile Playwright's modules through the cache Scribe's own processes keep, and write it where missing", () => {
+    const load = () =>
+      execFileSync(process.execPath, ['-e', `console.log(require(${JSON.stringify(testPackage())}).core.answer)`], { encoding: 'utf8', env: { PATH: process.env.PATH, NODE_OPTIONS: `--require ${TRUSTED_CODE_CACHE}` } }).trim();
+    expect(load()).toBe('14');
+    // Named as a process without a heap limit names them: the command's own bundles share them.
+    expect(cached().map((name) => name.split('-')[0]).sort()).toEqual(['coreBundle', 'index']);
+    expect(cached().some((name) => name.includes('-heap'))).toBe(false);
+    expect(load()).toBe('14');
+    expect(cached()).toHaveLength(2);
   });
 });
