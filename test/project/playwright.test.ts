@@ -48,7 +48,8 @@ describe('the Playwright config reader', () => {
     async () => {
       writeConfig();
       const cacheDir = path.join(repoRoot, 'node_modules', '.cache', 'scribe');
-      const coreBundle = () => readdirSync(cacheDir).filter((name) => name.startsWith(`coreBundle-${process.version}-${process.arch}-`) && name.endsWith('.v8-cache'));
+      // The reader's own cache: named without a heap limit (a contained run's processes keep theirs, named by theirs).
+      const coreBundle = () => readdirSync(cacheDir).filter((name) => new RegExp(`^coreBundle-${process.version}-${process.arch}-[0-9a-f]+-\\d+\\.v8-cache$`).test(name));
       expect((await readProjectPlaywright(dir, process.env))?.project.use.testIdAttribute).toBe('data-qa');
       expect(coreBundle()).toHaveLength(1);
       const cacheFile = path.join(cacheDir, coreBundle()[0]!);
