@@ -15,16 +15,26 @@ const { cacheCompiledFiles, isCacheablePlaywrightModule } = require('../../util/
 const ENTRIES = ['lib/program.js', 'lib/transform/babelBundle.js', 'lib/worker/workerProcessEntry.js', 'lib/worker/workerMain.js'];
 
 const [testPackage, stamp, claim] = process.argv.slice(2);
-cacheCompiledFiles(isCacheablePlaywrightModule);
-const playwright = path.dirname(require.resolve('playwright/package.json', { paths: [testPackage] }));
-for (const file of [require.resolve(testPackage), ...ENTRIES.map((entry) => path.join(playwright, entry)).filter(existsSync)]) {
-  try {
-    require(file);
-  } catch {
-    // A module that cannot load outside a run leaves its cache unwritten; the run compiles it.
+
+/** Requires the entries, each on its own: a module that cannot load outside a run leaves its cache unwritten, and the run compiles it. */
+function requireEntries() {
+  const playwright = path.dirname(require.resolve('playwright/package.json', { paths: [testPackage] }));
+  for (const file of [require.resolve(testPackage), ...ENTRIES.map((entry) => path.join(playwright, entry)).filter(existsSync)]) {
+    try {
+      require(file);
+    } catch {
+      // Left to the run.
+    }
   }
 }
-// After the cache's own exit listener, which was added first.
+
+cacheCompiledFiles(isCacheablePlaywrightModule);
+try {
+  requireEntries();
+} catch {
+  // No Playwright to be found from the run's: nothing to cache, and the stamp keeps the next run from trying again.
+}
+// Added after the cache's own exit listener, so the stamp follows the cache files.
 process.once('exit', () => {
   try {
     writeFileSync(stamp, `${new Date().toISOString()}\n`);

@@ -103,6 +103,15 @@ describe("the contained runs' code cache maker", () => {
     expect(cached().filter((name) => name.includes('-heap700-'))).toEqual([]);
   });
 
+  it('stamps an installation it finds no Playwright in, caching nothing, so the next run does not try again', async () => {
+    rmSync(path.join(installation, 'node_modules', 'playwright'), { recursive: true });
+    const where = runCodeCacheStamp(testPackage(), 640)!;
+    makeRunCodeCache(testPackage(), 640);
+    await stampWritten(where.stamp);
+    expect(existsSync(where.claim)).toBe(false);
+    expect(cached()).toEqual([]);
+  });
+
   it('gives up quietly where the installation cannot hold a cache (no node_modules folder above it)', () => {
     const bare = mkdtempSync(path.join(tmpdir(), 'scribe-run-code-cache-bare-'));
     try {
