@@ -35,10 +35,8 @@ function loadWithCodeCache(file) {
   require.cache[file] = module;
   // The checksum of the bytes: a string's is a few times slower (it is encoded first).
   const bytes = readFileSync(file);
-  const cacheFile = codeCacheFile(file, `${crc32(bytes).toString(16)}-${bytes.length}`, heapLimitTag());
-  const cached = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
-  const { script } = compileWithCodeCache(module, bytes.toString('utf8'), file, cached);
-  if (cacheFile !== undefined && (cached === undefined || script.cachedDataRejected)) process.once('exit', () => writeQuietly(cacheFile, script.createCachedData()));
+  const { write } = compileWithCodeCache(module, bytes.toString('utf8'), file, codeCacheOf(file, checksumOf(bytes), heapLimitTag()));
+  if (write) process.once('exit', write);
   module.loaded = true;
   return module.exports;
 }
@@ -55,11 +53,10 @@ function cacheCompiledFiles(shouldCache, { readOnly = false } = {}) {
   const toWrite = atExit();
   nodeModule.prototype._compile = function compileCached(content, filename, ...rest) {
     if (!shouldCache(filename, content)) return compile.call(this, content, filename, ...rest);
-    const cacheFile = codeCacheFile(filename, `${crc32(content).toString(16)}-${content.length}`, heapTag);
-    const cached = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
-    if (readOnly && cached === undefined) return compile.call(this, content, filename, ...rest);
-    const { result, script } = compileWithCodeCache(this, content, filename, cached);
-    if (!readOnly && cacheFile !== undefined && (cached === undefined || script.cachedDataRejected)) toWrite(() => writeQuietly(cacheFile, script.createCachedData()));
+    const cache = codeCacheOf(filename, checksumOf(content), heapTag);
+    if (readOnly && cache.cached === undefined) return compile.call(this, content, filename, ...rest);
+    const { result, write } = compileWithCodeCache(this, content, filename, cache);
+    if (write && !readOnly) toWrite(write);
     return result;
   };
 }
@@ -105,21 +102,30 @@ function enableCodeCache(shouldCache = isPlaywrightBundle) {
 }
 
 /**
- * Compiles and runs a module as Node's loader would, from `cached` where V8 takes it (V8 checks its own
+ * Compiles and runs a module as Node's loader would, from the cache where V8 takes it (V8 checks its own
  * version and flags against a cache, not the source: the cache file's name holds the source's checksum). A
  * dynamic import() in the module goes to the main context's loader, as close as vm comes to Node's own compile
- * (Playwright's take absolute paths: its ES module loader and matchers).
+ * (Playwright's take absolute paths: its ES module loader and matchers). `write`, where there was no cache or
+ * V8 refused it, writes one from what the process has compiled by the time it is called (at exit).
  */
-function compileWithCodeCache(module, source, file, cached) {
+function compileWithCodeCache(module, source, file, { cacheFile, cached }) {
   const script = new vm.Script(nodeModule.wrap(source), { filename: file, cachedData: cached, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
   const result = script.runInThisContext().call(module.exports, module.exports, nodeModule.createRequire(file), module, file, path.dirname(file));
-  return { result, script };
+  const stale = cacheFile !== undefined && (cached === undefined || script.cachedDataRejected);
+  return { result, write: stale ? () => writeQuietly(cacheFile, script.createCachedData()) : undefined };
 }
 
-/** One cache file per source content, Node version and heap limit; none for a file outside node_modules. */
-function codeCacheFile(file, checksum, heapTag) {
+/** A source's content, as cache files are named by it: its CRC and length. */
+function checksumOf(source) {
+  return `${crc32(source).toString(16)}-${source.length}`;
+}
+
+/** The cache file of a source (none for a file outside node_modules) and what it holds, if anything. */
+function codeCacheOf(file, checksum, heapTag) {
   const folder = cacheFolderFor(file);
-  return folder === undefined ? undefined : path.join(folder, `${path.basename(file, '.js')}-${process.version}-${process.arch}${heapTag}-${checksum}.v8-cache`);
+  if (folder === undefined) return { cacheFile: undefined, cached: undefined };
+  const cacheFile = path.join(folder, `${path.basename(file, '.js')}-${process.version}-${process.arch}${heapTag}-${checksum}.v8-cache`);
+  return { cacheFile, cached: readIfPresent(cacheFile) };
 }
 
 /** Where Scribe keeps its caches for a file of an installed package: the .cache/scribe folder of that node_modules. */
