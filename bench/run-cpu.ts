@@ -76,13 +76,13 @@ const esmLoading = projectEsmLoading([project]);
 console.log(`the project ${esmLoading.needed ? `needs Playwright's ESM loader: ${esmLoading.because}` : "needs no ESM loader"}`);
 const env = { ...process.env, SCRIBE_HOME: path.join(project, '.scribe'), E2E_USERNAME: DEMO_ACCOUNT.username, E2E_PASSWORD: DEMO_ACCOUNT.password };
 const runner = loadRunnerConfig();
-const require = createRequire(import.meta.url);
+// The stamp of the runs' code cache for this checkout's Playwright and the runner's heap limit; the cache files sit beside it.
+const { stamp: codeCacheStamp } = runCodeCacheStamp(realpathSync(path.dirname(createRequire(import.meta.url).resolve('@playwright/test/package.json'))), runner.containment.limits.worker_heap_mb)!;
 
 /** Waits (at most 30 s) for the stamp of the runs' code cache, which a maker started after a run writes. */
 async function codeCacheMade(): Promise<void> {
-  const { stamp } = runCodeCacheStamp(realpathSync(path.dirname(require.resolve('@playwright/test/package.json'))), runner.containment.limits.worker_heap_mb)!;
-  for (let waited = 0; !existsSync(stamp); waited += 100) {
-    if (waited > 30_000) throw new Error(`the runs' code cache was not made (no ${stamp})`);
+  for (let waited = 0; !existsSync(codeCacheStamp); waited += 100) {
+    if (waited > 30_000) throw new Error(`the runs' code cache was not made (no ${codeCacheStamp})`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -90,7 +90,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /** The contained runs' code cache files (made after the warm-up run), moved into a folder of their own while `work` runs. */
 async function withoutCodeCache<T>(work: () => Promise<T>): Promise<T> {
-  const folder = path.dirname(runCodeCacheStamp(realpathSync(path.dirname(require.resolve('@playwright/test/package.json'))), runner.containment.limits.worker_heap_mb)!.stamp);
+  const folder = path.dirname(codeCacheStamp);
   const aside = mkdtempSync(path.join(tmpdir(), 'scribe-run-cpu-cache-'));
   const files = readdirSync(folder).filter((name) => name.includes(`-heap${runner.containment.limits.worker_heap_mb}-`) && name.endsWith('.v8-cache'));
   if (files.length === 0) throw new Error(`no code cache for the runs in ${folder}: the warm-up run should have made it`);
