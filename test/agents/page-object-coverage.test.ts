@@ -4,11 +4,12 @@
  * there (real files in a temporary project: the page objects, a fixtures module that re-exports them, a
  * helper the method calls). A page-object method that does nothing of the kind is still refused.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uncoveredParts } from '../../src/agents/request-coverage.ts';
+import { writeFiles } from '../fixtures/files.ts';
 
 const FILES: Record<string, string> = {
   'e2e/pages/login-page.ts': `import type { Page } from '@playwright/test';
@@ -73,10 +74,7 @@ export { expect } from '@playwright/test';
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'scribe-page-objects-'));
-  for (const [file, text] of Object.entries(FILES)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  }
+  writeFiles(dir, FILES);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { loadScribeConfig } from '../../src/config/scribe.ts';
 import { importPath, renderProjectStyle } from '../../src/agents/scribe-prompt.ts';
 import { readProjectStyle } from '../../src/project/style.ts';
 import { STYLE_FILES } from '../fixtures/style-project.ts';
+import { writeFiles } from '../fixtures/files.ts';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -14,10 +15,7 @@ afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, f
 function projectWith(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'scribe-style-'));
   dirs.push(dir);
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  }
+  writeFiles(dir, files);
   return dir;
 }
 

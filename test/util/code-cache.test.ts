@@ -11,20 +11,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodeModule from 'node:module';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeFiles } from '../fixtures/files.ts';
 
 const codeCache = fileURLToPath(new URL('../../src/util/code-cache.cjs', import.meta.url));
 let project: string;
 
 beforeEach(() => {
   project = mkdtempSync(path.join(tmpdir(), 'scribe-code-cache-'));
-  const files: Array<[string, string]> = [
-    ['node_modules/playwright-core/lib/coreBundle.js', 'exports.answer = [1, 2, 3].map((n) => n * 14).at(0);\n'],
-    ['node_modules/playwright-core/lib/server.js', 'exports.answer = 42;\n'],
-  ];
-  for (const [file, text] of files) {
-    mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
-    writeFileSync(path.join(project, file), text);
-  }
+  writeFiles(project, {
+    'node_modules/playwright-core/lib/coreBundle.js': 'exports.answer = [1, 2, 3].map((n) => n * 14).at(0);\n',
+    'node_modules/playwright-core/lib/server.js': 'exports.answer = 42;\n',
+  });
 });
 afterEach(() => rmSync(project, { recursive: true, force: true }));
 

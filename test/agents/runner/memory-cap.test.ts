@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryCgroupOf, openMemoryCap, removeAbandonedCaps } from '../../../src/agents/runner/memory-cap.ts';
 import { removeAbandonedScratch, scratchName } from '../../../src/agents/runner/run-folders.ts';
+import { writeFiles } from '../../fixtures/files.ts';
 
 /** Above Linux's largest pid (2^22): no process has it. */
 const GONE_PID = 4_194_400;
@@ -21,10 +22,7 @@ afterEach(() => {
 function cgroupRoot(layout: Record<string, string>): string {
   const root = mkdtempSync(path.join(tmpdir(), 'scribe-cgroup-test-'));
   roots.push(root);
-  for (const [file, text] of Object.entries(layout)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), text);
-  }
+  writeFiles(root, layout);
   return root;
 }
 

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runPermissions } from '../../../src/agents/runner/permissions.ts';
 import { CONTAINED_CODE_CACHE, makeRunCodeCache, runCodeCacheStamp, TRUSTED_CODE_CACHE } from '../../../src/agents/runner/run-code-cache.ts';
+import { writeFiles } from '../../fixtures/files.ts';
 
 const codeCache = fileURLToPath(new URL('../../../src/util/code-cache.cjs', import.meta.url));
 let installation: string;
@@ -21,21 +22,17 @@ const cached = () => (existsSync(cacheFolder()) ? readdirSync(cacheFolder()).fil
 
 beforeEach(() => {
   installation = mkdtempSync(path.join(tmpdir(), 'scribe-run-code-cache-'));
-  const files: Array<[string, string]> = [
-    ['node_modules/@playwright/test/package.json', '{ "name": "@playwright/test", "version": "1.99.0", "main": "index.js" }\n'],
-    ['node_modules/@playwright/test/index.js', "module.exports = require('playwright/lib/index.js');\n"],
-    ['node_modules/playwright/package.json', '{ "name": "playwright", "version": "1.99.0" }\n'],
-    ['node_modules/playwright/lib/index.js', "exports.core = require('playwright-core/lib/coreBundle.js');\n"],
-    ['node_modules/playwright/lib/program.js', 'exports.program = [1, 2].map((n) => n + 1);\n'],
-    ['node_modules/playwright/lib/worker/workerProcessEntry.js', 'exports.entry = () => 1;\n'],
-    ['node_modules/playwright/lib/common/index.js', 'exports.load = (file) => import(file);\n'],
-    ['node_modules/playwright-core/package.json', '{ "name": "playwright-core", "version": "1.99.0" }\n'],
-    ['node_modules/playwright-core/lib/coreBundle.js', 'exports.answer = [1, 2, 3].map((n) => n * 14).at(0);\n'],
-  ];
-  for (const [file, text] of files) {
-    mkdirSync(path.dirname(path.join(installation, file)), { recursive: true });
-    writeFileSync(path.join(installation, file), text);
-  }
+  writeFiles(installation, {
+    'node_modules/@playwright/test/package.json': '{ "name": "@playwright/test", "version": "1.99.0", "main": "index.js" }\n',
+    'node_modules/@playwright/test/index.js': "module.exports = require('playwright/lib/index.js');\n",
+    'node_modules/playwright/package.json': '{ "name": "playwright", "version": "1.99.0" }\n',
+    'node_modules/playwright/lib/index.js': "exports.core = require('playwright-core/lib/coreBundle.js');\n",
+    'node_modules/playwright/lib/program.js': 'exports.program = [1, 2].map((n) => n + 1);\n',
+    'node_modules/playwright/lib/worker/workerProcessEntry.js': 'exports.entry = () => 1;\n',
+    'node_modules/playwright/lib/common/index.js': 'exports.load = (file) => import(file);\n',
+    'node_modules/playwright-core/package.json': '{ "name": "playwright-core", "version": "1.99.0" }\n',
+    'node_modules/playwright-core/lib/coreBundle.js': 'exports.answer = [1, 2, 3].map((n) => n * 14).at(0);\n',
+  });
 });
 afterEach(() => rmSync(installation, { recursive: true, force: true }));
 
