@@ -29,7 +29,7 @@ import { readPlaywrightReport, testsOf } from './runner/playwright-report.ts';
 import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
 import { newRunId, removeAbandonedRuns, removeAbandonedScratch, removeWorkspace, scratchName, workspaceDir } from './runner/run-folders.ts';
 import { hostCgroups, openMemoryCap, removeAbandonedCaps, type MemoryCapOutcome } from './runner/memory-cap.ts';
-import { nodeOption, runPermissions } from './runner/permissions.ts';
+import { preloadOptions, runPermissions } from './runner/permissions.ts';
 import { CODE_CACHE_MODULE, CONTAINED_CODE_CACHE, makeRunCodeCache, TRUSTED_CODE_CACHE } from './runner/run-code-cache.ts';
 import { fileSizeLimit, sandboxPrefix, SandboxUnavailableError, type SandboxChoice } from './runner/sandbox.ts';
 import { RUN_FOLDER_VARIABLE } from './runner/run-folder/scribe-run.ts';
@@ -465,7 +465,7 @@ function playwrightEnv(env: NodeJS.ProcessEnv, baseURL: string, workspace: Pick<
 function withPreloads(env: NodeJS.ProcessEnv, preloads: readonly string[]): NodeJS.ProcessEnv {
   if (env.NODE_OPTIONS?.trim()) return env;
   try {
-    return { ...env, NODE_OPTIONS: preloads.map((preload) => nodeOption('--require', preload)).join(' ') };
+    return { ...env, NODE_OPTIONS: preloadOptions(preloads).join(' ') };
   } catch {
     return env;
   }

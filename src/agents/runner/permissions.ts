@@ -46,7 +46,7 @@ export function runPermissions(paths: PermissionPaths): RunPermissions {
     `--max-old-space-size=${paths.heapMb}`,
     ...reads,
     ...paths.writable.map((folder) => nodeOption('--allow-fs-write', folder)),
-    ...(paths.preloads ?? []).map((preload) => nodeOption('--require', preload)),
+    ...preloadOptions(paths.preloads ?? []),
   ];
   return { runner: [...common, '--allow-child-process'].join(' '), workers: common.join(' ') };
 }
@@ -62,6 +62,11 @@ function ancestors(folder: string): string[] {
 /** Node 20 names it --experimental-permission; later Nodes --permission. */
 function permissionFlag(): string {
   return process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+}
+
+/** NODE_OPTIONS flags that have each process require `preloads` first, in order (throws as nodeOption does). */
+export function preloadOptions(preloads: readonly string[]): string[] {
+  return preloads.map((preload) => nodeOption('--require', preload));
 }
 
 /** A flag with a path NODE_OPTIONS can carry: quoted, so a space in a folder name does not split it. */
