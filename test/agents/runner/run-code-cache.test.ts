@@ -36,9 +36,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(installation, { recursive: true, force: true }));
 
-async function stampWritten(stamp: string): Promise<void> {
-  for (let waited = 0; !existsSync(stamp); waited += 50) {
-    if (waited > 20_000) throw new Error(`the maker wrote no stamp (${stamp})`);
+/** Waits for the maker to be done: its stamp written, then its claim let go (its last act, after the stamp). */
+async function makerDone(where: { stamp: string; claim: string }): Promise<void> {
+  for (let waited = 0; !existsSync(where.stamp) || existsSync(where.claim); waited += 50) {
+    if (waited > 20_000) throw new Error(`the maker did not finish: stamp ${existsSync(where.stamp) ? 'written' : 'missing'}, claim ${existsSync(where.claim) ? 'held' : 'let go'} (${where.stamp})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -48,7 +49,7 @@ describe("the contained runs' code cache maker", () => {
     const where = runCodeCacheStamp(testPackage(), 640)!;
     expect(path.basename(where.stamp)).toBe(`contained-run-1.99.0-${process.version}-${process.arch}-heap640.done`);
     makeRunCodeCache(testPackage(), 640);
-    await stampWritten(where.stamp);
+    await makerDone(where);
     expect(existsSync(where.claim)).toBe(false);
     // The entries and what they require; not the module that calls import(), which Node 20 cannot run from a cache.
     expect(cached().map((name) => name.split('-')[0]).sort()).toEqual(['coreBundle', 'index', 'program', 'workerProcessEntry']);
@@ -79,14 +80,14 @@ describe("the contained runs' code cache maker", () => {
     const longAgo = new Date(Date.now() - 5 * 60_000);
     utimesSync(where.claim, longAgo, longAgo);
     makeRunCodeCache(testPackage(), 640);
-    await stampWritten(where.stamp);
+    await makerDone(where);
     expect(cached().length).toBeGreaterThan(0);
   });
 
   it("is what V8 takes in a process with a contained run's flags (permission model, heap limit, the preloaded reader)", async () => {
     const where = runCodeCacheStamp(testPackage(), 640)!;
     makeRunCodeCache(testPackage(), 640);
-    await stampWritten(where.stamp);
+    await makerDone(where);
     const bundle = path.join(installation, 'node_modules/playwright-core/lib/coreBundle.js');
     const cacheFile = path.join(cacheFolder(), cached().find((name) => name.startsWith('coreBundle-'))!);
     const flags = (heapMb: number) => runPermissions({ writable: [installation], readable: [installation, codeCache, CONTAINED_CODE_CACHE], heapMb, preloads: [CONTAINED_CODE_CACHE] }).workers;
@@ -104,7 +105,7 @@ describe("the contained runs' code cache maker", () => {
     rmSync(path.join(installation, 'node_modules', 'playwright'), { recursive: true });
     const where = runCodeCacheStamp(testPackage(), 640)!;
     makeRunCodeCache(testPackage(), 640);
-    await stampWritten(where.stamp);
+    await makerDone(where);
     expect(existsSync(where.claim)).toBe(false);
     expect(cached()).toEqual([]);
   });
