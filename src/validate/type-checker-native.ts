@@ -3,11 +3,11 @@
  * platform binary) in a process of its own, which checks a batch in a fraction of the JavaScript compiler's
  * time (validate/type-checker.ts). It reads the same compiler options and reports diagnostics in the same shape.
  */
-import { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { TypeDiagnostic } from '../analysis/type-diagnostic.ts';
 import { readTextIfPresent } from '../util/fs.ts';
 import { globalsFileName } from './project-globals.ts';
@@ -38,25 +38,24 @@ export const IDLE_MS = 5_000;
 
 type Spec = { file: string; text: string };
 type FileSystemCallbacks = Record<string, (p: string) => unknown>;
-interface NativeProgram<R> {
-  getSemanticDiagnostics(file?: string): R;
+interface NativeProgram {
+  getSemanticDiagnostics(file?: string): Promise<readonly NativeDiagnostic[]>;
 }
-interface NativeApi<R, V> {
-  updateSnapshot(params: Record<string, unknown>): V extends 'sync' ? NativeSnapshot<R> : Promise<NativeSnapshot<R>>;
+interface NativeApi {
+  updateSnapshot(params: Record<string, unknown>): Promise<NativeSnapshot>;
   close(): unknown;
 }
-interface NativeSnapshot<R> {
-  getProject(configFileName: string): { program: NativeProgram<R> } | undefined;
+interface NativeSnapshot {
+  getProject(configFileName: string): { program: NativeProgram } | undefined;
   dispose(): void;
 }
-type NativeApiConstructor<R, V> = new (options: { cwd: string; fs?: FileSystemCallbacks }) => NativeApi<R, V>;
-type SyncApi = NativeApiConstructor<readonly NativeDiagnostic[], 'sync'>;
-type AsyncApi = NativeApiConstructor<Promise<readonly NativeDiagnostic[]>, 'async'>;
+type AsyncApi = new (options: { cwd: string; fs?: FileSystemCallbacks }) => NativeApi;
 
-/** The native compiler's synchronous API, or why it cannot be used here. */
-function nativeSyncApi(): SyncApi | Error {
+/** Whether the native compiler's synchronous API is installed, or why it cannot be used here (its thread loads it). */
+function nativeSyncApiInstalled(): true | Error {
   try {
-    return (require('typescript-native/unstable/sync') as { API: SyncApi }).API;
+    require.resolve('typescript-native/unstable/sync');
+    return true;
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
@@ -67,22 +66,37 @@ async function nativeAsyncApi(): Promise<AsyncApi> {
   return ((await import('typescript-native/unstable/async')) as unknown as { API: AsyncApi }).API;
 }
 
+/** What the checker's thread (native-check-thread.cjs) answers a batch with. */
+type ThreadAnswer = { id: number; diagnostics: readonly NativeDiagnostic[] } | { id: number; error: string };
+
+/** The checker's thread, and what its answers are read with: signal[0] counts them, signal[1] is 1 once the thread ends. */
+interface CheckerThread {
+  worker: Worker;
+  port: MessagePort;
+  signal: Int32Array;
+  nextId: number;
+}
+
+// A plain script beside this module, in the sources and in dist alike (the build copies .cjs files).
+const THREAD_SCRIPT = new URL('./native-check-thread.cjs', import.meta.url);
+/** The longest a caller waits for one batch's answer: a compiler that hangs is an error, not a generation that never ends. */
+const ANSWER_WAIT_MS = 10 * 60_000;
+
 /**
- * TypeScript 7 in its own process. `check` keeps one process for the validator's life and hands each batch
- * over in memory (a generation's specs are not on disk yet); `checkConcurrently` lets the compiler work
- * while the caller runs the other rules.
+ * TypeScript 7 in its own process, driven from a thread of its own (native-check-thread.cjs), whose synchronous
+ * requests block that thread rather than the caller's. `check` keeps one process for the validator's life and
+ * hands each batch over in memory (a generation's specs are not on disk yet), then waits for the answer; `warm`
+ * has the compiler load its libraries without waiting; `checkConcurrently` lets the compiler work while the
+ * caller runs the other rules.
  */
 export class NativeTypeChecker {
-  private api: NativeApi<readonly NativeDiagnostic[], 'sync'> | undefined;
+  private thread: CheckerThread | undefined;
   private readonly configFile: string;
-  private configText = '{}';
-  private texts = new Map<string, string>();
   private idle: NodeJS.Timeout | undefined;
   /** The project's global declarations by the name `check` serves them under (no file on disk has it). */
   private readonly globals: ReadonlyMap<string, string>;
 
   private constructor(
-    private readonly Api: SyncApi,
     private readonly options: Record<string, unknown>,
     cwd: string,
     private readonly project: ProjectDeclarations,
@@ -94,71 +108,104 @@ export class NativeTypeChecker {
 
   /** The native checker, or the error that says why it is not installed; `idleMs`: how long its process waits for the next batch. */
   static create(options: Record<string, unknown>, cwd = process.cwd(), project: ProjectDeclarations = NO_PROJECT, idleMs = IDLE_MS): NativeTypeChecker | Error {
-    const Api = nativeSyncApi();
-    return Api instanceof Error ? Api : new NativeTypeChecker(Api, options, cwd, project, idleMs);
+    const installed = nativeSyncApiInstalled();
+    return installed instanceof Error ? installed : new NativeTypeChecker(options, cwd, project, idleMs);
   }
 
   /** Whether the compiler process of `check` is up (it exits after `idleMs` without a batch). */
   get running(): boolean {
-    return this.api !== undefined;
+    return this.thread !== undefined;
   }
 
   check(specs: readonly Spec[]): Map<string, TypeDiagnostic[]> {
     clearTimeout(this.idle);
     try {
-      return this.checkNow(specs);
+      return byFile(
+        specs.map((s) => path.resolve(s.file)),
+        this.answer(this.post(specs)),
+      );
     } finally {
       // An idle compiler holds a hundred megabytes: it goes after a while, and the next batch starts another.
       this.idle = setTimeout(() => this.close(), this.idleMs).unref();
     }
   }
 
-  private checkNow(specs: readonly Spec[]): Map<string, TypeDiagnostic[]> {
-    const previous = [...this.texts.keys()];
-    const files = specs.map((s) => path.resolve(s.file));
-    this.texts = new Map([...this.globals, ...specs.map((s): [string, string] => [path.resolve(s.file), s.text])]);
-    this.configText = JSON.stringify({ compilerOptions: this.options, files: [...files, ...this.project.declarationFiles, ...this.globals.keys()] });
-    const first = this.api === undefined;
-    this.api ??= new this.Api({ cwd: path.dirname(this.configFile), fs: inMemory(this.configFile, () => this.configText, () => this.texts) });
-    const changed = [...new Set([this.configFile, ...previous, ...files])];
-    const snapshot = first ? this.api.updateSnapshot({ openProjects: [this.configFile] }) : this.api.updateSnapshot({ fileChanges: { changed } });
-    try {
-      return byFile(files, loaded(snapshot.getProject(this.configFile)?.program).getSemanticDiagnostics());
-    } finally {
-      snapshot.dispose();
-    }
-  }
-
   /**
-   * Starts the compiler process of `check` and has it load the libraries and Playwright's types, so the
-   * first real batch is checked at once (the pipeline does this while the browser starts).
+   * Starts the compiler process of `check` and has it load the libraries and Playwright's types, so that the
+   * first real batch is checked at once. Returns at once: the loading overlaps the caller's work.
    */
   warm(): void {
-    if (!this.api) this.check([{ file: path.join(path.dirname(this.configFile), `.scribe-warm-${process.pid}.spec.ts`), text: "import '@playwright/test';\n" }]);
+    if (this.thread) return;
+    this.post([{ file: path.join(path.dirname(this.configFile), `.scribe-warm-${process.pid}.spec.ts`), text: "import '@playwright/test';\n" }]);
+    this.idle = setTimeout(() => this.close(), this.idleMs).unref();
   }
 
   /** Stops the compiler process of `check` (a later batch starts another). */
   close(): void {
     clearTimeout(this.idle);
-    this.api?.close();
-    this.api = undefined;
-    this.texts = new Map();
+    this.thread?.worker.postMessage({ type: 'close' });
+    this.thread?.port.close();
+    this.thread = undefined;
   }
 
   /**
-   * Stops the compiler process of `check` and waits until it has exited. Its process is the thread's child: a
-   * worker thread terminated while it runs leaves it unreaped (a zombie, or a live orphan) once the thread's event
-   * loop, which alone would reap it, is gone. The native API does not expose its process; it is reached through the
-   * channel the API holds, and when that is not there (another release) only `close` is done.
+   * Stops the compiler process of `check` and waits until it has exited. The process is a child of the
+   * checker's thread, which ends only once the process has exited and been reaped: a thread that ends after
+   * this leaves no child behind.
    */
   async stop(): Promise<void> {
-    const child = childOf(this.api);
+    const worker = this.thread?.worker;
+    if (!worker) return;
+    const ended = new Promise((resolve) => worker.once('exit', resolve));
+    worker.ref();
     this.close();
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise((resolve) => {
-      child.ref();
-      child.once('exit', resolve);
+    await ended;
+  }
+
+  /** Hands a batch to the checker's thread (started on first need): the id its answer will carry. */
+  private post(specs: readonly Spec[]): number {
+    const thread = (this.thread ??= this.startThread());
+    const files = specs.map((s) => path.resolve(s.file));
+    const texts = [...this.globals, ...specs.map((s): [string, string] => [path.resolve(s.file), s.text])];
+    const configText = JSON.stringify({ compilerOptions: this.options, files: [...files, ...this.project.declarationFiles, ...this.globals.keys()] });
+    const id = thread.nextId++;
+    thread.worker.postMessage({ type: 'check', id, configText, texts, files });
+    return id;
+  }
+
+  /** Blocks until the answer with this id has come (an earlier one, the warm-up's, is passed over). */
+  private answer(id: number): readonly NativeDiagnostic[] {
+    const thread = this.thread!;
+    const deadline = Date.now() + ANSWER_WAIT_MS;
+    for (;;) {
+      const answered = Atomics.load(thread.signal, 0);
+      const received = receiveMessageOnPort(thread.port)?.message as ThreadAnswer | undefined;
+      if (received) {
+        if (received.id !== id) continue;
+        if ('error' in received) throw new Error(received.error);
+        return received.diagnostics;
+      }
+      if (Atomics.load(thread.signal, 1) === 1 || Date.now() > deadline) {
+        this.close();
+        throw new Error(Date.now() > deadline ? `the native type checker did not answer within ${ANSWER_WAIT_MS / 60_000} minutes` : 'the native type checker stopped before it answered');
+      }
+      Atomics.wait(thread.signal, 0, answered, 1_000);
+    }
+  }
+
+  private startThread(): CheckerThread {
+    const { port1, port2 } = new MessageChannel();
+    const signal = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+    const worker = new Worker(THREAD_SCRIPT, { workerData: { port: port2, signal, configFile: this.configFile }, transferList: [port2] });
+    // Neither keeps the process alive: an idle compiler is closed by its timer, or goes when the process ends.
+    worker.unref();
+    port1.unref();
+    const thread = { worker, port: port1, signal, nextId: 1 };
+    // A thread that ended on its own (its compiler failed to start) is replaced by the next batch's.
+    worker.once('exit', () => {
+      if (this.thread === thread) this.close();
     });
+    return thread;
   }
 
   /**
@@ -200,12 +247,6 @@ export class NativeTypeChecker {
       rmSync(folder, { recursive: true, force: true });
     }
   }
-}
-
-/** The compiler's process behind the synchronous API's client (its unstable internals: `client.channel.child`). */
-function childOf(api: unknown): ChildProcess | undefined {
-  const child = (api as { client?: { channel?: { child?: unknown } } } | undefined)?.client?.channel?.child;
-  return child instanceof ChildProcess ? child : undefined;
 }
 
 /**

@@ -1,0 +1,85 @@
+// The native type checker's own thread (type-checker-native.ts). It holds TypeScript 7's synchronous API, whose
+// requests block their thread until the compiler answers: here that is this thread, so the caller's is blocked
+// only while it waits for an answer it needs, and readying the compiler (its libraries and Playwright's types
+// loaded, hundreds of milliseconds) overlaps the caller's own work, such as asking the model.
+//
+// The caller posts { type: 'check', id, configText, texts, files } and, when it needs the answer, waits on
+// `signal` (Atomics) and reads { id, diagnostics } or { id, error } from `port`. { type: 'close' } stops the
+// compiler's process; the thread ends once that process has exited, so that no child is left unreaped.
+'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+const path = require('node:path');
+
+const { port, signal, configFile } = workerData;
+/** signal[0] counts the answers posted; signal[1] is 1 once this thread is ending. */
+const ANSWERS = 0;
+const ENDED = 1;
+
+// A caller waiting for an answer learns that none will come.
+process.on('exit', () => {
+  Atomics.store(signal, ENDED, 1);
+  Atomics.notify(signal, ANSWERS);
+});
+
+let api;
+let configText = '{}';
+let texts = new Map();
+
+function answer(message) {
+  port.postMessage(message);
+  Atomics.add(signal, ANSWERS, 1);
+  Atomics.notify(signal, ANSWERS);
+}
+
+/** A tsconfig.json and the batch's texts served from memory; everything else read from disk. */
+function inMemory() {
+  const held = (p) => p === configFile || texts.has(p);
+  return {
+    readFile: (p) => (p === configFile ? configText : texts.get(p)),
+    fileExists: (p) => (held(p) ? true : undefined),
+    directoryExists: (p) => ([configFile, ...texts.keys()].some((f) => f.startsWith(`${p}${path.sep}`)) ? true : undefined),
+  };
+}
+
+/** A diagnostic as plain data, what crosses to the caller's thread. */
+function plain(d) {
+  return { fileName: d.fileName, pos: d.pos, code: d.code, category: d.category, text: d.text, ...(d.messageChain ? { messageChain: d.messageChain.map(plain) } : {}) };
+}
+
+/** The whole program's diagnostics: one request answers far sooner than one per file (the caller keeps the batch's). */
+function check(batch) {
+  const previous = [...texts.keys()];
+  configText = batch.configText;
+  texts = new Map(batch.texts);
+  const first = api === undefined;
+  if (first) {
+    const { API } = require('typescript-native/unstable/sync');
+    api = new API({ cwd: path.dirname(configFile), fs: inMemory() });
+  }
+  const snapshot = first ? api.updateSnapshot({ openProjects: [configFile] }) : api.updateSnapshot({ fileChanges: { changed: [...new Set([configFile, ...previous, ...batch.files])] } });
+  try {
+    const program = snapshot.getProject(configFile)?.program;
+    if (!program) throw new Error('the native type checker did not load the batch');
+    return program.getSemanticDiagnostics().map(plain);
+  } finally {
+    snapshot.dispose();
+  }
+}
+
+/** Stops the compiler's process (the API's child: its unstable internals); the thread ends once it has exited. */
+function close() {
+  const child = api?.client?.channel?.child;
+  api?.close();
+  api = undefined;
+  parentPort.close();
+  if (child && child.exitCode === null && child.signalCode === null) child.ref();
+}
+
+parentPort.on('message', (message) => {
+  if (message.type === 'close') return close();
+  try {
+    answer({ id: message.id, diagnostics: check(message) });
+  } catch (error) {
+    answer({ id: message.id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
