@@ -155,9 +155,6 @@ async function walk(asked: GenerateRequest, options: PipelineOptions, { project,
     const exploring = options.explored ? options.explored.exploration(url, config.explore, exploreHere, options.signal) : exploreHere().then((exploration) => ({ exploration, reused: false }));
     // Its failure is read below; meanwhile it must not count as unhandled.
     exploring.catch(() => undefined);
-    // The type checker readies itself while the browser starts: its first spec is then checked at once.
-    await new Promise((resolve) => setTimeout(resolve, WARM_AFTER_MS));
-    validating.warmTypeCheck();
     try {
       const { exploration, reused } = await exploring;
       ({ inventory, signIn } = exploration);
@@ -166,6 +163,9 @@ async function walk(asked: GenerateRequest, options: PipelineOptions, { project,
       emit('explore', 'failed', `could not explore ${url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  // The type checker readies itself on its own thread while the model is asked, so its first spec is checked at
+  // once; not while exploring, whose browsers' start-up it would slow on a machine with few cores.
+  validating.warmTypeCheck();
   const validator = validating.withInventory(inventory).withEnv(options.env);
   const providerName = asked.provider ?? project.provider;
   const shared = { critic, validator, inventory, stats: false as const, reporter, cwd: options.cwd, env: options.env, signal: options.signal };
@@ -216,9 +216,6 @@ function outcomeOf(generation: string, outcome: 'success' | 'failure', state: Ru
 function withWarnings(result: PipelineResult, warnings: string[]): PipelineResult {
   return warnings.length > 0 ? { ...result, document: { ...result.document, warnings: [...(result.document.warnings ?? []), ...warnings] } } : result;
 }
-
-/** How long after exploring starts the type checker is readied: by then the browser is starting in its own process. */
-const WARM_AFTER_MS = 20;
 
 type Emit = (stage: string, status: PipelineEvent['status'], message: string) => void;
 
