@@ -3,9 +3,10 @@
  * not hold up the caller: bench/generate-command.ts --model-ms shows what that gives); a check after the warm-up
  * answers its own batch, and stopping it, even while it loads, leaves no compiler process behind.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { processTree } from '../../src/agents/runner/process.ts';
 import { nativeChecker } from '../../src/validate/compiler.ts';
 import { NO_PROJECT } from '../../src/validate/project-types.ts';
 import { typeCheckOptions } from '../../src/validate/type-checker.ts';
@@ -13,20 +14,15 @@ import { typeCheckOptions } from '../../src/validate/type-checker.ts';
 const FILE = path.join(process.cwd(), 'thread-check.spec.ts');
 const INVENTED = "import { test } from '@playwright/test';\ntest('t', async ({ page }) => { await page.clickTheButton(); });\n";
 
-/** This process's child processes that are a TypeScript compiler serving the API (`tsc --api`). */
-function compilerChildren(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return parent === process.pid && command.includes('--api') ? [Number(pid)] : [];
-      } catch {
-        return []; // it exited meanwhile
-      }
-    });
+/** This process's descendants that are a TypeScript 7 compiler (its binary is `tsc`), running or a zombie not reaped. */
+function compilerProcesses(): number[] {
+  return processTree(process.pid).filter((pid) => {
+    try {
+      return pid !== process.pid && readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'tsc';
+    } catch {
+      return false; // it exited meanwhile
+    }
+  });
 }
 
 describe("the native type checker's thread", { timeout: 60_000 }, () => {
@@ -45,11 +41,11 @@ describe("the native type checker's thread", { timeout: 60_000 }, () => {
     checker.warm();
     await checker.stop();
     expect(checker.running).toBe(false);
-    expect(compilerChildren()).toEqual([]);
+    expect(compilerProcesses()).toEqual([]);
     // The next batch starts another.
     expect(checker.check([{ file: FILE, text: INVENTED }]).get(FILE)!.map((d) => d.code)).toEqual([2339]);
-    expect(compilerChildren()).toHaveLength(1);
+    expect(compilerProcesses()).toHaveLength(1);
     await checker.stop();
-    expect(compilerChildren()).toEqual([]);
+    expect(compilerProcesses()).toEqual([]);
   });
 });
