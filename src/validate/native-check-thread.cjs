@@ -9,6 +9,7 @@
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const path = require('node:path');
+const { inMemory, loaded } = require('./native-in-memory.cjs');
 
 const { port, signal, configFile } = workerData;
 /** signal[0] counts the answers posted; signal[1] is 1 once this thread is ending. */
@@ -31,16 +32,6 @@ function answer(message) {
   Atomics.notify(signal, ANSWERS);
 }
 
-/** A tsconfig.json and the batch's texts served from memory; everything else read from disk. */
-function inMemory() {
-  const held = (p) => p === configFile || texts.has(p);
-  return {
-    readFile: (p) => (p === configFile ? configText : texts.get(p)),
-    fileExists: (p) => (held(p) ? true : undefined),
-    directoryExists: (p) => ([configFile, ...texts.keys()].some((f) => f.startsWith(`${p}${path.sep}`)) ? true : undefined),
-  };
-}
-
 /** A diagnostic as plain data, what crosses to the caller's thread. */
 function plain(d) {
   return { fileName: d.fileName, pos: d.pos, code: d.code, category: d.category, text: d.text, ...(d.messageChain ? { messageChain: d.messageChain.map(plain) } : {}) };
@@ -54,13 +45,11 @@ function check(batch) {
   const first = api === undefined;
   if (first) {
     const { API } = require('typescript-native/unstable/sync');
-    api = new API({ cwd: path.dirname(configFile), fs: inMemory() });
+    api = new API({ cwd: path.dirname(configFile), fs: inMemory(configFile, () => configText, () => texts) });
   }
   const snapshot = first ? api.updateSnapshot({ openProjects: [configFile] }) : api.updateSnapshot({ fileChanges: { changed: [...new Set([configFile, ...previous, ...batch.files])] } });
   try {
-    const program = snapshot.getProject(configFile)?.program;
-    if (!program) throw new Error('the native type checker did not load the batch');
-    return program.getSemanticDiagnostics().map(plain);
+    return loaded(snapshot.getProject(configFile)?.program).getSemanticDiagnostics().map(plain);
   } finally {
     snapshot.dispose();
   }

@@ -14,6 +14,10 @@ import { globalsFileName } from './project-globals.ts';
 import { NO_PROJECT, type ProjectDeclarations } from './project-types.ts';
 
 const require = createRequire(import.meta.url);
+const { inMemory, loaded } = require('./native-in-memory.cjs') as {
+  inMemory: (configFile: string, configText: () => string, texts: () => ReadonlyMap<string, string>) => FileSystemCallbacks;
+  loaded: <P>(program: P | undefined) => P;
+};
 
 /** What the native API reports, as far as Scribe reads it. */
 interface NativeDiagnostic {
@@ -185,9 +189,10 @@ export class NativeTypeChecker {
         if ('error' in received) throw new Error(received.error);
         return received.diagnostics;
       }
-      if (Atomics.load(thread.signal, 1) === 1 || Date.now() > deadline) {
+      const late = Date.now() > deadline;
+      if (late || Atomics.load(thread.signal, 1) === 1) {
         this.close();
-        throw new Error(Date.now() > deadline ? `the native type checker did not answer within ${ANSWER_WAIT_MS / 60_000} minutes` : 'the native type checker stopped before it answered');
+        throw new Error(late ? `the native type checker did not answer within ${ANSWER_WAIT_MS / 60_000} minutes` : 'the native type checker stopped before it answered');
       }
       Atomics.wait(thread.signal, 0, answered, 1_000);
     }
@@ -257,21 +262,6 @@ function byFile(files: readonly string[], diagnostics: readonly NativeDiagnostic
   const found = new Map(files.map((file): [string, TypeDiagnostic[]] => [file, []]));
   for (const d of diagnostics) found.get(path.resolve(d.fileName ?? ''))?.push(fromNativeDiagnostic(d));
   return found;
-}
-
-function loaded<P>(program: P | undefined): P {
-  if (!program) throw new Error('the native type checker did not load the batch');
-  return program;
-}
-
-/** A tsconfig.json and spec texts served from memory; everything else read from disk. */
-function inMemory(configFile: string, configText: () => string, texts: () => ReadonlyMap<string, string>): FileSystemCallbacks {
-  const held = (p: string) => p === configFile || texts().has(p);
-  return {
-    readFile: (p) => (p === configFile ? configText() : texts().get(p)),
-    fileExists: (p) => (held(p) ? true : undefined),
-    directoryExists: (p) => ([configFile, ...texts().keys()].some((f) => f.startsWith(`${p}${path.sep}`)) ? true : undefined),
-  };
 }
 
 function fromNativeDiagnostic(d: NativeDiagnostic): TypeDiagnostic {
