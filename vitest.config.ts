@@ -26,6 +26,7 @@ export const E2E = [
   'test/config/workflow.test.ts',
   'test/explore/**',
   'test/http/**',
+  'test/cli.test.ts',
   'test/library.test.ts',
   'test/llm/offline.test.ts',
   'test/mcp/batch.test.ts',

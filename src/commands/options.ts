@@ -5,6 +5,7 @@
  * and MCP schemas say.
  */
 import { Option, type Command } from 'commander';
+import { isRedisUrl } from '../config/server.ts';
 import type { PlaywrightChoice } from '../project/playwright.ts';
 import { CLI_OPTION_NAMES, REQUEST_FIELD_DESCRIPTIONS, requestFields, type RequestField } from '../workflow/request-contract.ts';
 import { UsageError } from './context.ts';
@@ -95,4 +96,10 @@ export function playwrightArgs(flags: Record<string, unknown>): string[] {
 
 export function reporterNames(flags: { reporter?: string }): string[] {
   return (flags.reporter ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+}
+
+/** `--queue <url>` (serve, worker, stats): a redis:// or rediss:// URL naming a host. */
+export function parseQueueUrl(text: string): string {
+  if (!isRedisUrl(text.trim())) throw new UsageError(`--queue "${text}": write a Redis URL, e.g. redis://127.0.0.1:6379`);
+  return text.trim();
 }

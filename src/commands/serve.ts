@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import type { Command } from 'commander';
-import { isRedisUrl } from '../config/server.ts';
 import { jsonLines } from '../endpoint/log.ts';
 import { ServeSetupError, startServer, stopOnSignals } from '../server.ts';
 import { UsageError, type CliContext } from './context.ts';
+import { parseQueueUrl } from './options.ts';
 
 interface ServeFlags {
   host: string;
@@ -33,12 +33,6 @@ async function runServe(flags: ServeFlags, ctx: CliContext): Promise<void> {
   }
   await stopOnSignals(server, log);
   ctx.exitCode = 0;
-}
-
-/** A redis:// or rediss:// URL naming a host. */
-export function parseQueueUrl(text: string): string {
-  if (!isRedisUrl(text.trim())) throw new UsageError(`--queue "${text}": write a Redis URL, e.g. redis://127.0.0.1:6379`);
-  return text.trim();
 }
 
 export function parsePort(text: string): number {

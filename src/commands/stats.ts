@@ -3,11 +3,8 @@ import pc from 'picocolors';
 import { GATE_KEYS, readStats, StatsLog, type StatsDocument } from '../stats/index.ts';
 import { evaluateGates, STATS_FORMATS, statsJson, statsJunit, statsMarkdown, type Gate, type StatsFormat } from '../stats/format.ts';
 import { BackendUnavailable } from '../http/backend.ts';
-import { loadProject } from '../project/context.ts';
-import { shownUrl } from '../queue/connection.ts';
-import { readQueueStats } from '../queue/stats.ts';
 import { UsageError, type CliContext } from './context.ts';
-import { parseQueueUrl } from './serve.ts';
+import { parseQueueUrl } from './options.ts';
 
 interface StatsFlags {
   queue?: string;
@@ -33,8 +30,18 @@ async function runStats(flags: StatsFlags, ctx: CliContext): Promise<void> {
   const gates = (flags.failUnder ?? []).map(parseGate);
   const queue = flags.queue === undefined ? undefined : parseQueueUrl(flags.queue);
   let stats: StatsDocument;
+  let source: string;
   try {
-    stats = queue === undefined ? readStats(ctx.env, ctx.cwd) : await readQueueStats(queue, (await loadProject({ cwd: ctx.cwd, env: ctx.env })).agents.server.queue);
+    if (queue === undefined) {
+      stats = readStats(ctx.env, ctx.cwd);
+      source = StatsLog.at(ctx.env, ctx.cwd).file;
+    } else {
+      // The project (its config reader, the compiler its style needs), BullMQ and the Redis client load only to
+      // read a queue: a CI gate on the local log does not pay for them.
+      const [{ readQueueStats }, { shownUrl }, { loadProject }] = await Promise.all([import('../queue/stats.ts'), import('../queue/connection.ts'), import('../project/context.ts')]);
+      stats = await readQueueStats(queue, (await loadProject({ cwd: ctx.cwd, env: ctx.env })).agents.server.queue);
+      source = shownUrl(queue);
+    }
   } catch (error) {
     if (!(error instanceof BackendUnavailable)) throw error;
     ctx.stderr.write(`scribe: ${error.message}\n`);
@@ -43,7 +50,7 @@ async function runStats(flags: StatsFlags, ctx: CliContext): Promise<void> {
   }
   const results = evaluateGates(stats, gates);
   const render: Record<StatsFormat, () => string> = {
-    text: () => formatStats(stats, queue === undefined ? StatsLog.at(ctx.env, ctx.cwd).file : shownUrl(queue), ctx.stdout.isTTY === true),
+    text: () => formatStats(stats, source, ctx.stdout.isTTY === true),
     json: () => statsJson(stats),
     junit: () => statsJunit(stats, results),
     markdown: () => statsMarkdown(stats, results),

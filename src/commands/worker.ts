@@ -4,7 +4,7 @@ import { jsonLines } from '../endpoint/log.ts';
 import { loadProject } from '../project/context.ts';
 import { QueueWorker } from '../queue/worker.ts';
 import { UsageError, type CliContext } from './context.ts';
-import { parseQueueUrl } from './serve.ts';
+import { parseQueueUrl } from './options.ts';
 
 interface WorkerFlags {
   queue?: string;
