@@ -41,7 +41,7 @@ function packagesLoaded(args: string[]): Promise<{ code: number; packages: strin
   const out = path.join(dir, `${args.join('-').replace(/\W+/g, '_')}.json`);
   return new Promise((resolve) => {
     execFile(process.execPath, ['--require', recorder, BIN, ...args], { cwd: dir, env: { ...process.env, SCRIBE_TEST_PACKAGES: out, SCRIBE_HOME: path.join(dir, '.scribe') } }, (error) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, packages: JSON.parse(readFileSync(out, 'utf8')) as string[] });
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, packages: JSON.parse(readFileSync(out, 'utf8')) as string[] });
     });
   });
 }
