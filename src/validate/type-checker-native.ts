@@ -129,8 +129,7 @@ export class NativeTypeChecker {
         this.answer(this.post(specs)),
       );
     } finally {
-      // An idle compiler holds a hundred megabytes: it goes after a while, and the next batch starts another.
-      this.idle = setTimeout(() => this.close(), this.idleMs).unref();
+      this.closeWhenIdle();
     }
   }
 
@@ -141,6 +140,12 @@ export class NativeTypeChecker {
   warm(): void {
     if (this.thread) return;
     this.post([{ file: path.join(path.dirname(this.configFile), `.scribe-warm-${process.pid}.spec.ts`), text: "import '@playwright/test';\n" }]);
+    this.closeWhenIdle();
+  }
+
+  /** An idle compiler holds a hundred megabytes: it goes `idleMs` after its last batch, and the next batch starts another. */
+  private closeWhenIdle(): void {
+    clearTimeout(this.idle);
     this.idle = setTimeout(() => this.close(), this.idleMs).unref();
   }
 
