@@ -2,7 +2,9 @@
  * The pipeline's cost around Playwright: `generateSpec` (explore, generate with the offline provider —
  * no model time —, validate with type-check, Critic, Runner, write) against a bare `npx playwright test`
  * of the same final spec, on the demo app, run side by side (one of each per round). Prints the median of
- * each, the ratio, and the median time of each stage (the result's timings_ms).
+ * each, the ratio, and the median time of each stage (the result's timings_ms). The pipeline runs in this
+ * process, with no start-up of its own, and the bare run pays npx's: the ratio flatters the pipeline. What a user
+ * waits for, the whole commands started alike, is bench/generate-command.ts's.
  *
  *   node --import tsx bench/pipeline-overhead.ts [runs=5] [--busy]
  *
