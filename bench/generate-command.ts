@@ -121,7 +121,7 @@ interface Side {
 }
 
 try {
-  const projectJson = JSON.parse(readFileSync(path.join(work, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const projectJson = (from === 'installed' ? JSON.parse(readFileSync(path.join(work, 'package.json'), 'utf8')) : {}) as Record<string, unknown>;
   writeFileSync(path.join(work, 'package.json'), `${JSON.stringify({ ...projectJson, type: moduleProject ? 'module' : 'commonjs' }, null, 2)}\n`);
   // A first command, not timed, writes the spec and warms the CLI bundle, the code caches and the file caches.
   const first = JSON.parse((await start(launchers[0]!.scribe, generate, { env })).stdout) as Document;
