@@ -45,6 +45,7 @@ export const E2E = [
   'test/validate/cache.test.ts',
   'test/validate/robustness.test.ts',
   'test/validate/type-checker-idle.test.ts',
+  'test/validate/type-checker-javascript.test.ts',
   'test/validate/type-checker-native.test.ts',
   'test/validate/type-checker.test.ts',
   'test/validate/untrusted-gate.test.ts',

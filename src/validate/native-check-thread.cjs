@@ -3,34 +3,21 @@
 // only while it waits for an answer it needs, and readying the compiler (its libraries and Playwright's types
 // loaded, hundreds of milliseconds) overlaps the caller's own work, such as asking the model.
 //
-// The caller posts { type: 'check', id, configText, texts, files } and, when it needs the answer, waits on
-// `signal` (Atomics) and reads { id, diagnostics } or { id, error } from `port`. { type: 'close' } stops the
+// The caller (checker-thread.ts) posts { type: 'check', id, configText, texts, files } and, when it needs the
+// answer, waits for { id, diagnostics } or { id, error } (check-thread-port.cjs). { type: 'close' } stops the
 // compiler's process; the thread ends once that process has exited, so that no child is left unreaped.
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const path = require('node:path');
+const { answering } = require('./check-thread-port.cjs');
 const { inMemory, loaded } = require('./native-in-memory.cjs');
 
 const { port, signal, configFile } = workerData;
-/** signal[0] counts the answers posted; signal[1] is 1 once this thread is ending. */
-const ANSWERS = 0;
-const ENDED = 1;
-
-// A caller waiting for an answer learns that none will come.
-process.on('exit', () => {
-  Atomics.store(signal, ENDED, 1);
-  Atomics.notify(signal, ANSWERS);
-});
+const answer = answering(port, signal);
 
 let api;
 let configText = '{}';
 let texts = new Map();
-
-function answer(message) {
-  port.postMessage(message);
-  Atomics.add(signal, ANSWERS, 1);
-  Atomics.notify(signal, ANSWERS);
-}
 
 /** A diagnostic as plain data, what crosses to the caller's thread. */
 function plain(d) {

@@ -7,11 +7,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { TypeDiagnostic } from '../analysis/type-diagnostic.ts';
 import { readTextIfPresent } from '../util/fs.ts';
+import { CheckerThread } from './checker-thread.ts';
 import { globalsFileName } from './project-globals.ts';
 import { NO_PROJECT, type ProjectDeclarations } from './project-types.ts';
+import { WARM_SPEC } from './type-checker.ts';
 
 const require = createRequire(import.meta.url);
 const { inMemory, loaded } = require('./native-in-memory.cjs') as {
@@ -70,33 +71,19 @@ async function nativeAsyncApi(): Promise<AsyncApi> {
   return ((await import('typescript-native/unstable/async')) as unknown as { API: AsyncApi }).API;
 }
 
-/** What the checker's thread (native-check-thread.cjs) answers a batch with. */
-type ThreadAnswer = { id: number; diagnostics: readonly NativeDiagnostic[] } | { id: number; error: string };
-
-/** The checker's thread, and what its answers are read with: signal[0] counts them, signal[1] is 1 once the thread ends. */
-interface CheckerThread {
-  worker: Worker;
-  port: MessagePort;
-  signal: Int32Array;
-  nextId: number;
-}
-
 // A plain script beside this module, in the sources and in dist alike (the build copies .cjs files).
 const THREAD_SCRIPT = new URL('./native-check-thread.cjs', import.meta.url);
-/** The longest a caller waits for one batch's answer: a compiler that hangs is an error, not a generation that never ends. */
-const ANSWER_WAIT_MS = 10 * 60_000;
 
 /**
- * TypeScript 7 in its own process, driven from a thread of its own (native-check-thread.cjs), whose synchronous
- * requests block that thread rather than the caller's. `check` keeps one process for the validator's life and
- * hands each batch over in memory (a generation's specs are not on disk yet), then waits for the answer; `warm`
- * has the compiler load its libraries without waiting; `checkConcurrently` lets the compiler work while the
- * caller runs the other rules.
+ * TypeScript 7 in its own process, driven from a thread of its own (native-check-thread.cjs, through
+ * checker-thread.ts), whose synchronous requests block that thread rather than the caller's. `check` keeps one
+ * process for the validator's life and hands each batch over in memory (a generation's specs are not on disk
+ * yet), then waits for the answer; `warm` has the compiler load its libraries without waiting;
+ * `checkConcurrently` lets the compiler work while the caller runs the other rules.
  */
 export class NativeTypeChecker {
-  private thread: CheckerThread | undefined;
+  private readonly thread: CheckerThread<readonly NativeDiagnostic[]>;
   private readonly configFile: string;
-  private idle: NodeJS.Timeout | undefined;
   /** The project's global declarations by the name `check` serves them under (no file on disk has it). */
   private readonly globals: ReadonlyMap<string, string>;
 
@@ -104,10 +91,11 @@ export class NativeTypeChecker {
     private readonly options: Record<string, unknown>,
     cwd: string,
     private readonly project: ProjectDeclarations,
-    private readonly idleMs: number,
+    idleMs: number,
   ) {
     this.configFile = path.join(cwd, `.scribe-type-check-${process.pid}.tsconfig.json`);
     this.globals = new Map(project.globals.map((g) => [globalsFileName(g.source), g.declarations]));
+    this.thread = new CheckerThread(THREAD_SCRIPT, { configFile: this.configFile }, idleMs, 'native type checker');
   }
 
   /** The native checker, or the error that says why it is not installed; `idleMs`: how long its process waits for the next batch. */
@@ -118,19 +106,14 @@ export class NativeTypeChecker {
 
   /** Whether the compiler process of `check` is up (it exits after `idleMs` without a batch). */
   get running(): boolean {
-    return this.thread !== undefined;
+    return this.thread.running;
   }
 
   check(specs: readonly Spec[]): Map<string, TypeDiagnostic[]> {
-    clearTimeout(this.idle);
-    try {
-      return byFile(
-        specs.map((s) => path.resolve(s.file)),
-        this.answer(this.post(specs)),
-      );
-    } finally {
-      this.closeWhenIdle();
-    }
+    return byFile(
+      specs.map((s) => path.resolve(s.file)),
+      this.thread.request(this.batch(specs)),
+    );
   }
 
   /**
@@ -138,23 +121,12 @@ export class NativeTypeChecker {
    * first real batch is checked at once. Returns at once: the loading overlaps the caller's work.
    */
   warm(): void {
-    if (this.thread) return;
-    this.post([{ file: path.join(path.dirname(this.configFile), `.scribe-warm-${process.pid}.spec.ts`), text: "import '@playwright/test';\n" }]);
-    this.closeWhenIdle();
-  }
-
-  /** An idle compiler holds a hundred megabytes: it goes `idleMs` after its last batch, and the next batch starts another. */
-  private closeWhenIdle(): void {
-    clearTimeout(this.idle);
-    this.idle = setTimeout(() => this.close(), this.idleMs).unref();
+    this.thread.prepare(this.batch([{ file: path.join(path.dirname(this.configFile), `.scribe-warm-${process.pid}.spec.ts`), text: WARM_SPEC }]));
   }
 
   /** Stops the compiler process of `check` (a later batch starts another). */
   close(): void {
-    clearTimeout(this.idle);
-    this.thread?.worker.postMessage({ type: 'close' });
-    this.thread?.port.close();
-    this.thread = undefined;
+    this.thread.close();
   }
 
   /**
@@ -163,59 +135,15 @@ export class NativeTypeChecker {
    * this leaves no child behind.
    */
   async stop(): Promise<void> {
-    const worker = this.thread?.worker;
-    if (!worker) return;
-    const ended = new Promise((resolve) => worker.once('exit', resolve));
-    worker.ref();
-    this.close();
-    await ended;
+    await this.thread.stop();
   }
 
-  /** Hands a batch to the checker's thread (started on first need): the id its answer will carry. */
-  private post(specs: readonly Spec[]): number {
-    const thread = (this.thread ??= this.startThread());
+  /** What the checker's thread is handed for a batch: its config, the texts it serves from memory, the batch's files. */
+  private batch(specs: readonly Spec[]): Record<string, unknown> {
     const files = specs.map((s) => path.resolve(s.file));
     const texts = [...this.globals, ...specs.map((s): [string, string] => [path.resolve(s.file), s.text])];
     const configText = JSON.stringify({ compilerOptions: this.options, files: [...files, ...this.project.declarationFiles, ...this.globals.keys()] });
-    const id = thread.nextId++;
-    thread.worker.postMessage({ type: 'check', id, configText, texts, files });
-    return id;
-  }
-
-  /** Blocks until the answer with this id has come (an earlier one, the warm-up's, is passed over). */
-  private answer(id: number): readonly NativeDiagnostic[] {
-    const thread = this.thread!;
-    const deadline = Date.now() + ANSWER_WAIT_MS;
-    for (;;) {
-      const answered = Atomics.load(thread.signal, 0);
-      const received = receiveMessageOnPort(thread.port)?.message as ThreadAnswer | undefined;
-      if (received) {
-        if (received.id !== id) continue;
-        if ('error' in received) throw new Error(received.error);
-        return received.diagnostics;
-      }
-      const late = Date.now() > deadline;
-      if (late || Atomics.load(thread.signal, 1) === 1) {
-        this.close();
-        throw new Error(late ? `the native type checker did not answer within ${ANSWER_WAIT_MS / 60_000} minutes` : 'the native type checker stopped before it answered');
-      }
-      Atomics.wait(thread.signal, 0, answered, 1_000);
-    }
-  }
-
-  private startThread(): CheckerThread {
-    const { port1, port2 } = new MessageChannel();
-    const signal = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
-    const worker = new Worker(THREAD_SCRIPT, { workerData: { port: port2, signal, configFile: this.configFile }, transferList: [port2] });
-    // Neither keeps the process alive: an idle compiler is closed by its timer, or goes when the process ends.
-    worker.unref();
-    port1.unref();
-    const thread = { worker, port: port1, signal, nextId: 1 };
-    // A thread that ended on its own (its compiler failed to start) is replaced by the next batch's.
-    worker.once('exit', () => {
-      if (this.thread === thread) this.close();
-    });
-    return thread;
+    return { type: 'check', configText, texts, files };
   }
 
   /**

@@ -44,6 +44,9 @@ export function typeCheckOptions(strict: boolean, project: ProjectTypes = NO_PRO
   };
 }
 
+/** What a compiler checks to ready itself before the first spec: the library's, Node's and Playwright's types. */
+export const WARM_SPEC = "import '@playwright/test';\n";
+
 /** The same options for the JavaScript compiler. */
 export function compilerOptionsFor(json: Record<string, unknown>): ts.CompilerOptions {
   const { options, errors } = ts.convertCompilerOptionsFromJson(json, process.cwd());

@@ -15,8 +15,8 @@ import syntaxRule from '../rules/syntax.ts';
 import type { Finding, Rule, RuleEnvironment } from '../rules/types.ts';
 import type { TypeCheckerChoice } from './type-checker-choice.ts';
 import { NO_PROJECT, readProjectTypes, type ProjectTypes } from './project-types.ts';
-import { compilerOptionsFor, JavaScriptPrograms, projectImports, typeCheckOptions } from './type-checker.ts';
-import { nativeChecker, type Compiler } from './compiler.ts';
+import { projectImports, typeCheckOptions } from './type-checker.ts';
+import { compilerFor, threadedDiagnostics, type Compiler } from './compiler.ts';
 import { applyEdits, fixKey, nonOverlapping } from './edits.ts';
 import { attempt, once } from '../util/once.ts';
 import { fixBreaks } from './verify-fix.ts';
@@ -43,7 +43,7 @@ export interface ValidatorOptions {
   projectTypes?: ProjectTypes;
   /** Which compiler type-checks (default `auto`: TypeScript 7's native one where it is installed). */
   typeChecker?: TypeCheckerChoice;
-  /** How long the native type checker waits for its next check before it exits (default 5 s; a batch's worker keeps it through a run). */
+  /** How long the type checker's process or thread waits for its next check (default 5 s native, a minute JavaScript; a batch's worker keeps it through a run). */
   typeCheckerIdleMs?: number;
 }
 
@@ -120,14 +120,14 @@ export class Validator {
     return other;
   }
 
-  /** Readies the type checker (the native compiler's process, its libraries loaded) before the first spec needs it. */
+  /** Readies the type checker (the native compiler's process, else the JavaScript compiler's thread, which checks from then on) before the first spec needs it. */
   warmTypeCheck(): void {
-    if (this.typeChecking) this.compilerState().native?.warm();
+    if (this.typeChecking) (this.compilerState().native ?? this.compilerState().javascriptThread)?.warm();
   }
 
-  /** Stops the type checker's process and waits until it has exited: a thread that ends with it leaves no child behind. */
+  /** Stops the type checker's process and thread and waits until they have exited: a thread that ends with them leaves no child behind. */
   async stopTypeCheck(): Promise<void> {
-    await this.compiler?.native?.stop();
+    await Promise.all([this.compiler?.native?.stop(), this.compiler?.javascriptThread?.stop()]);
   }
 
   /** The same rules with another page inventory, sharing this validator's compiler project (and its cache). */
@@ -174,8 +174,7 @@ export class Validator {
       for (const i of fresh) results[i] = this.keep(specs[i]!, this.parse([specs[i]!])[0]!, (model) => this.run(model));
     } else {
       const freshSpecs = fresh.map((i) => specs[i]!);
-      const native = this.compilerState().native;
-      const diagnostics = native ? once(() => native.check(freshSpecs)) : undefined;
+      const diagnostics = threadedDiagnostics(this.compilerState(), freshSpecs);
       this.parse(freshSpecs, diagnostics).forEach((parsed, j) => (results[fresh[j]!] = this.keep(freshSpecs[j]!, parsed, (model) => this.run(model))));
     }
     return results as FileValidation[];
@@ -298,21 +297,22 @@ export class Validator {
 
   /**
    * Each spec parsed on its own (a file too deep to parse is an Error, not a lost batch). Type-checked, their
-   * diagnostics come from the native checker's answer for the batch, or from one JavaScript program over
-   * their syntax trees; that program is also built, only when asked, for a rule that follows a call into
-   * another file.
+   * diagnostics come from a threaded checker's answer for the batch (compiler.ts), or from one
+   * JavaScript program over their syntax trees; that program is also built, only when asked, for a rule
+   * that follows a call into another file.
    */
-  private parse(specs: ReadonlyArray<{ file: string; text: string }>, native?: () => Map<string, TypeDiagnostic[]>): Array<SpecModel | Error> {
+  private parse(specs: ReadonlyArray<{ file: string; text: string }>, threaded?: () => Map<string, TypeDiagnostic[]> | undefined): Array<SpecModel | Error> {
     const trees = specs.map((s) => attempt(() => SpecModel.parse(s.file, s.text)));
     if (!this.typeChecking) return trees.map((tree) => (tree instanceof Error ? tree : new SpecModel(tree)));
     const { javascript } = this.compilerState();
     const program = once(() => javascript.program(trees.filter((t): t is ts.SourceFile => !(t instanceof Error))));
-    const diagnosticsOf = native
-      ? (sf: ts.SourceFile) => native().get(path.resolve(sf.fileName)) ?? []
-      : (sf: ts.SourceFile) => program().getSemanticDiagnostics(sf).map(fromCompilerDiagnostic);
-    // With the native checker, a rule following a call into another file gets a program of that spec alone:
+    const diagnosticsOf = (sf: ts.SourceFile) => {
+      const answered = threaded?.();
+      return answered ? (answered.get(path.resolve(sf.fileName)) ?? []) : program().getSemanticDiagnostics(sf).map(fromCompilerDiagnostic);
+    };
+    // With a threaded checker, a rule following a call into another file gets a program of that spec alone:
     // the batch's would parse and bind every spec and its imports for the few that need it.
-    const checkerOf = (tree: ts.SourceFile) => (native ? once(() => javascript.program([tree]).getTypeChecker()) : () => program().getTypeChecker());
+    const checkerOf = (tree: ts.SourceFile) => (threaded ? once(() => javascript.program([tree]).getTypeChecker()) : () => program().getTypeChecker());
     return trees.map((tree) => (tree instanceof Error ? tree : new SpecModel(tree, () => diagnosticsOf(tree), checkerOf(tree))));
   }
 
@@ -367,7 +367,7 @@ export class Validator {
     const project = this.options.projectTypes ?? (this.options.tsconfig ? readProjectTypes(this.options.tsconfig) : undefined);
     const options = typeCheckOptions(strictOf(this.config), project);
     const declarations = project ?? NO_PROJECT;
-    this.compiler = { javascript: new JavaScriptPrograms(compilerOptionsFor(options), declarations), native: nativeChecker(this.options.typeChecker ?? 'auto', options, declarations, this.options.typeCheckerIdleMs) };
+    this.compiler = compilerFor(options, declarations, this.options.typeChecker ?? 'auto', this.options.typeCheckerIdleMs);
     return this.compiler;
   }
 }

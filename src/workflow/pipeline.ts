@@ -163,11 +163,12 @@ async function walk(asked: GenerateRequest, options: PipelineOptions, { project,
       emit('explore', 'failed', `could not explore ${url}, the prompt carries no page inventory: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  // The type checker readies itself on its own thread while the model is asked, so its first spec is checked at
-  // once; not while exploring, whose browsers' start-up it would slow on a machine with few cores.
-  validating.warmTypeCheck();
-  const validator = validating.withInventory(inventory).withEnv(options.env);
   const providerName = asked.provider ?? project.provider;
+  // The type checker readies itself on its own thread while the model is asked, so its first spec is checked at
+  // once; not while exploring, whose browsers' start-up it would slow on a machine with few cores, nor for the
+  // offline generator, which answers at once: its first check would only wait for the warm-up to end.
+  if (options.provider || providerName !== 'offline') validating.warmTypeCheck();
+  const validator = validating.withInventory(inventory).withEnv(options.env);
   const shared = { critic, validator, inventory, stats: false as const, reporter, cwd: options.cwd, env: options.env, signal: options.signal };
   const scribe = new Scribe({
     ...shared,

@@ -24,15 +24,21 @@ describe('the type checkers', () => {
     expect(NativeTypeChecker.create(typeCheckOptions(false, undefined))).toBeInstanceOf(NativeTypeChecker);
   });
 
-  it('report the same findings, native or JavaScript, one batch or concurrently, on the whole test corpus', async () => {
+  it('report the same findings, native or JavaScript (in the validator or on its own thread), one batch or concurrently, on the whole test corpus', async () => {
     expect(corpus.length).toBeGreaterThan(50);
     const javascript = findings(new Validator(critic, { typeChecker: 'javascript' }).validateMany(corpus));
     const native = findings(new Validator(critic, { typeChecker: 'native' }).validateMany(corpus));
     const concurrent = findings(await new Validator(critic, { typeChecker: 'native' }).validateManyConcurrently(corpus));
+    // Warmed, a validator without the native compiler checks on the JavaScript compiler's own thread.
+    const warmed = new Validator(critic, { typeChecker: 'javascript' });
+    warmed.warmTypeCheck();
+    const threaded = findings(warmed.validateMany(corpus));
+    await warmed.stopTypeCheck();
     // The corpus has type errors of its own (hostile specs calling what does not exist): the comparison is not of empty lists.
     expect(javascript.filter((line) => line.includes(' type-check ')).length).toBeGreaterThan(5);
     expect(native).toEqual(javascript);
     expect(concurrent).toEqual(javascript);
+    expect(threaded).toEqual(javascript);
   }, 120_000);
 
   describe('on a project with path aliases, a page object and specs that are not on disk yet', () => {
