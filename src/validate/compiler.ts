@@ -3,7 +3,7 @@
  * chosen and installed, else the JavaScript one's own thread, used once a caller has warmed it.
  */
 import type { TypeDiagnostic } from '../analysis/type-diagnostic.ts';
-import { attempt, once } from '../util/once.ts';
+import { once } from '../util/once.ts';
 import type { ProjectDeclarations } from './project-types.ts';
 import type { TypeCheckerChoice } from './type-checker-choice.ts';
 import { JAVASCRIPT_IDLE_MS, JavaScriptTypeChecker } from './type-checker-javascript.ts';
@@ -42,15 +42,9 @@ export function compilerFor(options: Record<string, unknown>, project: ProjectDe
 /**
  * A batch's diagnostics from a checker on a thread of its own, asked when the type-check rule first needs
  * them: the native checker's, else the JavaScript compiler's thread once warmed; undefined where the
- * validator's own program gives them. The JavaScript thread failing (it could not start) leaves them to
- * that program, which gives the same findings.
+ * validator's own program gives them.
  */
-export function threadedDiagnostics(compiler: Compiler, specs: ReadonlyArray<{ file: string; text: string }>): (() => Map<string, TypeDiagnostic[]> | undefined) | undefined {
-  const { native, javascriptThread } = compiler;
-  if (native) return once(() => native.check(specs));
-  if (!javascriptThread?.warmed) return undefined;
-  return once(() => {
-    const answered = attempt(() => javascriptThread.check(specs));
-    return answered instanceof Error ? undefined : answered;
-  });
+export function threadedDiagnostics(compiler: Compiler, specs: ReadonlyArray<{ file: string; text: string }>): (() => Map<string, TypeDiagnostic[]>) | undefined {
+  const threaded = compiler.native ?? (compiler.javascriptThread?.warmed ? compiler.javascriptThread : undefined);
+  return threaded ? once(() => threaded.check(specs)) : undefined;
 }

@@ -301,15 +301,14 @@ export class Validator {
    * JavaScript program over their syntax trees; that program is also built, only when asked, for a rule
    * that follows a call into another file.
    */
-  private parse(specs: ReadonlyArray<{ file: string; text: string }>, threaded?: () => Map<string, TypeDiagnostic[]> | undefined): Array<SpecModel | Error> {
+  private parse(specs: ReadonlyArray<{ file: string; text: string }>, threaded?: () => Map<string, TypeDiagnostic[]>): Array<SpecModel | Error> {
     const trees = specs.map((s) => attempt(() => SpecModel.parse(s.file, s.text)));
     if (!this.typeChecking) return trees.map((tree) => (tree instanceof Error ? tree : new SpecModel(tree)));
     const { javascript } = this.compilerState();
     const program = once(() => javascript.program(trees.filter((t): t is ts.SourceFile => !(t instanceof Error))));
-    const diagnosticsOf = (sf: ts.SourceFile) => {
-      const answered = threaded?.();
-      return answered ? (answered.get(path.resolve(sf.fileName)) ?? []) : program().getSemanticDiagnostics(sf).map(fromCompilerDiagnostic);
-    };
+    const diagnosticsOf = threaded
+      ? (sf: ts.SourceFile) => threaded().get(path.resolve(sf.fileName)) ?? []
+      : (sf: ts.SourceFile) => program().getSemanticDiagnostics(sf).map(fromCompilerDiagnostic);
     // With a threaded checker, a rule following a call into another file gets a program of that spec alone:
     // the batch's would parse and bind every spec and its imports for the few that need it.
     const checkerOf = (tree: ts.SourceFile) => (threaded ? once(() => javascript.program([tree]).getTypeChecker()) : () => program().getTypeChecker());

@@ -1,8 +1,9 @@
 /**
  * The JavaScript compiler's own thread, what a validator warmed without the native compiler checks on: the
  * same findings as the validator's own program on a project with aliases and a page object (on the whole test
- * corpus: type-checker.test.ts); the warm-up readies it without holding up the caller, and its answer is
- * passed over; it ends when stopped or idle; and a thread whose compiler cannot load answers with why.
+ * corpus: type-checker.test.ts); after a warm-up it answers the next batch, the warm-up's answer passed over
+ * (what the warm-up saves a generation: bench/generate-command.ts --model-ms); it ends when stopped or idle;
+ * and a thread whose compiler cannot load answers with why.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -47,12 +48,11 @@ describe("the JavaScript type checker's thread", { timeout: 120_000 }, () => {
     });
   });
 
-  it("is readied by the warm-up without holding up the caller, and answers the next check with that batch's findings", async () => {
+  it("answers the first check after a warm-up with that batch's findings, the warm-up's answer passed over", async () => {
     const checker = new JavaScriptTypeChecker(typeCheckOptions(false), NO_PROJECT);
-    const started = performance.now();
+    expect(checker.warmed).toBe(false);
     checker.warm();
-    // Starting the thread returns at once; parsing the library and Playwright's types takes it a second or more.
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(checker.warmed).toBe(true);
     expect(checker.running).toBe(true);
     const found = checker.check([{ file: FILE, text: INVENTED }]).get(FILE)!;
     expect(found.map((d) => d.code)).toEqual([2339]);
