@@ -5,12 +5,13 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchResult, readBatches } from '../../src/workflow/batch.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { chatty, GOOD_SPEC } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
-import { connectStdio } from './harness.ts';
+import { connectStdio, recordingProgress } from './harness.ts';
 
 let fake: FakeOpenAI;
 let project: ScribeProject;
@@ -43,8 +44,9 @@ describe('MCP generate_batch', { timeout: 300_000 }, () => {
 
       // Both generations run at once: every call gets the same good answer, whatever its order.
       fake.answerBy(() => ({ text: chatty(GOOD_SPEC) }));
-      const progress: string[] = [];
-      const answer = await session.client.callTool({ name: 'generate_batch', arguments: { requests: REQUESTS } }, undefined, { timeout: 280_000, onprogress: (p) => void progress.push(p.message ?? '') });
+      const notified: Progress[] = [];
+      const answer = await session.client.callTool({ name: 'generate_batch', arguments: { requests: REQUESTS } }, undefined, recordingProgress(session.client, notified, 280_000));
+      const progress = notified.map((p) => p.message ?? '');
       expect(answer.isError).toBe(false);
       const result = BatchResult.parse(answer.structuredContent);
       expect(result, JSON.stringify(result.scenarios.map((s) => s.error))).toMatchObject({ plan: 'mcp generate_batch', success: true, summary: { scenarios: 2, accepted: 2, skipped: 0, failed: 0 } });

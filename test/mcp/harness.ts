@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ProgressNotificationSchema, type ClientCapabilities, type Progress } from '@modelcontextprotocol/sdk/types.js';
 
 /** A spec that passes every rule and a real run against the demo app's search page. */
 export const DEMO_SEARCH_SPEC = `import { test, expect } from '@playwright/test';
@@ -154,4 +155,16 @@ export function processesIn(dir: string, except: number): Array<{ pid: number; c
     }
   }
   return found;
+}
+
+/**
+ * Has `client` record every progress notification the server sends, as it arrives, and returns the options of a
+ * call that asks for progress. The SDK client hands a notification to `onprogress` a microtask late, after it has
+ * dropped the call's progress handler for a response read in the same chunk: under load, `onprogress` can miss
+ * the last notification the server sent before its answer.
+ */
+export function recordingProgress(client: Client, progress: Progress[], timeout: number): RequestOptions {
+  client.setNotificationHandler(ProgressNotificationSchema, (notification) => void progress.push(notification.params));
+  // A progress handler is what asks the server for progress (a progress token); the notifications are read above.
+  return { timeout, onprogress: () => undefined };
 }

@@ -1,12 +1,12 @@
 import { request } from 'node:http';
-import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GenerateToolResult, ValidateReport } from '../../src/contracts.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { BAD_SPEC, GOOD_SPEC, chatty } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
 import { TOKEN } from '../http/harness.ts';
-import { connectHttp, startHttpServer, type HttpServerProcess } from './harness.ts';
+import { connectHttp, recordingProgress, startHttpServer, type HttpServerProcess } from './harness.ts';
 
 let fake: FakeOpenAI;
 let project: ScribeProject;
@@ -65,12 +65,9 @@ describe('scribe mcp --port (Streamable HTTP, the SDK client)', { timeout: 120_0
       expect(ValidateReport.parse(bad.structuredContent).summary.errors).toBeGreaterThan(0);
 
       fake.reply({ text: chatty(GOOD_SPEC) });
-      const steps: string[] = [];
-      const result = await client.callTool(
-        { name: 'generate_test', arguments: { description: 'search for milk', feature: 'Search', run: false } },
-        undefined,
-        { timeout: 120_000, onprogress: (p) => steps.push(p.message!) },
-      );
+      const progress: Progress[] = [];
+      const result = await client.callTool({ name: 'generate_test', arguments: { description: 'search for milk', feature: 'Search', run: false } }, undefined, recordingProgress(client, progress, 120_000));
+      const steps = progress.map((p) => p.message!);
       expect(GenerateToolResult.parse(result.structuredContent)).toMatchObject({ success: true, provider: 'openai', testPath: 'generated-tests/search/search-for-milk.spec.ts' });
       expect(steps[0]).toMatch(/^scribe started: attempt 1\/3/);
       expect(steps.at(-1)).toMatch(/^write done: wrote generated-tests\/search\/search-for-milk\.spec\.ts/);

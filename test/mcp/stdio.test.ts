@@ -10,7 +10,7 @@ import { startDemoApp, type DemoApp } from '../../src/demo-app/server.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { BAD_SPEC, GOOD_SPEC, chatty } from '../fixtures/model-answers.ts';
 import { makeScribeProject, type ScribeProject } from '../fixtures/scribe-project.ts';
-import { commandLine, connectStdio, processesIn, DEMO_SEARCH_SPEC, descendants, eventually, filesUnder, type StdioSession } from './harness.ts';
+import { commandLine, connectStdio, processesIn, DEMO_SEARCH_SPEC, descendants, eventually, filesUnder, recordingProgress, type StdioSession } from './harness.ts';
 
 const DESCRIPTION = 'search for milk and see it in the results';
 const LONG = { timeout: 120_000, resetTimeoutOnProgress: true };
@@ -77,7 +77,7 @@ describe('scribe mcp over stdio (the SDK client, the real CLI)', { timeout: 120_
     const result = await session.client.callTool(
       { name: 'generate_test', arguments: { description: DESCRIPTION, feature: 'Search', url: `${app.url}/search` } },
       undefined,
-      { ...LONG, onprogress: (p) => progress.push(p) },
+      recordingProgress(session.client, progress, LONG.timeout),
     );
     const document = GenerateToolResult.parse(result.structuredContent);
     expect(document).toMatchObject({ success: true, provider: 'openai', testPath: 'generated-tests/search/search-for-milk-and-see-it-in-the-results.spec.ts', error: null });
