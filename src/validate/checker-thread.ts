@@ -77,7 +77,10 @@ export class CheckerThread<Diagnostics> {
     await ended;
   }
 
-  /** The timer is cleared before it is set: two would close a compiler warmed after the first was set. */
+  /**
+   * An idle compiler holds a hundred megabytes and more: it ends `idleMs` after its last batch, and the next
+   * batch starts another. The timer is cleared before it is set: two would close a compiler warmed after the first.
+   */
   private closeWhenIdle(): void {
     clearTimeout(this.idle);
     this.idle = setTimeout(() => this.close(), this.idleMs).unref();
