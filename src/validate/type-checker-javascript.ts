@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { TypeDiagnostic } from '../analysis/type-diagnostic.ts';
 import { CheckerThread } from './checker-thread.ts';
 import type { ProjectDeclarations } from './project-types.ts';
-import { WARM_SPEC } from './type-checker.ts';
+import { warmSpec } from './type-checker.ts';
 
 /**
  * How long the thread waits for its next batch. What it holds costs more than a second to parse again, and
@@ -56,7 +56,7 @@ export class JavaScriptTypeChecker {
   /** Starts the thread on a spec that only imports Playwright, so that the first real batch is checked at once. Returns at once. */
   warm(): void {
     this.warmedOnce = true;
-    this.thread.prepare({ type: 'check', specs: [{ file: path.join(this.cwd, `.scribe-warm-${process.pid}.spec.ts`), text: WARM_SPEC }] });
+    this.thread.prepare({ type: 'check', specs: [warmSpec(this.cwd)] });
   }
 
   /** Ends the thread and waits until it has exited. */

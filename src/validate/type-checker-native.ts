@@ -12,7 +12,7 @@ import { readTextIfPresent } from '../util/fs.ts';
 import { CheckerThread } from './checker-thread.ts';
 import { globalsFileName } from './project-globals.ts';
 import { NO_PROJECT, type ProjectDeclarations } from './project-types.ts';
-import { WARM_SPEC } from './type-checker.ts';
+import { warmSpec } from './type-checker.ts';
 
 const require = createRequire(import.meta.url);
 const { inMemory, loaded } = require('./native-in-memory.cjs') as {
@@ -121,7 +121,7 @@ export class NativeTypeChecker {
    * first real batch is checked at once. Returns at once: the loading overlaps the caller's work.
    */
   warm(): void {
-    this.thread.prepare(this.batch([{ file: path.join(path.dirname(this.configFile), `.scribe-warm-${process.pid}.spec.ts`), text: WARM_SPEC }]));
+    this.thread.prepare(this.batch([warmSpec(path.dirname(this.configFile))]));
   }
 
   /** Stops the compiler process of `check` (a later batch starts another). */

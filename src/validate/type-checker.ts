@@ -44,8 +44,13 @@ export function typeCheckOptions(strict: boolean, project: ProjectTypes = NO_PRO
   };
 }
 
-/** What a compiler checks to ready itself before the first spec: the library's, Node's and Playwright's types. */
-export const WARM_SPEC = "import '@playwright/test';\n";
+/**
+ * What a compiler checks to ready itself before the first spec (the library's, Node's and Playwright's types
+ * loaded): a spec that only imports Playwright, named in `folder` as no spec of the project is.
+ */
+export function warmSpec(folder: string): { file: string; text: string } {
+  return { file: path.join(folder, `.scribe-warm-${process.pid}.spec.ts`), text: "import '@playwright/test';\n" };
+}
 
 /** The same options for the JavaScript compiler. */
 export function compilerOptionsFor(json: Record<string, unknown>): ts.CompilerOptions {
