@@ -18,8 +18,6 @@ interface Running {
   port: MessagePort;
   signal: Int32Array;
   nextId: number;
-  /** Why the thread ended on its own, once it has (an error thrown as it started). */
-  failure?: string;
 }
 
 export class CheckerThread<Diagnostics> {
@@ -109,8 +107,7 @@ export class CheckerThread<Diagnostics> {
       const late = Date.now() > deadline;
       if (late || Atomics.load(thread.signal, 1) === 1) {
         this.close();
-        if (late) throw new Error(`the ${this.name} did not answer within ${ANSWER_WAIT_MS / 60_000} minutes`);
-        throw new Error(`the ${this.name} stopped before it answered${thread.failure ? `: ${thread.failure}` : ''}`);
+        throw new Error(late ? `the ${this.name} did not answer within ${ANSWER_WAIT_MS / 60_000} minutes` : `the ${this.name} stopped before it answered`);
       }
       Atomics.wait(thread.signal, 0, answered, 1_000);
     }
@@ -124,8 +121,9 @@ export class CheckerThread<Diagnostics> {
     worker.unref();
     port1.unref();
     const thread: Running = { worker, port: port1, signal, nextId: 1 };
-    // An error the thread threw as it started ends it: it is what a caller waiting for an answer is told.
-    worker.on('error', (error) => (thread.failure = error.message));
+    // An error the thread throws ends it, and a caller waiting learns that from the signal (the thread's checker
+    // answers its own failures as errors); unheard, the event would throw in this thread instead.
+    worker.on('error', () => undefined);
     // A thread that ended on its own (its compiler failed to start) is replaced by the next batch's.
     worker.once('exit', () => {
       if (this.thread === thread) this.close();
