@@ -111,6 +111,8 @@ export interface RunSpecOptions {
 
 /** Playwright's CLI under the permission model (see contained-cli.cjs). */
 const CONTAINED_CLI = fileURLToPath(new URL('./runner/contained-cli.cjs', import.meta.url));
+/** What contained-cli.cjs requires of Scribe's: its process must be able to read it. */
+const TRANSFORM_WARM_UP = fileURLToPath(new URL('./runner/transform-warm-up.cjs', import.meta.url));
 /** Preloaded into Playwright's processes of a run that needs no ESM loader (see playwright-cjs-transform.cjs). */
 const CJS_TRANSFORM = fileURLToPath(new URL('./runner/playwright-cjs-transform.cjs', import.meta.url));
 
@@ -391,7 +393,7 @@ function containedInvocation(
   const installation = path.resolve(playwright.packageDir, '..', '..');
   // The code cache first: the TypeScript transform's preload loads Playwright.
   const preloads = [CONTAINED_CODE_CACHE, ...(preload ? [preload] : [])];
-  const reads = [workspace.dir, ...readable, installation, CONTAINED_CLI, CODE_CACHE_MODULE, ...preloads, ...browserCandidates(env)];
+  const reads = [workspace.dir, ...readable, installation, CONTAINED_CLI, TRANSFORM_WARM_UP, CODE_CACHE_MODULE, ...preloads, ...browserCandidates(env)];
   const { limits } = config.containment;
   const sandbox = sandboxPrefix(
     config.containment.os_sandbox,

@@ -22,6 +22,7 @@
 'use strict';
 const net = require('node:net');
 const path = require('node:path');
+const { warmUpTransform } = require('./transform-warm-up.cjs');
 
 process.env.NODE_OPTIONS = process.env.SCRIBE_WORKER_NODE_OPTIONS ?? '';
 delete process.env.SCRIBE_WORKER_NODE_OPTIONS;
@@ -98,12 +99,21 @@ async function start() {
   require(cli);
 }
 
-/** Loads Playwright's runner while the spec is not written yet; its CLI then finds it loaded. Only a head start: a layout without it is loaded by the CLI. */
+/**
+ * Loads Playwright's runner and warms its TypeScript transform (transform-warm-up.cjs) while the spec is not
+ * written yet; its CLI then finds them ready. Only a head start: a layout without them is loaded by the CLI.
+ */
 function warmRunner() {
   try {
     require(require.resolve('playwright/lib/program', { paths: [path.dirname(cli)] }));
   } catch {
     // another Playwright layout: the CLI loads what it needs
+  }
+  try {
+    const { babelTransform } = require(require.resolve('playwright/lib/transform/babelBundle', { paths: [path.dirname(cli)] }));
+    warmUpTransform(babelTransform, process.env.SCRIBE_RUN_FOLDER ?? process.cwd());
+  } catch {
+    // another Playwright layout: its transform warms on the spec
   }
 }
 
