@@ -6,7 +6,7 @@
  * timeout, crash or Ctrl-C; past the whole-run limit Playwright's whole process tree is killed.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,7 +27,7 @@ import { judgeProof, splitReport } from './runner/proof.ts';
 import { gatherEvidence, keepRunFiles } from './runner/evidence.ts';
 import { readPlaywrightReport, testsOf } from './runner/playwright-report.ts';
 import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
-import { newRunId, removeAbandonedRuns, removeAbandonedScratch, removeWorkspace, scratchName, workspaceDir } from './runner/run-folders.ts';
+import { newRunId, removeAbandonedRuns, removeAbandonedScratch, regularFileInside, removeWorkspace, scratchName, workspaceDir } from './runner/run-folders.ts';
 import { hostCgroups, openMemoryCap, removeAbandonedCaps, type MemoryCapOutcome } from './runner/memory-cap.ts';
 import { preloadOptions, runPermissions } from './runner/permissions.ts';
 import { CODE_CACHE_MODULE, CONTAINED_CODE_CACHE, makeRunCodeCache, TRUSTED_CODE_CACHE } from './runner/run-code-cache.ts';
@@ -327,10 +327,7 @@ function playwrightProcess(invocation: PlaywrightInvocation): Setup<RunningProce
 /** Copies a regular file of the run's working folder out of it (a link could point anywhere on this machine). */
 function copyOut(workDir: string, { from, to }: { from: string; to: string }): void {
   const file = path.resolve(workDir, from);
-  if (!existsSync(file) || !lstatSync(file).isFile()) return;
-  // Also through a linked folder on the way.
-  if (path.relative(realpathSync(workDir), realpathSync(file)).startsWith('..')) return;
-  copyFileSync(file, to);
+  if (regularFileInside(workDir, file)) copyFileSync(file, to);
 }
 
 /** What a contained run is given: its browser's endpoint and launch, and the network it may reach. */
@@ -510,7 +507,7 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
   if (outcome.spawnError) {
     return notRun({ status: 'error', classification: 'environment', message: `could not start Playwright: ${outcome.spawnError.message}`, line: null }, elapsed());
   }
-  const parsed = readPlaywrightReport(workspace.reportFile);
+  const parsed = readPlaywrightReport(workspace.dir, workspace.reportFile);
   const fullReport = 'report' in parsed ? parsed.report : undefined;
   // The spec is judged on its own tests; the proof file's are read only for the proof.
   const parts = fullReport && workspace.proofFile ? splitReport(fullReport, path.basename(workspace.proofFile)) : undefined;

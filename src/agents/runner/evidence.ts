@@ -4,14 +4,14 @@
  * copied out of the run's temporary folder before it is removed.
  *
  * Scribe trusts only what it wrote itself: the evidence attachment under the name it chose for this
- * run, files inside the run folder (a path elsewhere is neither copied nor reported missing), and the
- * error context Playwright writes (not an attachment the spec named so).
+ * run, regular files inside the run folder (a path elsewhere is neither copied nor reported missing; a link
+ * is neither read nor copied), and the error context Playwright writes (not an attachment the spec named so).
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { testsOf, type Attachment, type PlaywrightReport } from './playwright-report.ts';
-import { isRunId } from './run-folders.ts';
+import { isRunId, regularFileInside } from './run-folders.ts';
 
 const IMAGE = /\.(png|jpe?g)$/i;
 
@@ -39,15 +39,17 @@ export function gatherEvidence(report: PlaywrightReport | undefined, runDir: str
   const attachments = attachmentsOf(report);
   const recorded = attachments.filter((a) => a.name === evidenceName).flatMap(fixtureEvidence);
   const inRun = (file: string) => isInside(runDir, file);
+  // A link is no file of the run: it is neither read nor copied, and a declared one counts as missing.
+  const onDisk = (file: string) => regularFileInside(runDir, file);
   const declared = declaredFiles(attachments, evidenceName).filter(inRun);
-  const images = declared.filter((file) => IMAGE.test(file) && existsSync(file));
+  const images = declared.filter((file) => IMAGE.test(file) && onDisk(file));
   const ownFiles = new Set(declared.map((file) => path.resolve(runDir, file)));
   const othersOnly = new Set(declaredFiles(attachmentsOf(otherTests), evidenceName).map((file) => path.resolve(runDir, file)).filter((file) => !ownFiles.has(file)));
   return {
     consoleErrors: unique(recorded.flatMap((r) => r.consoleErrors)),
     screenshots: unique([...images, ...imagesUnder(runDir).filter((file) => !othersOnly.has(file))]),
-    traces: unique(attachments.flatMap((a) => (a.name === 'trace' && a.path && inRun(a.path) && a.path.endsWith('.zip') && existsSync(a.path) ? [a.path] : []))),
-    missing: declared.filter((file) => !existsSync(file)),
+    traces: unique(attachments.flatMap((a) => (a.name === 'trace' && a.path && inRun(a.path) && a.path.endsWith('.zip') && onDisk(a.path) ? [a.path] : []))),
+    missing: declared.filter((file) => !onDisk(file)),
     errorContext: errorContext(attachments, runDir, maxErrorContextChars),
     pages: recorded.flatMap((r) => r.pages),
   };
@@ -79,7 +81,7 @@ function fixtureEvidence(attachment: Attachment): Array<z.infer<typeof FixtureEv
  * copies an attached file there): neither is read.
  */
 function errorContext(attachments: Attachment[], runDir: string, maxChars: number): string | null {
-  const own = attachments.filter((a) => a.name === 'error-context' && a.path && isInside(runDir, a.path) && path.basename(a.path) === 'error-context.md' && path.basename(path.dirname(a.path)) !== 'attachments');
+  const own = attachments.filter((a) => a.name === 'error-context' && a.path && regularFileInside(runDir, a.path) && path.basename(a.path) === 'error-context.md' && path.basename(path.dirname(a.path)) !== 'attachments');
   for (const attachment of own) {
     try {
       const text = withoutInstructions(readFileSync(attachment.path!, 'utf8'));

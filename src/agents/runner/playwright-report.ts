@@ -2,7 +2,8 @@
  * The part of Playwright's JSON report the Runner reads, checked with zod: a report that does not
  * parse is no evidence of anything, so it can never count as a pass.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { regularFileInside } from './run-folders.ts';
 import { stripVTControlCharacters } from 'node:util';
 import { z } from 'zod';
 
@@ -59,9 +60,10 @@ export interface ExecutedTest {
   result: TestRun | undefined;
 }
 
-/** The report, or why there is none to read. */
-export function readPlaywrightReport(file: string): { report: PlaywrightReport } | { problem: string } {
+/** The report, or why there is none to read: only a regular file of the run's folder `dir` is read (run-folders.ts). */
+export function readPlaywrightReport(dir: string, file: string): { report: PlaywrightReport } | { problem: string } {
   let text: string;
+  if (existsSync(file) && !regularFileInside(dir, file)) return { problem: "Playwright's report is not a regular file of the run's folder" };
   try {
     text = readFileSync(file, 'utf8');
   } catch {

@@ -4,7 +4,7 @@
  * clean up. Light on purpose: the server imports it when it starts.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 /** `<stamp>-<pid>-<random>`: sortable by time, and the pid says whether its owner still runs. */
@@ -23,6 +23,21 @@ export function newRunId(now: Date = new Date()): string {
 export function workspaceDir(tempRoot: string, id: string): string {
   mkdirSync(tempRoot, { recursive: true });
   return path.join(realpathSync(tempRoot), `${RUN_DIR_PREFIX}${id}`);
+}
+
+/**
+ * Whether `file` is a regular file inside `dir`: not a link, and not reached through a linked folder. What a
+ * run wrote is read or copied only then, since code in the run can link a name Scribe reads (its report, a
+ * screenshot, the error context) to any file of this machine, which Scribe would read with its own rights.
+ */
+export function regularFileInside(dir: string, file: string): boolean {
+  try {
+    if (!lstatSync(file).isFile()) return false;
+    const relative = path.relative(realpathSync(dir), realpathSync(file));
+    return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+  } catch {
+    return false;
+  }
 }
 
 export function removeWorkspace(dir: string): void {

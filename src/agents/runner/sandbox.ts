@@ -16,6 +16,9 @@ import { NETWORK_DIR_INSIDE, POLICY_DIRS } from './app-network.ts';
 
 export type SandboxSetting = 'auto' | 'required' | 'off';
 
+/** No capability inside the sandbox, whoever starts it (the probe checks that this bubblewrap accepts it). */
+const SANDBOX_CAPABILITIES = ['--cap-drop', 'ALL'];
+
 /** System folders and files a Node process and Chromium need: programs, libraries, fonts, Debian's Chromium launcher settings, TLS roots, time zones. */
 const SYSTEM_READ_ONLY = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc/nsswitch.conf', '/etc/fonts', '/etc/chromium.d', '/etc/os-release', '/etc/ssl', '/etc/ca-certificates', '/etc/localtime', '/etc/passwd', '/etc/group'];
 
@@ -54,11 +57,16 @@ export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env:
   const prefix = [
     ...fileSizeLimit(paths.limits.fileBytes, env),
     bwrap,
+    // Started by root, bubblewrap makes no user namespace and keeps root's capabilities: code the run starts
+    // could remount a read-only bind writable (the project, /usr) or make devices. None are kept.
+    ...SANDBOX_CAPABILITIES,
     '--die-with-parent',
     '--new-session',
     '--unshare-pid',
     '--unshare-ipc',
     '--unshare-uts',
+    // A name of its own: the host's is not the run's to read.
+    '--hostname', 'scribe-run',
     '--unshare-cgroup-try',
     '--unshare-net',
     '--proc', '/proc',
@@ -147,7 +155,7 @@ function probed(bwrap: string): string | undefined {
 /** Whether bwrap can make a sandbox here (user namespaces may be off, or the container may forbid them). */
 function probe(bwrap: string): { problem?: string; timedOut: boolean } {
   try {
-    execFileSync(bwrap, ['--ro-bind', '/', '/', '--unshare-pid', '--proc', '/proc', '--dev', '/dev', 'true'], { stdio: 'pipe', timeout: PROBE_TIMEOUT_MS });
+    execFileSync(bwrap, [...SANDBOX_CAPABILITIES, '--ro-bind', '/', '/', '--unshare-pid', '--proc', '/proc', '--dev', '/dev', 'true'], { stdio: 'pipe', timeout: PROBE_TIMEOUT_MS });
     return { timedOut: false };
   } catch (error) {
     const failure = error as { stderr?: Buffer; code?: string; message: string };

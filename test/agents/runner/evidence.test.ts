@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gatherEvidence } from '../../../src/agents/runner/evidence.ts';
-import type { PlaywrightReport } from '../../../src/agents/runner/playwright-report.ts';
+import { readPlaywrightReport, type PlaywrightReport } from '../../../src/agents/runner/playwright-report.ts';
+import { regularFileInside } from '../../../src/agents/runner/run-folders.ts';
 
 const EVIDENCE = 'scribe-evidence-test';
 const dirs: string[] = [];
@@ -46,5 +47,55 @@ describe('gatherEvidence', () => {
     const dir = runFolder(['spec/a.png', 'results/x/test-failed-1.png']);
     const evidence = gatherEvidence(reportOf('a.spec.ts', 'failed', [], [path.join(dir, 'results/x/test-failed-1.png')]), dir, EVIDENCE, 1000);
     expect(evidence.screenshots.sort()).toEqual([path.join(dir, 'results/x/test-failed-1.png'), path.join(dir, 'spec/a.png')]);
+  });
+
+  it('reads and keeps no link the run made: a linked screenshot, trace or error context is missing, not copied or read', () => {
+    const dir = runFolder(['spec/own.png']);
+    const host = runFolder(['secret.png']);
+    writeFileSync(path.join(host, 'context.md'), 'HOST TEXT');
+    const linked = (name: string, target: string) => {
+      mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      symlinkSync(target, path.join(dir, name));
+      return path.join(dir, name);
+    };
+    const shot = linked('work/shot.png', path.join(host, 'secret.png'));
+    const trace = linked('work/trace.zip', path.join(host, 'secret.png'));
+    const context = linked('work/context/error-context.md', path.join(host, 'context.md'));
+    // A folder of the run linked elsewhere: a regular file reached through it is not the run's either.
+    linked('work/out', host);
+    const report = reportOf('a.spec.ts', 'failed', [shot, path.join(dir, 'work/out/secret.png')], []);
+    const attachments = report.suites[0]!.specs[0]!.tests[0]!.results[0]!.attachments!;
+    attachments.push({ name: 'trace', contentType: 'application/zip', path: trace }, { name: 'error-context', contentType: 'text/markdown', path: context });
+    const evidence = gatherEvidence(report, dir, EVIDENCE, 1000);
+    expect(evidence.screenshots).toEqual([path.join(dir, 'spec/own.png')]);
+    expect(evidence.traces).toEqual([]);
+    expect(evidence.errorContext).toBeNull();
+    expect(evidence.missing).toEqual([shot, path.join(dir, 'work/out/secret.png'), trace, context]);
+  });
+});
+
+describe('regularFileInside', () => {
+  it('is true of a regular file inside the folder only: not of a link, a file through a linked folder, the folder, or a file outside', () => {
+    const dir = runFolder(['work/report.json']);
+    const outside = runFolder(['report.json']);
+    symlinkSync(path.join(outside, 'report.json'), path.join(dir, 'work/linked.json'));
+    symlinkSync(outside, path.join(dir, 'work/folder'));
+    expect(regularFileInside(dir, path.join(dir, 'work/report.json'))).toBe(true);
+    expect(regularFileInside(dir, path.join(dir, 'work/linked.json'))).toBe(false);
+    expect(regularFileInside(dir, path.join(dir, 'work/folder/report.json'))).toBe(false);
+    expect(regularFileInside(dir, path.join(dir, 'work'))).toBe(false);
+    expect(regularFileInside(dir, path.join(outside, 'report.json'))).toBe(false);
+    expect(regularFileInside(dir, path.join(dir, 'work/none.json'))).toBe(false);
+  });
+
+  it("keeps Playwright's report from being read through a link: a host file's text never reaches the parse error", () => {
+    const dir = runFolder([]);
+    const outside = runFolder([]);
+    writeFileSync(path.join(outside, 'secret.txt'), 'HOSTSECRET not json');
+    mkdirSync(path.join(dir, 'work'));
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'work/report.json'));
+    const read = readPlaywrightReport(dir, path.join(dir, 'work/report.json'));
+    expect(read).toEqual({ problem: "Playwright's report is not a regular file of the run's folder" });
+    expect(readPlaywrightReport(dir, path.join(dir, 'work/none.json'))).toEqual({ problem: 'Playwright wrote no report' });
   });
 });

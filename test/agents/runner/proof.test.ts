@@ -166,7 +166,7 @@ describe('the proof run', { timeout: 180_000 }, () => {
     expect(proofFiles.length).toBeGreaterThan(0); // its error context: the failure is there to judge
     expect(proofFiles.filter((file) => file.endsWith('.zip') || file.endsWith('.png'))).toEqual([]);
     // The evidence fixture reads the elements of the spec's pages, not of the copy's: nobody reads those.
-    const parsed = readPlaywrightReport(jsonReport);
+    const parsed = readPlaywrightReport(project, jsonReport);
     if (!('report' in parsed)) throw new Error(parsed.problem);
     const pagesRead = (report: PlaywrightReport) =>
       testsOf(report)
