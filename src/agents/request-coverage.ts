@@ -8,7 +8,7 @@
  * an assertion): a good spec must not be rejected. The proof run is what shows the assertions depend on
  * the actions; this shows the spec is about the request at all.
  */
-import { SpecModel } from '../analysis/model.ts';
+import { isFunctionLike, SpecModel, type Expectation } from '../analysis/model.ts';
 import { classifyCall, testCalls } from '../analysis/test-steps.ts';
 import { ts } from '../util/typescript.js';
 import { withoutPagePaths } from '../util/page-paths.ts';
@@ -85,20 +85,23 @@ export function uncoveredParts(description: string, code: string, file = 'candid
   const methods = stepMethods(model, file, code);
   const missing: string[] = [];
 
+  // A negated assertion shows something is not there: only an empty list is shown so.
+  const positive = assertions.filter((a) => !a.negated);
   for (const quote of request.quotedOutcomes) {
-    if (!assertions.some((a) => quotedIn(quote, a))) missing.push(`the request expects "${quote}" but no assertion checks it: assert it, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
+    if (!positive.some((a) => quotedIn(quote, a))) missing.push(`the request expects "${quote}" but no assertion checks it: assert it, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
   }
   for (const quote of request.quotedInputs) {
     if (!strings.some((s) => normal(s).includes(normal(quote)))) missing.push(`the request names "${quote}" but the spec never uses it: use that exact value where the request does`);
   }
   for (const count of request.counts) {
-    if (!assertions.some((a) => new RegExp(`(?<![\\d.])${count.digits}(?![\\d.])`).test(a.text))) missing.push(`the request expects ${count.phrase} but no assertion checks that number: assert it (e.g. toHaveCount(${count.digits}) or the text that shows it)`);
+    if (!positive.some((a) => new RegExp(`(?<![\\d.])${count.digits}(?![\\d.])`).test(a.text))) missing.push(`the request expects ${count.phrase} but no assertion checks that number: assert it (e.g. toHaveCount(${count.digits}) or the text that shows it)`);
   }
   for (const keyword of OUTCOME_KEYWORDS) {
-    if (keyword.inRequest.test(request.outcome) && !assertions.some((a) => keyword.inAssertion.test(a.text))) missing.push(`the request expects ${keyword.name} but no assertion checks for one: ${keyword.advice}`);
+    const checking = keyword.name === 'empty' ? assertions : positive;
+    if (keyword.inRequest.test(request.outcome) && !checking.some((a) => keyword.inAssertion.test(a.text))) missing.push(`the request expects ${keyword.name} but no assertion checks for one: ${keyword.advice}`);
   }
   for (const phrase of request.namedElements) {
-    if (!assertions.some((a) => phrase.words.some((w) => a.text.toLowerCase().includes(stem(w))))) missing.push(`the request expects to see ${phrase.text} but no assertion checks it: assert the element or page that shows ${phrase.text}`);
+    if (!positive.some((a) => phrase.words.some((w) => a.text.toLowerCase().includes(stem(w))))) missing.push(`the request expects to see ${phrase.text} but no assertion checks it: assert the element or page that shows ${phrase.text}`);
   }
   for (const need of request.actions) {
     if (![...methods].some((m) => need.methods.has(m))) missing.push(`the request asks to ${need.name} but the spec has no step that does it: ${need.advice}`);
@@ -164,22 +167,70 @@ function namedElementsIn(outcome: string): Array<{ text: string; words: string[]
 }
 
 interface AssertionText {
-  /** The matcher call with its subject followed through variables, and the string values it names. */
+  /** The matcher call (without the expect's message) with its subject followed through variables, and the string values it names. */
   text: string;
-  /** Its regular expressions: a quoted text they match is checked. */
+  /** Its regular expressions: a quoted text they hold is checked. */
   patterns: RegExp[];
+  negated: boolean;
 }
 
+/** Promise combinators under which an assertion's failure fails nothing. */
+const SWALLOWING = new Set(['allSettled', 'any']);
+
+/**
+ * The assertions that can show an outcome: those a test runs (in its body, its hooks or a helper it calls; a
+ * helper nobody calls runs nothing), of a test that acts when one does (another test's check shows nothing
+ * of what the acting one did), whose subject is not a constant and whose failure is not swallowed.
+ */
 function assertionTexts(model: SpecModel): AssertionText[] {
-  return model.expectations().map((e) => {
-    const subject = e.subject ? model.resolve(e.subject) : undefined;
-    const nodes: ts.Node[] = [...(subject ? [subject] : []), ...e.call.arguments];
-    const values = nodes.flatMap((n) => valuesUnder(model, n));
-    return {
-      text: [model.text(e.call), subject ? model.text(subject) : '', ...values.filter((v) => typeof v === 'string')].join(' '),
-      patterns: values.filter((v) => v instanceof RegExp),
-    };
+  const running = runningCalls(model);
+  return model
+    .expectations()
+    .filter((e) => running.has(e.call) && !constantSubject(model, e) && !swallowed(model, e.call))
+    .map((e) => {
+      const subject = e.subject ? model.resolve(e.subject) : undefined;
+      const nodes: ts.Node[] = [...(subject ? [subject] : []), ...e.call.arguments];
+      const values = nodes.flatMap((n) => valuesUnder(model, n));
+      const written = `expect(${e.subject ? model.text(e.subject) : ''}).${[...e.modifiers, e.matcher].join('.')}(${e.call.arguments.map((a) => model.text(a)).join(', ')})`;
+      return {
+        text: [written, subject ? model.text(subject) : '', ...values.filter((v) => typeof v === 'string')].join(' '),
+        patterns: values.filter((v) => v instanceof RegExp),
+        negated: e.negated,
+      };
+    });
+}
+
+/** The calls of the tests that act (of every test, when none does), with the hooks that run before them. */
+function runningCalls(model: SpecModel): Set<ts.CallExpression> {
+  const hooks = beforeHooks(model).flatMap((body) => model.reachableCalls(body));
+  const perTest = model.tests().map((test) => [...hooks, ...testCalls(model, test)]);
+  const acting = perTest.filter((calls) => calls.some((call) => classifyCall(model, call) === 'action'));
+  return new Set((acting.length > 0 ? acting : perTest).flat());
+}
+
+/** The bodies of the hooks that run before each test, or once before all. */
+function beforeHooks(model: SpecModel): ts.Node[] {
+  return model.calls.flatMap((call) => {
+    const path = model.playwrightPath(call.expression);
+    const body = path === 'test.beforeEach' || path === 'test.beforeAll' ? [...call.arguments].reverse().find(isFunctionLike) : undefined;
+    return body ? [body] : [];
   });
+}
+
+/** `expect('Total: $8').toBe('Total: $8')`, `expect.poll(() => 'Total: $8')`: a value the spec wrote, not one the page shows. */
+function constantSubject(model: SpecModel, e: Expectation): boolean {
+  const subject = e.subject ? model.resolve(e.subject) : undefined;
+  if (!subject) return false;
+  const returned = isFunctionLike(subject) && subject.body && !ts.isBlock(subject.body) ? subject.body : subject;
+  return ts.isStringLiteralLike(returned) || ts.isNumericLiteral(returned) || returned.kind === ts.SyntaxKind.TrueKeyword || returned.kind === ts.SyntaxKind.FalseKeyword;
+}
+
+/** Inside `Promise.allSettled([...])` or `Promise.any([...])`, where a failed assertion fails nothing. */
+function swallowed(model: SpecModel, call: ts.Node): boolean {
+  for (let node = call.parent; node && !isFunctionLike(node); node = node.parent) {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && model.text(node.expression.expression) === 'Promise' && SWALLOWING.has(node.expression.name.text)) return true;
+  }
+  return false;
 }
 
 /** The string values and regular expressions under a node, identifiers followed to their values. */
@@ -217,7 +268,9 @@ function regExpOf(literal: string): RegExp | undefined {
 function codeStrings(model: SpecModel): string[] {
   const titles = new Set<ts.Node>();
   for (const call of model.calls) {
-    if (call.arguments[0] && model.playwrightPath(call.expression)?.startsWith('test')) titles.add(call.arguments[0]);
+    const first = call.arguments[0];
+    // A hook's first argument is its body, not a title.
+    if (first && !isFunctionLike(first) && model.playwrightPath(call.expression)?.startsWith('test')) titles.add(first);
   }
   const found: string[] = [];
   const visit = (n: ts.Node): void => {
@@ -230,14 +283,15 @@ function codeStrings(model: SpecModel): string[] {
 }
 
 /**
- * The methods of the steps that act on the page, in every test (helpers followed), and those done inside
+ * The methods of the steps that act on the page, in every test and the hooks before it (helpers followed), and those done inside
  * the project's page objects and helpers the tests call (`await loginPage.signIn(user, pass)`).
  */
 function stepMethods(model: SpecModel, file: string, code: string): Set<string> {
   const methods = new Set<string>();
   const other = new Set<string>();
+  const hooks = beforeHooks(model).flatMap((body) => model.reachableCalls(body));
   for (const test of model.tests()) {
-    for (const call of testCalls(model, test)) {
+    for (const call of [...hooks, ...testCalls(model, test)]) {
       const { name } = model.callee(call);
       if (!name) continue;
       if (classifyCall(model, call) === 'action') methods.add(name);
@@ -248,9 +302,18 @@ function stepMethods(model: SpecModel, file: string, code: string): Set<string> 
   return methods;
 }
 
-/** Whether an assertion checks a quoted text: it names it, or one of its regular expressions matches it. */
+/**
+ * Whether an assertion checks a quoted text: it names it, or one of its regular expressions holds it as written
+ * (anchors, escapes and case aside). A pattern that merely matches it (`/Total: [$](8|0)/`, `/\d+ items/`)
+ * would match other outcomes too.
+ */
 function quotedIn(quote: string, assertion: AssertionText): boolean {
-  return normal(assertion.text).includes(normal(quote)) || assertion.patterns.some((p) => p.test(quote));
+  return normal(assertion.text).includes(normal(quote)) || assertion.patterns.some((p) => normal(literalOf(p.source)).includes(normal(quote)));
+}
+
+/** A pattern's source as the text it matches when it is plain text: anchors dropped, escapes undone. */
+function literalOf(source: string): string {
+  return source.replace(/^\^/, '').replace(/(?<!\\)\$$/, '').replace(/\\(.)/g, '$1');
 }
 
 function normal(text: string): string {

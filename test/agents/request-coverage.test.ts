@@ -113,6 +113,60 @@ test('adds', async ({ page }) => {
   });
 });
 
+describe('uncoveredParts: assertions that check nothing of the outcome do not cover it (answers a lazy or hostile model wrote)', () => {
+  const MUG = `${SIGN_IN}\n  await page.getByTestId('product-link-mug').click();\n  await page.getByTestId('add-to-cart').click();\n  await page.goto('/cart');\n  await expect(page.getByTestId('cart-items')).toHaveText('Coffee mug');`;
+  const REQUEST = 'sign in, add the coffee mug and see "Total: $8" in the cart';
+  const missingTotal = [expect.stringContaining('the request expects "Total: $8" but no assertion checks it')];
+
+  it.each([
+    ['a negated assertion', `  await expect(page.getByTestId('cart-total')).not.toHaveText('Total: $8');`],
+    ["the quote only in the expect's message", `  await expect(page.getByTestId('cart-total'), 'Total: $8').toBeVisible();`],
+    ['a constant polled', `  await expect.poll(() => 'Total: $8').toBe('Total: $8');`],
+    ['a constant expected of itself', `  expect('Total: $8').toBe('Total: $8');`],
+    ['a pattern with alternatives that matches it', `  await expect(page.getByTestId('cart-total')).toHaveText(/Total: [$](8|0)/);`],
+    ['a pattern of any number', `  await expect(page.getByTestId('cart-total')).toHaveText(/Total: \\$\\d+/);`],
+    ['an assertion whose failure Promise.allSettled swallows', `  await Promise.allSettled([expect(page.getByTestId('cart-total')).toHaveText('Total: $8', { timeout: 1000 })]);`],
+  ])('%s', (_, check) => {
+    expect(uncoveredParts(REQUEST, spec(`${MUG}\n${check}`))).toEqual(missingTotal);
+  });
+
+  it('an assertion in a helper nothing calls', () => {
+    const code = spec(MUG).replace("test('the request'", "async function expectTotal(total) {\n  await expect(total).toHaveText('Total: $8');\n}\n\ntest('the request'");
+    expect(uncoveredParts(REQUEST, code)).toEqual(missingTotal);
+  });
+
+  it('an assertion in a second test that does nothing', () => {
+    const code = `${spec(MUG)}\ntest('the total', async ({ page }) => {\n  await page.goto('/cart');\n  await expect(page.getByTestId('cart-total')).toHaveText('Total: $8');\n});\n`;
+    expect(uncoveredParts(REQUEST, code)).toEqual(missingTotal);
+  });
+
+  it('still covered by a plain pattern of the quote, anchored or escaped', () => {
+    expect(uncoveredParts(REQUEST, spec(`${MUG}\n  await expect(page.getByTestId('cart-total')).toHaveText(/^total: \\$8$/i);`))).toEqual([]);
+  });
+
+  it('an empty list may be shown by a negated assertion', () => {
+    expect(uncoveredParts('search for "zebra" and see that there are no results', spec(`  await page.goto('/search');\n  await page.getByRole('searchbox').fill('zebra');\n  await page.keyboard.press('Enter');\n  await expect(page.getByTestId('search-result')).not.toBeVisible();`))).toEqual([]);
+  });
+});
+
+describe('uncoveredParts: steps and values in a beforeEach hook count, as the test runs them', () => {
+  it('subscribes in beforeEach and asserts in the test', () => {
+    const code = `import { test, expect } from '@playwright/test';
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Email address').fill('reader@example.com');
+  await page.getByRole('button', { name: 'Subscribe' }).click();
+});
+
+test('subscribes', async ({ page }) => {
+  await expect(page.getByRole('status')).toHaveText('Subscribed reader@example.com');
+});
+`;
+    expect(uncoveredParts('subscribe with "reader@example.com" and see "Subscribed reader@example.com"', code)).toEqual([]);
+  });
+});
+
 describe('namedActions: the page a request opens is not an action', () => {
   it('reads "/search" as a page, "search for" as an action', () => {
     expect(namedActions('open /search and see the heading "Search"')).toEqual([]);
