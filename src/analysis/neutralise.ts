@@ -8,13 +8,16 @@
  * proves the deleting. Signing in (a fill of an environment variable and the click or key press that
  * submits it) is the way there and stays, unless the request is about signing in: neutralising it
  * would make any assertion fail, also one on what a page shows before anything is done. Navigations
- * stay too. Each neutralised call becomes `Promise.resolve()` in place, padded to the same number of
+ * stay too. An assertion that only echoes what a neutralised action set on its own element (`fill('x')`
+ * then `toHaveValue('x')` on the same locator, `check()` then `toBeChecked()`) goes with it: it would fail
+ * in the copy because the spec set the state, not because the app did anything with it. Each neutralised
+ * call becomes `Promise.resolve()` in place, padded to the same number of
  * lines, so every line keeps its number and Playwright's error locations match in both runs.
  *
  * A pure transform: text in, text out, nothing run.
  */
 import { ts } from '../util/typescript.js';
-import { SpecModel } from './model.ts';
+import { SpecModel, type Expectation } from './model.ts';
 import type { ValueKind } from './playwright-api.ts';
 
 /** Calls that change what the page holds. */
@@ -94,6 +97,7 @@ export function neutraliseActions(text: string, fileName = 'spec.ts', options: N
     const signIn = signInSteps(model, calls, steps);
     const group = underTest(calls, steps, (index) => !signIn.has(index)) ?? (options.signInUnderTest ? underTest(calls, steps, () => true) : undefined);
     const chosen = new Set(group ?? []);
+    for (const index of echoes(model, calls, steps, chosen)) chosen.add(index);
     const actions: NeutralisedAction[] = [];
     const checkLines = new Set<number>();
     const snapshotLines = new Set<number>();
@@ -102,7 +106,7 @@ export function neutraliseActions(text: string, fileName = 'spec.ts', options: N
       if (chosen.has(index)) {
         mine.add(call);
         neutralised.add(call);
-        actions.push({ line: model.position(call).line, source: oneLine(model.text(call)) });
+        if (steps[index] === 'action') actions.push({ line: model.position(call).line, source: oneLine(model.text(call)) });
         return;
       }
       keptSomewhere.add(call);
@@ -149,6 +153,46 @@ function underTest(calls: readonly ts.CallExpression[], steps: readonly string[]
     }
   }
   return last;
+}
+
+/** Actions whose value an assertion on the same element may echo (`fill(v)` then `toHaveValue(v)`). */
+const VALUE_SETTERS: ReadonlySet<string> = new Set(['fill', 'type', 'pressSequentially', 'insertText', 'selectOption']);
+
+/**
+ * The assertions after the group under test that check only what one of its actions set on the same
+ * locator: its typed or selected value (`toHaveValue` of the same value), its ticked state (`toBeChecked`
+ * after `check()`, negated after `uncheck()`).
+ */
+function echoes(model: SpecModel, calls: readonly ts.CallExpression[], steps: readonly string[], group: ReadonlySet<number>): number[] {
+  const first = Math.min(...group);
+  const set = [...group].map((index) => calls[index]!);
+  const found: number[] = [];
+  calls.forEach((call, index) => {
+    if (index < first || steps[index] !== 'assertion') return;
+    const expectation = model.expectation(call);
+    if (expectation?.subject && set.some((action) => echoOf(model, action, expectation))) found.push(index);
+  });
+  return found;
+}
+
+function echoOf(model: SpecModel, action: ts.CallExpression, expectation: Expectation): boolean {
+  const { name, receiver } = model.callee(action);
+  if (!name || !receiver || !expectation.subject || !sameText(model, receiver, expectation.subject)) return false;
+  const [expected] = expectation.call.arguments;
+  if (VALUE_SETTERS.has(name)) return expectation.matcher === 'toHaveValue' && !expectation.negated && expected !== undefined && action.arguments[0] !== undefined && sameText(model, action.arguments[0], expected);
+  if (expectation.matcher !== 'toBeChecked' || expectation.call.arguments.length > 0) return false;
+  if (name === 'check') return !expectation.negated;
+  if (name === 'uncheck') return expectation.negated;
+  return false;
+}
+
+/** Whether two expressions are the same once variables are followed and whitespace and quotes are ignored. */
+function sameText(model: SpecModel, a: ts.Expression, b: ts.Expression): boolean {
+  const canonical = (node: ts.Expression) => {
+    const value = model.stringValue(node);
+    return value !== undefined ? `"${value}"` : model.text(model.resolve(node)).replace(/\s+/g, '').replace(/'/g, '"');
+  };
+  return canonical(a) === canonical(b);
 }
 
 /** Fills of an environment variable (a declared credential) and the click or key press that submits them. */

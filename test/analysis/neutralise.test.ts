@@ -64,6 +64,29 @@ describe('neutraliseActions', () => {
     expect(test!.snapshotLines).toEqual([6, 7, 8]);
   });
 
+  it('takes with the actions an assertion that only echoes what they set on the same element: the typed value, the ticked box', () => {
+    const typed = neutraliseActions(
+      wrap(`  await page.goto('/search');\n  const box = page.getByTestId('search-input');\n  await box.fill('locators');\n  await page.getByTestId('search-button').click();\n  await expect(page.getByTestId('search-input')).toHaveValue("locators");\n  await expect(page.getByTestId('search-status')).toBeVisible();`),
+    );
+    expect(typed.tests[0]!.actions.map((a) => a.source)).toEqual(["box.fill('locators')", "page.getByTestId('search-button').click()"]);
+    expect(typed.text).not.toContain('toHaveValue');
+    // The echo's line is no check whose failure proves anything: the status is.
+    expect(typed.tests[0]!.checkLines).toEqual([9]);
+    const ticked = neutraliseActions(wrap(`  await page.goto('/todos');\n  const done = page.getByTestId('todo-toggle');\n  await done.check();\n  await expect(done).toBeChecked();`));
+    expect(ticked.text).not.toContain('toBeChecked');
+    expect(ticked.tests[0]!.checkLines).toEqual([]);
+    const unticked = neutraliseActions(wrap(`  await page.goto('/todos');\n  await page.getByTestId('todo-toggle').uncheck();\n  await expect(page.getByTestId('todo-toggle')).not.toBeChecked();`));
+    expect(unticked.text).not.toContain('toBeChecked');
+  });
+
+  it('keeps an assertion on the same element that checks what the app made of the action', () => {
+    const formatted = neutraliseActions(wrap(`  await page.goto('/phone');\n  await page.getByLabel('Phone').fill('1234567890');\n  await page.getByLabel('Phone').blur();\n  await expect(page.getByLabel('Phone')).toHaveValue('(123) 456-7890');`));
+    expect(formatted.text).toContain("toHaveValue('(123) 456-7890')");
+    const other = neutraliseActions(wrap(`  await page.goto('/todos');\n  await page.getByTestId('todo-toggle').check();\n  await expect(page.getByTestId('todo-toggle')).not.toBeChecked();\n  await expect(page.getByTestId('other-toggle')).toBeChecked();`));
+    expect(other.text).toContain('not.toBeChecked()');
+    expect(other.text).toContain("expect(page.getByTestId('other-toggle')).toBeChecked()");
+  });
+
   it('proves the adding, not the cart page opened afterwards', () => {
     const cart = wrap(`  await page.goto('/products');
   await page.getByRole('button', { name: 'Add Lamp' }).click();

@@ -35,7 +35,7 @@ export function judgeProof(proofReport: PlaywrightReport, proofFile: string, neu
     const actions = unproved.flatMap((o) => o.test.actions.map((a) => a.source));
     return {
       verdict: 'unproved',
-      message: `your assertions pass even when ${listed(actions)} ${actions.length === 1 ? 'is' : 'are'} never done (the spec was run once more with ${actions.length === 1 ? 'it' : 'them'} made no-ops, and it still passed): assert what doing ${actions.length === 1 ? 'it' : 'them'} changes (the text, value, count or page it leads to), not what the page shows before; where earlier steps set the stage, assert the state they make before the action under test`,
+      message: `your assertions pass even when ${listed(actions)} ${actions.length === 1 ? 'is' : 'are'} never done (the spec was run once more with ${actions.length === 1 ? 'it' : 'them'} made no-ops, and it still passed): assert what doing ${actions.length === 1 ? 'it' : 'them'} changes (the text, count or page it leads to, a value the app computes), not what the page shows before nor the value the spec itself typed or the box it ticked; where earlier steps set the stage, assert the state they make before the action under test`,
       actions,
       line: unproved[0]!.test.actions[0]!.line,
     };
