@@ -11,7 +11,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stripVTControlCharacters } from 'node:util';
 import type { LaunchOptions } from '@playwright/test';
 import { RunnerReport } from '../contracts.ts';
 import { runnerFolders, type RunnerConfig } from '../config/runner.ts';
@@ -20,6 +19,7 @@ import { AppOriginError, appRoutes, NETWORK_DIR_INSIDE, relayedNetwork, type App
 import { redact, secretValues, type Secret } from '../llm/redact.ts';
 import { statsHome } from '../stats/log.ts';
 import { withLifetimes, type Setup } from '../util/lifetimes.ts';
+import { printable } from '../util/terminal.ts';
 import { variablesRead } from '../analysis/environment.ts';
 import { neutraliseActions, type NeutraliseOptions, type NeutralisedSpec } from '../analysis/neutralise.ts';
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
@@ -503,7 +503,7 @@ function displayName(specPath: string | undefined, spec: SpecSource, cwd: string
 function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSource, config: RunnerConfig, artifactsRoot: string, elapsed: () => number, name: string, cwd: string, neutralised?: NeutralisedSpec): RunnerReport {
   // Messages name the spec, not its temporary copy, and the project's files relative to it.
   const rename = (text: string) => text.replaceAll(workspace.specFile, name).replaceAll(`${cwd}${path.sep}`, '');
-  const output = rename(stripVTControlCharacters(outcome.output));
+  const output = rename(printable(outcome.output));
   if (outcome.spawnError) {
     return notRun({ status: 'error', classification: 'environment', message: `could not start Playwright: ${outcome.spawnError.message}`, line: null }, elapsed());
   }
@@ -514,7 +514,7 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
   const playwrightReport = parts?.spec ?? fullReport;
   // A proof run that fails, as it should, makes Playwright exit with 1.
   const exitCode = parts && outcome.exitCode === 1 ? 0 : outcome.exitCode;
-  const evidence = gatherEvidence(playwrightReport, workspace.dir, workspace.evidenceAttachment, config.report.max_error_context_chars, parts?.proof);
+  const evidence = gatherEvidence(playwrightReport, workspace.dir, workspace.evidenceAttachment, { errorContextChars: config.report.max_error_context_chars, consoleErrors: config.report.max_console_errors }, parts?.proof);
 
   let verdict: Verdict;
   if (outcome.timedOut) {

@@ -37,6 +37,7 @@ export const RunnerFile = z
     report: z.strictObject({
       max_output_chars: z.number().int().positive(),
       max_error_context_chars: z.number().int().positive(),
+      max_console_errors: z.number().int().positive().default(50),
     }),
     containment: z
       .strictObject({

@@ -11,12 +11,19 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node
 import path from 'node:path';
 import { z } from 'zod';
 import { testsOf, type Attachment, type PlaywrightReport } from './playwright-report.ts';
+import { printable } from '../../util/terminal.ts';
 import { isRunId, regularFileInside } from './run-folders.ts';
 
 const IMAGE = /\.(png|jpe?g)$/i;
 
 const PageElements = z.object({ url: z.string(), testIds: z.array(z.string()), roles: z.array(z.string()) });
 const FixtureEvidence = z.object({ consoleErrors: z.array(z.string()), screenshots: z.array(z.string()), pages: z.array(PageElements).default([]) });
+
+/** agents/runner.yaml `report`: how much of the page's text is kept. */
+export interface EvidenceLimits {
+  errorContextChars: number;
+  consoleErrors: number;
+}
 
 export interface Evidence {
   consoleErrors: string[];
@@ -35,7 +42,7 @@ export interface Evidence {
  * `report` holds the spec's own tests; `otherTests`, those of other files in the same run (the proof copy),
  * whose files (a failure screenshot of the proof copy, which fails by design) are not the spec's evidence.
  */
-export function gatherEvidence(report: PlaywrightReport | undefined, runDir: string, evidenceName: string, maxErrorContextChars: number, otherTests?: PlaywrightReport): Evidence {
+export function gatherEvidence(report: PlaywrightReport | undefined, runDir: string, evidenceName: string, limits: EvidenceLimits, otherTests?: PlaywrightReport): Evidence {
   const attachments = attachmentsOf(report);
   const recorded = attachments.filter((a) => a.name === evidenceName).flatMap(fixtureEvidence);
   const inRun = (file: string) => isInside(runDir, file);
@@ -46,13 +53,18 @@ export function gatherEvidence(report: PlaywrightReport | undefined, runDir: str
   const ownFiles = new Set(declared.map((file) => path.resolve(runDir, file)));
   const othersOnly = new Set(declaredFiles(attachmentsOf(otherTests), evidenceName).map((file) => path.resolve(runDir, file)).filter((file) => !ownFiles.has(file)));
   return {
-    consoleErrors: unique(recorded.flatMap((r) => r.consoleErrors)),
+    consoleErrors: capped(unique(recorded.flatMap((r) => r.consoleErrors)).map(printable), limits.consoleErrors),
     screenshots: unique([...images, ...imagesUnder(runDir).filter((file) => !othersOnly.has(file))]),
     traces: unique(attachments.flatMap((a) => (a.name === 'trace' && a.path && inRun(a.path) && a.path.endsWith('.zip') && onDisk(a.path) ? [a.path] : []))),
     missing: declared.filter((file) => !onDisk(file)),
-    errorContext: errorContext(attachments, runDir, maxErrorContextChars),
+    errorContext: errorContext(attachments, runDir, limits.errorContextChars),
     pages: recorded.flatMap((r) => r.pages),
   };
+}
+
+/** The first `max` lines, and one that counts the rest: a page may log thousands. */
+function capped(lines: string[], max: number): string[] {
+  return lines.length <= max ? lines : [...lines.slice(0, max), `… and ${lines.length - max} more console errors`];
 }
 
 function attachmentsOf(report: PlaywrightReport | undefined): Attachment[] {
@@ -84,7 +96,7 @@ function errorContext(attachments: Attachment[], runDir: string, maxChars: numbe
   const own = attachments.filter((a) => a.name === 'error-context' && a.path && regularFileInside(runDir, a.path) && path.basename(a.path) === 'error-context.md' && path.basename(path.dirname(a.path)) !== 'attachments');
   for (const attachment of own) {
     try {
-      const text = withoutInstructions(readFileSync(attachment.path!, 'utf8'));
+      const text = printable(withoutInstructions(readFileSync(attachment.path!, 'utf8')));
       if (text.trim()) return text.length > maxChars ? `${text.slice(0, maxChars)}\n… (cut at ${maxChars} characters)` : text;
     } catch {
       // unreadable: try the next one

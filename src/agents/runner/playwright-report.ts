@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { regularFileInside } from './run-folders.ts';
-import { stripVTControlCharacters } from 'node:util';
+import { printable } from '../../util/terminal.ts';
 import { z } from 'zod';
 
 const Location = z.looseObject({ file: z.string(), line: z.number().int(), column: z.number().int() });
@@ -97,5 +97,5 @@ export function testsOf(report: PlaywrightReport): ExecutedTest[] {
 
 /** An error's message as a person reads it: no colour codes, no trailing blank lines. */
 export function errorText(error: ReportError | undefined): string {
-  return stripVTControlCharacters(error?.message ?? error?.stack ?? 'unknown error').trimEnd();
+  return printable(error?.message ?? error?.stack ?? 'unknown error').trimEnd();
 }

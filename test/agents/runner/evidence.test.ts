@@ -7,6 +7,7 @@ import { readPlaywrightReport, type PlaywrightReport } from '../../../src/agents
 import { regularFileInside } from '../../../src/agents/runner/run-folders.ts';
 
 const EVIDENCE = 'scribe-evidence-test';
+const LIMITS = { errorContextChars: 1000, consoleErrors: 3 };
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -32,20 +33,20 @@ describe('gatherEvidence', () => {
     const dir = runFolder(['spec/shots/search.png', 'results/search-t/extra.png', 'results/search.proof-t/test-failed-1.png']);
     const spec = reportOf('search.spec.ts', 'passed', [path.join(dir, 'spec/shots/search.png')], []);
     const proof = reportOf('search.spec.ts.proof.ts', 'failed', [], [path.join(dir, 'results/search.proof-t/test-failed-1.png')]);
-    const evidence = gatherEvidence(spec, dir, EVIDENCE, 1000, proof);
+    const evidence = gatherEvidence(spec, dir, EVIDENCE, LIMITS, proof);
     expect(evidence.screenshots).toEqual([path.join(dir, 'spec/shots/search.png'), path.join(dir, 'results/search-t/extra.png')]);
   });
 
   it('keeps a screenshot both the spec and its proof copy wrote to the same path', () => {
     const dir = runFolder(['spec/shots/search.png']);
     const shot = path.join(dir, 'spec/shots/search.png');
-    const evidence = gatherEvidence(reportOf('a.spec.ts', 'passed', [shot], []), dir, EVIDENCE, 1000, reportOf('a.spec.ts.proof.ts', 'failed', [shot], []));
+    const evidence = gatherEvidence(reportOf('a.spec.ts', 'passed', [shot], []), dir, EVIDENCE, LIMITS, reportOf('a.spec.ts.proof.ts', 'failed', [shot], []));
     expect(evidence.screenshots).toEqual([shot]);
   });
 
   it('without a proof run, keeps every image in the run folder', () => {
     const dir = runFolder(['spec/a.png', 'results/x/test-failed-1.png']);
-    const evidence = gatherEvidence(reportOf('a.spec.ts', 'failed', [], [path.join(dir, 'results/x/test-failed-1.png')]), dir, EVIDENCE, 1000);
+    const evidence = gatherEvidence(reportOf('a.spec.ts', 'failed', [], [path.join(dir, 'results/x/test-failed-1.png')]), dir, EVIDENCE, LIMITS);
     expect(evidence.screenshots.sort()).toEqual([path.join(dir, 'results/x/test-failed-1.png'), path.join(dir, 'spec/a.png')]);
   });
 
@@ -66,11 +67,21 @@ describe('gatherEvidence', () => {
     const report = reportOf('a.spec.ts', 'failed', [shot, path.join(dir, 'work/out/secret.png')], []);
     const attachments = report.suites[0]!.specs[0]!.tests[0]!.results[0]!.attachments!;
     attachments.push({ name: 'trace', contentType: 'application/zip', path: trace }, { name: 'error-context', contentType: 'text/markdown', path: context });
-    const evidence = gatherEvidence(report, dir, EVIDENCE, 1000);
+    const evidence = gatherEvidence(report, dir, EVIDENCE, LIMITS);
     expect(evidence.screenshots).toEqual([path.join(dir, 'spec/own.png')]);
     expect(evidence.traces).toEqual([]);
     expect(evidence.errorContext).toBeNull();
     expect(evidence.missing).toEqual([shot, path.join(dir, 'work/out/secret.png'), trace, context]);
+  });
+});
+
+describe('gatherEvidence: what a page logs', () => {
+  it('keeps the first console errors and counts the rest, without control characters or bidirectional overrides', () => {
+    const dir = runFolder([]);
+    const errors = ['plain', 'osc \u009d0;title\u0007 end', 'rtl \u202eevil', 'nul \u0000 and esc \u001b[2J', 'fifth', 'sixth'];
+    const body = Buffer.from(JSON.stringify({ consoleErrors: errors, screenshots: [], pages: [] })).toString('base64');
+    const report: PlaywrightReport = { errors: [], suites: [{ title: 'a.spec.ts', specs: [{ title: 't', line: 3, tests: [{ results: [{ status: 'passed', duration: 1, errors: [], attachments: [{ name: EVIDENCE, contentType: 'application/json', body }] }] }] }] }] };
+    expect(gatherEvidence(report, dir, EVIDENCE, { ...LIMITS, consoleErrors: 4 }).consoleErrors).toEqual(['plain', 'osc 0;title end', 'rtl evil', 'nul  and esc ', '… and 2 more console errors']);
   });
 });
 
