@@ -202,7 +202,8 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
   }
   const { testIdAttribute } = options;
   const playwright = resolvePlaywright(sourceDir);
-  const folders = runnerFolders(config, statsHome(env, cwd));
+  const home = statsHome(env, cwd);
+  const folders = runnerFolders(config, home);
   removeAbandonedRuns(folders.temp);
   if (options.untrusted) {
     removeAbandonedScratch(tmpdir());
@@ -250,7 +251,7 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
     let invocation: ContainedInvocation;
     try {
       invocation = contained
-        ? containedInvocation({ dir, workDir, configFile }, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], { dir, workDir }, contained.tempDir), [cwd, sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], config, contained, cjsTransform)
+        ? containedInvocation({ dir, workDir, configFile }, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], { dir, workDir }, contained.tempDir), { readable: [cwd, sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], hidden: [home] }, config, contained, cjsTransform)
         : { cli: playwright.cli, args: ['test', '--config', configFile, ...(options.playwrightArgs ?? [])], env: withPreloads(playwrightEnv(env, options.baseURL, { dir }), [TRUSTED_CODE_CACHE, ...(cjsTransform ? [cjsTransform] : [])]), sandbox: { unavailable: 'a trusted run' } };
     } catch (error) {
       if (error instanceof SandboxUnavailableError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
@@ -375,14 +376,15 @@ async function freePort(taken: readonly number[]): Promise<number> {
 /**
  * Playwright's CLI for an untrusted run, in its contained environment, under Node's permission model
  * (permissions.ts) and, where the machine has one, in an OS sandbox (sandbox.ts): reading only the
- * project, the run and the Playwright installation.
+ * project, the run and the Playwright installation (`readable`), and in the sandbox seeing the folders of
+ * them in `hidden` (Scribe's home) empty.
  */
 function containedInvocation(
   workspace: Pick<RunWorkspace, 'dir' | 'workDir' | 'configFile'>,
   playwright: PlaywrightPackage,
   callerEnv: NodeJS.ProcessEnv,
   env: NodeJS.ProcessEnv,
-  readable: string[],
+  { readable, hidden }: { readable: string[]; hidden: string[] },
   config: RunnerConfig,
   setup: ContainedSetup,
   preload: string | undefined,
@@ -394,7 +396,7 @@ function containedInvocation(
   const { limits } = config.containment;
   const sandbox = sandboxPrefix(
     config.containment.os_sandbox,
-    { workDir: workspace.workDir, readOnly: reads, networkDir: setup.networkDir, tempDir: setup.tempDir, limits: { tempBytes: limits.temp_mb * MB, fileBytes: limits.file_mb * MB } },
+    { runDir: workspace.dir, workDir: workspace.workDir, readOnly: reads, hidden, networkDir: setup.networkDir, tempDir: setup.tempDir, limits: { tempBytes: limits.temp_mb * MB, fileBytes: limits.file_mb * MB } },
     callerEnv,
   );
   const sandboxed = 'prefix' in sandbox;

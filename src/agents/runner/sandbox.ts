@@ -2,7 +2,7 @@
  * The OS sandbox around a contained run, where the machine has one: bubblewrap (Debian's `bubblewrap`).
  * Playwright's processes then see a file system of their own — the system's programs and libraries
  * read-only, the project and the Playwright installation read-only (its secret files, .env and the
- * like, empty), the run folder read-only but for its working folder (workspace.ts), and nothing else: no home folder, no other project, no /tmp,
+ * like, empty, a few folders deep; its .git and Scribe's home, empty folders), the run folder read-only but for its working folder (workspace.ts), and nothing else: no home folder, no other project, no /tmp,
  * no host process in /proc. The browser runs in it with the test (contained-cli.cjs launches it), and what the spec might start despite the
  * permission model (code that runs while Playwright loads the file) is inside it too. It has no network
  * but its own loopback, where the app's origins are relayed (app-network.ts); its /etc/hosts and
@@ -10,7 +10,7 @@
  * browser profile) is a tmpfs of a capped size, and no process in it writes a file past a capped size.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { NETWORK_DIR_INSIDE, POLICY_DIRS } from './app-network.ts';
 
@@ -23,8 +23,12 @@ const SANDBOX_CAPABILITIES = ['--cap-drop', 'ALL'];
 const SYSTEM_READ_ONLY = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc/nsswitch.conf', '/etc/fonts', '/etc/chromium.d', '/etc/os-release', '/etc/ssl', '/etc/ca-certificates', '/etc/localtime', '/etc/passwd', '/etc/group'];
 
 export interface SandboxPaths {
+  /** The run folder: read-only, also where it sits inside a hidden folder (Scribe's home). */
+  runDir: string;
   /** The run's working folder, inside the run folder: the one folder of the machine the run writes, and where it starts. */
   workDir: string;
+  /** Folders inside the readable ones the run sees empty: Scribe's home (other runs, the statistics, kept evidence). */
+  hidden: readonly string[];
   /** Folders and files the run reads: the run folder, the project, the spec's folder, the Playwright installation, Scribe's launcher. */
   readOnly: readonly string[];
   /** The network folder (app-network.ts): its sockets, hosts file and browser policy. */
@@ -73,8 +77,11 @@ export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env:
     '--dev', '/dev',
     '--tmpfs', '/tmp',
     ...readOnly.flatMap((p) => ['--ro-bind-try', p, p]),
-    // The project is readable, its secrets are not: each is an empty file in the sandbox.
+    // The project is readable, its secrets are not: each is an empty file in the sandbox, its .git an empty folder.
     ...secretFilesIn(readOnly).flatMap((file) => ['--ro-bind', '/dev/null', file]),
+    ...[...paths.hidden, ...gitFoldersIn(readOnly)].filter((dir) => readOnly.some((folder) => isInside(folder, dir))).flatMap((dir) => ['--tmpfs', dir]),
+    // Bound again over a hidden Scribe home that holds it.
+    '--ro-bind', paths.runDir, paths.runDir,
     '--ro-bind', paths.networkDir, NETWORK_DIR_INSIDE,
     '--ro-bind', path.join(paths.networkDir, 'hosts'), '/etc/hosts',
     ...POLICY_DIRS.flatMap((dir) => ['--ro-bind', path.join(paths.networkDir, 'policy.json'), path.join(dir, 'scribe.json')]),
@@ -89,18 +96,42 @@ export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env:
 
 /** Files a project keeps secrets in, by name: .env and its variants, package registry and host credentials. */
 const SECRET_FILE = /^(\.env(\..+)?|\.npmrc|\.netrc|\.pgpass|\.git-credentials)$/;
+/** How deep below each folder the run reads its secret files are looked for (`config/env/.env.local` is 2 deep). */
+const SECRET_DEPTH = 3;
+/** At most this many folders are read per run: a large monorepo's deeper secrets stay readable rather than slow every run. */
+const SECRET_FOLDERS = 2_000;
+/** Folders not looked into: installed packages, a repository's own data, Scribe's home. */
+const NOT_LOOKED_INTO = new Set(['node_modules', '.git', '.scribe']);
 
-/** The secret files at the top of each folder the run reads (the project, the spec's folder, the user's config folder). */
+/** The secret files in each folder the run reads (the project, the spec's folder, the user's config folder) and the folders below it, a few deep. */
 export function secretFilesIn(folders: readonly string[]): string[] {
-  return folders.flatMap((folder) => {
+  const found = new Set<string>();
+  const queue = folders.map((folder) => ({ folder, depth: 0 }));
+  for (let read = 0; queue.length > 0 && read < SECRET_FOLDERS; read++) {
+    const { folder, depth } = queue.shift()!;
+    let entries;
     try {
-      return readdirSync(folder, { withFileTypes: true })
-        .filter((entry) => SECRET_FILE.test(entry.name) && (entry.isFile() || entry.isSymbolicLink()))
-        .map((entry) => path.join(folder, entry.name));
+      entries = readdirSync(folder, { withFileTypes: true });
     } catch {
-      return [];
+      continue;
     }
-  });
+    for (const entry of entries) {
+      const full = path.join(folder, entry.name);
+      if (SECRET_FILE.test(entry.name) && (entry.isFile() || entry.isSymbolicLink())) found.add(full);
+      else if (entry.isDirectory() && depth < SECRET_DEPTH && !NOT_LOOKED_INTO.has(entry.name)) queue.push({ folder: full, depth: depth + 1 });
+    }
+  }
+  return [...found];
+}
+
+/** The `.git` folder at the top of each folder the run reads: a remote's URL may carry a token, and no run needs it. */
+function gitFoldersIn(folders: readonly string[]): string[] {
+  return [...new Set(folders.map((folder) => path.join(folder, '.git')))].filter((dir) => existsSync(dir) && statSync(dir).isDirectory());
+}
+
+function isInside(folder: string, file: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
 /** util-linux's prlimit, where there is one: no process of the run writes a file larger than `bytes`. */

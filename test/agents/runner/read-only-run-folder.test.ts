@@ -132,7 +132,7 @@ describe.skipIf(!osSandboxAvailable(process.env))('the OS sandbox alone (a proce
       writeFileSync(path.join(networkDir, 'policy.json'), '{}\n');
       const choice = sandboxPrefix(
         'required',
-        { workDir, readOnly: [runDir, repoRoot], networkDir, tempDir: path.join(tmpdir(), `scribe-sandbox-tmp-${process.pid}`), limits: { tempBytes: 1024 * 1024, fileBytes: 1024 * 1024 } },
+        { runDir, workDir, readOnly: [runDir, repoRoot], hidden: [], networkDir, tempDir: path.join(tmpdir(), `scribe-sandbox-tmp-${process.pid}`), limits: { tempBytes: 1024 * 1024, fileBytes: 1024 * 1024 } },
         process.env,
       );
       const prefix = 'prefix' in choice ? choice.prefix : [];

@@ -1,4 +1,4 @@
-/** The project files a contained run sees empty: its secrets by name, at the top of each folder it reads. */
+/** The project files a contained run sees empty: its secrets by name, in each folder it reads and a few folders below. */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,11 +15,15 @@ it('masks .env and its variants, registry and host credentials, and nothing a ru
   dirs.push(project);
   for (const name of ['.env', '.env.local', '.npmrc', '.netrc', '.pgpass', '.git-credentials', 'package.json', 'playwright.config.ts', '.envrc-notes.md', 'env.ts', '.environment']) writeFileSync(path.join(project, name), 'x');
   symlinkSync(path.join(project, '.env'), path.join(project, '.env.production'));
-  // A folder by a secret's name is not a file to mask; one level down is another folder's business.
+  // A folder by a secret's name is not a file to mask.
   mkdirSync(path.join(project, '.env.d'));
-  mkdirSync(path.join(project, 'tests'));
-  writeFileSync(path.join(project, 'tests', '.env'), 'x');
+  // Below the top, a few folders deep, but not in installed packages, a repository's data or Scribe's home.
+  for (const file of ['tests/.env', 'config/env/prod/.env.local', 'a/b/c/d/.env', 'node_modules/pkg/.env', '.git/.env', '.scribe/tmp/.env']) {
+    mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+    writeFileSync(path.join(project, file), 'x');
+  }
   const masked = secretFilesIn([project, path.join(project, 'missing')]).map((file) => path.relative(project, file)).sort();
-  expect(masked).toEqual(['.env', '.env.local', '.env.production', '.git-credentials', '.netrc', '.npmrc', '.pgpass']);
-  expect(secretFilesIn([project, path.join(project, 'tests')]).map((file) => path.relative(project, file))).toContain(path.join('tests', '.env'));
+  expect(masked).toEqual(['.env', '.env.local', '.env.production', '.git-credentials', '.netrc', '.npmrc', '.pgpass', 'config/env/prod/.env.local', 'tests/.env'].map((file) => file.split('/').join(path.sep)));
+  // A folder read besides the project is looked into as deep again.
+  expect(secretFilesIn([path.join(project, 'a')]).map((file) => path.relative(project, file))).toEqual([path.join('a', 'b', 'c', 'd', '.env')]);
 });
