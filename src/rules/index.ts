@@ -29,6 +29,7 @@ import noDangerousApis from './no-dangerous-apis.ts';
 import allowedCode from './allowed-code.ts';
 import allowedPaths from './allowed-paths.ts';
 import noChanceDecisions from './no-chance-decisions.ts';
+import noPageStateScripts from './no-page-state-scripts.ts';
 import syntax from './syntax.ts';
 import typeCheck from './type-check.ts';
 
@@ -64,6 +65,7 @@ export const RULES: ReadonlyArray<Rule<any>> = [
   allowedCode,
   allowedPaths,
   noChanceDecisions,
+  noPageStateScripts,
   syntax,
   typeCheck,
 ];

@@ -1,0 +1,128 @@
+/**
+ * Model-written code may read the page by script, not change it. A function run in the page
+ * (`page.evaluate`, `locator.evaluate`, `addInitScript`, …) that writes storage, the DOM or a global, or calls
+ * what is not a read, makes the state the spec then asserts; a route that serves the app's own code (a script,
+ * page or style) replaces the app under test. Either way the spec passes on an app that does not do what was
+ * asked, and the proof, which makes only the spec's actions through the page no-ops, cannot tell. What a page
+ * function may do is an allow-list: read properties, call the reads `read_calls` names, compute with its own
+ * variables.
+ */
+import { z } from 'zod';
+import { ts } from '../util/typescript.js';
+import type { SpecModel } from '../analysis/model.ts';
+import { isFunctionLike } from '../analysis/syntax.ts';
+import { ruleOptions } from '../util/zod-helpers.ts';
+import { defineRule, type Finding } from './types.ts';
+import { mayBePlaywrightObject } from './utils/ast.ts';
+
+const Options = ruleOptions({
+  /** Playwright methods whose function (or text) runs in the page. */
+  script_methods: z.array(z.string().min(1)),
+  /** Functions and methods a page function may call: reads of the page, its storage and plain values. */
+  read_calls: z.array(z.string().min(1)),
+  /** Constructors a page function may call (`new URL(location.href)`). */
+  read_constructors: z.array(z.string().min(1)),
+  /** A route pattern (its text, or a regular expression's source) that serves the app's own code when fulfilled. */
+  code_routes: z.string().min(1),
+});
+type Options = z.infer<typeof Options>;
+
+const ADVICE = 'act through the page (fill, click, …) and read it with a locator and a web-first assertion; a page function may only read';
+
+export default defineRule({
+  id: 'no-page-state-scripts',
+  description: 'Model-written code may read the page by script but not change it, nor serve the app its own code from a route.',
+  fixable: false,
+  untrustedOnly: true,
+  options: Options,
+  check(model, options) {
+    const findings: Finding[] = [];
+    const scriptMethods = new Set(options.script_methods);
+    const reads = new Set(options.read_calls);
+    const constructors = new Set(options.read_constructors);
+    const codeRoute = new RegExp(options.code_routes);
+    for (const call of model.calls) {
+      const { name, receiver } = model.callee(call);
+      if (!name || !receiver || !mayBePlaywrightObject(model, receiver)) continue;
+      if (scriptMethods.has(name)) {
+        const script = call.arguments[0];
+        if (!script) continue;
+        const fn = model.resolve(script);
+        if (!isFunctionLike(fn) && !ts.isFunctionDeclaration(fn)) {
+          findings.push({ node: script, message: `${name}() is given a script as text or a file, which no check can read; ${ADVICE}.` });
+          continue;
+        }
+        const write = firstWrite(model, fn, reads, constructors);
+        if (write) findings.push({ node: write.node, message: `The page function of ${name}() ${write.what}, so the spec makes the state it then asserts rather than the app; ${ADVICE}.` });
+      } else if (name === 'route' && servesCode(model, call, codeRoute)) {
+        findings.push({
+          node: call,
+          message: `This route fulfills the app's own code (${model.text(call.arguments[0]!)}), so the spec runs code of its own instead of the app under test; route only the app's data (an API), or none.`,
+        });
+      }
+    }
+    return findings;
+  },
+});
+
+/** The first thing a page function does that is not a read: a write to what it did not declare, or a call not in the allow-list. */
+function firstWrite(model: SpecModel, fn: ts.SignatureDeclaration & { body?: ts.Node }, reads: ReadonlySet<string>, constructors: ReadonlySet<string>): { node: ts.Node; what: string } | undefined {
+  const locals = new Set<string>();
+  const declare = (name: ts.BindingName) => {
+    if (ts.isIdentifier(name)) locals.add(name.text);
+    else for (const element of name.elements) if (!ts.isOmittedExpression(element)) declare(element.name);
+  };
+  const visitDeclarations = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) || ts.isParameter(node)) declare(node.name);
+    if ((ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node)) && node.name) locals.add(node.name.text);
+    ts.forEachChild(node, visitDeclarations);
+  };
+  visitDeclarations(fn);
+  // A parameter is the value handed in; assigning to its properties (`el.value = …`) writes the page all the same.
+  const parameters = new Set(fn.parameters.flatMap((p) => (ts.isIdentifier(p.name) ? [p.name.text] : [])));
+  // A variable of the function's own, or a property of one (`const seen = {}; seen.a = 1`).
+  const isLocal = (target: ts.Expression): boolean => {
+    let root: ts.Expression = target;
+    while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root) || ts.isParenthesizedExpression(root)) root = root.expression;
+    return ts.isIdentifier(root) && locals.has(root.text) && !parameters.has(root.text);
+  };
+  let found: { node: ts.Node; what: string } | undefined;
+  const visit = (node: ts.Node): void => {
+    if (found) return;
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment && !isLocal(node.left)) {
+      found = { node, what: `assigns ${model.text(node.left)}` };
+    } else if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken) && !isLocal(node.operand)) {
+      found = { node, what: `changes ${model.text(node.operand)}` };
+    } else if (ts.isDeleteExpression(node)) {
+      found = { node, what: `deletes ${model.text(node.expression)}` };
+    } else if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const called = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : undefined;
+      if (called === undefined || (!reads.has(called) && !(ts.isIdentifier(callee) && locals.has(called) && !parameters.has(called)))) found = { node, what: `calls ${model.text(callee)}(), which is not a read` };
+    } else if (ts.isNewExpression(node)) {
+      const constructed = ts.isIdentifier(node.expression) ? node.expression.text : undefined;
+      if (constructed === undefined || !constructors.has(constructed)) found = { node, what: `constructs ${model.text(node.expression)}` };
+    }
+    ts.forEachChild(node, visit);
+  };
+  if (fn.body) visit(fn.body);
+  return found;
+}
+
+/** `page.route('**\/shop.js', route => route.fulfill(…))`: a pattern of the app's code, a handler that fulfills. */
+function servesCode(model: SpecModel, call: ts.CallExpression, codeRoute: RegExp): boolean {
+  const [pattern, handler] = call.arguments;
+  if (!pattern || !handler) return false;
+  const value = model.resolve(pattern);
+  // A regular expression's source, its anchors dropped: /shop\.js$/ is read as shop\.js.
+  const text = ts.isRegularExpressionLiteral(value) ? value.text.slice(1, value.text.lastIndexOf('/')).replace(/^\^|\$$/g, '') : model.stringValue(pattern);
+  if (text === undefined || !codeRoute.test(text)) return false;
+  const body = model.resolve(handler);
+  let fulfills = false;
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'fulfill') fulfills = true;
+    ts.forEachChild(node, visit);
+  };
+  visit(body);
+  return fulfills;
+}

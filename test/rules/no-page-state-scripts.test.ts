@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { lint } from './harness.ts';
+
+const RULE = 'no-page-state-scripts';
+const spec = (body: string) => `import { test, expect } from '@playwright/test';\n\ntest('x', async ({ page }) => {\n${body}\n});\n`;
+const lines = (body: string) => lint(RULE, spec(body)).map((issue) => issue.line);
+
+describe('no-page-state-scripts: a page function may read the page, not change it', () => {
+  it('accepts reads: properties, storage, the DOM, computing with its own variables, and a route of the app’s data', () => {
+    const body = [
+      "  const cart = await page.evaluate(() => JSON.parse(localStorage.getItem('shop-cart') ?? '[]'));",
+      "  const titles = await page.locator('li').evaluateAll((items) => items.map((item) => item.textContent?.trim()));",
+      "  const width = await page.getByTestId('panel').evaluate((el) => getComputedStyle(el).getPropertyValue('width'));",
+      '  const count = await page.evaluate(() => { let n = 0; const seen = {}; for (const row of document.querySelectorAll("tr")) { n += 1; seen[row.id] = true; } return n; });',
+      "  const host = await page.evaluate(() => new URL(location.href).host);",
+      "  await page.route('**/api/items', (route) => route.fulfill({ json: [] }));",
+      "  await page.route('**/*.js', (route) => route.continue());",
+      "  await expect(page.getByTestId('cart-total')).toHaveText('Total: $8');",
+      '  void [cart, titles, width, count, host];',
+    ].join('\n');
+    expect(lines(body)).toEqual([]);
+  });
+
+  it.each([
+    ['writes storage', "  await page.evaluate(() => localStorage.setItem('shop-cart', JSON.stringify(['lamp'])));"],
+    ['writes the DOM', "  await page.evaluate(() => { document.querySelector('[data-testid=\"todo-count\"]')!.textContent = '1 item left'; });"],
+    ['writes an element handed in', "  await page.getByTestId('total').evaluate((el) => { el.textContent = 'Total: $8'; });"],
+    ['clicks or submits from the page', "  await page.getByTestId('search-form').evaluate((form) => (form as HTMLFormElement).requestSubmit());"],
+    ['changes a global', '  await page.addInitScript(() => { window.featureFlag = true; });'],
+    ['counts up a global', '  await page.evaluate(() => { (window as any).clicks++; });'],
+    ['deletes', '  await page.evaluate(() => { delete (window as any).app; });'],
+    ['constructs an event', "  await page.evaluate(() => document.dispatchEvent(new Event('load')));"],
+    ['a script as text', "  await page.evaluate('localStorage.clear()');"],
+    ['a helper of the spec that writes, handed in by name', "  const fill = () => { document.title = 'x'; };\n  await page.evaluate(fill);"],
+  ])('flags a page function that %s', (_, body) => {
+    expect(lint(RULE, spec(body))).toHaveLength(1);
+  });
+
+  it("flags a route that fulfills the app's own script, page or style, or everything", () => {
+    for (const pattern of ["'**/shop.js'", "'**/*.js'", "'/index.html'", '/shop\\.js$/', "'**/*'"]) {
+      expect(lint(RULE, spec(`  await page.route(${pattern}, (route) => route.fulfill({ contentType: 'text/javascript', body: 'void 0' }));`)), pattern).toHaveLength(1);
+    }
+  });
+
+  it('leaves a method of the same name on an object that is not Playwright’s alone', () => {
+    expect(lines("  const store = { evaluate: (fn: () => void) => fn() };\n  store.evaluate(() => { localStorage.clear(); });")).toEqual([]);
+  });
+});
