@@ -9,7 +9,7 @@
  * the actions; this shows the spec is about the request at all.
  */
 import { isFunctionLike, SpecModel, type Expectation } from '../analysis/model.ts';
-import { classifyCall, testCalls } from '../analysis/test-steps.ts';
+import { beforeHookBodies, classifyCall, testCalls } from '../analysis/test-steps.ts';
 import { ts } from '../util/typescript.js';
 import { withoutPagePaths } from '../util/page-paths.ts';
 import { pageObjectCalls } from './page-object-steps.ts';
@@ -202,19 +202,10 @@ function assertionTexts(model: SpecModel): AssertionText[] {
 
 /** The calls of the tests that act (of every test, when none does), with the hooks that run before them. */
 function runningCalls(model: SpecModel): Set<ts.CallExpression> {
-  const hooks = beforeHooks(model).flatMap((body) => model.reachableCalls(body));
+  const hooks = beforeHookBodies(model).flatMap((body) => model.reachableCalls(body));
   const perTest = model.tests().map((test) => [...hooks, ...testCalls(model, test)]);
   const acting = perTest.filter((calls) => calls.some((call) => classifyCall(model, call) === 'action'));
   return new Set((acting.length > 0 ? acting : perTest).flat());
-}
-
-/** The bodies of the hooks that run before each test, or once before all. */
-function beforeHooks(model: SpecModel): ts.Node[] {
-  return model.calls.flatMap((call) => {
-    const path = model.playwrightPath(call.expression);
-    const body = path === 'test.beforeEach' || path === 'test.beforeAll' ? [...call.arguments].reverse().find(isFunctionLike) : undefined;
-    return body ? [body] : [];
-  });
 }
 
 /** `expect('Total: $8').toBe('Total: $8')`, `expect.poll(() => 'Total: $8')`: a value the spec wrote, not one the page shows. */
@@ -289,7 +280,7 @@ function codeStrings(model: SpecModel): string[] {
 function stepMethods(model: SpecModel, file: string, code: string): Set<string> {
   const methods = new Set<string>();
   const other = new Set<string>();
-  const hooks = beforeHooks(model).flatMap((body) => model.reachableCalls(body));
+  const hooks = beforeHookBodies(model).flatMap((body) => model.reachableCalls(body));
   for (const test of model.tests()) {
     for (const call of [...hooks, ...testCalls(model, test)]) {
       const { name } = model.callee(call);

@@ -2,8 +2,8 @@
  * The proof run's spec: the same spec with the actions under test made no-ops, so a run of it shows
  * whether the spec's assertions depend on those actions happening.
  *
- * The actions under test are, in each test, the last group of state-changing calls (fill, click,
- * check, …; a group is broken by an assertion) that an assertion follows: "add the lamp, see it was
+ * The actions under test are, in each test (its beforeEach hooks first), the last group of state-changing
+ * calls (fill, click, check, …; a group is broken by an assertion) that an assertion follows: "add the lamp, see it was
  * added, open the cart, see the total" proves the adding; "add a todo, see it, delete it, see it gone"
  * proves the deleting. Signing in (a fill of an environment variable and the click or key press that
  * submits it) is the way there and stays, unless the request is about signing in: neutralising it
@@ -18,6 +18,7 @@
  */
 import { ts } from '../util/typescript.js';
 import { SpecModel, type Expectation } from './model.ts';
+import { beforeHookBodies } from './test-steps.ts';
 import type { ValueKind } from './playwright-api.ts';
 
 /** Calls that change what the page holds. */
@@ -90,9 +91,11 @@ export function neutraliseActions(text: string, fileName = 'spec.ts', options: N
   const neutralised = new Set<ts.CallExpression>();
   const keptSomewhere = new Set<ts.CallExpression>();
 
+  // What a test's beforeEach hooks do comes first in it: a spec may act there and assert in the test.
+  const hooks = beforeHookBodies(model).flatMap((body) => model.reachableCalls(body));
   for (const test of model.tests()) {
     if (!test.body?.body) continue;
-    const calls = model.reachableCalls(test.body.body);
+    const calls = [...hooks, ...model.reachableCalls(test.body.body)];
     const steps = calls.map((call) => (isStateChangingAction(model, call) ? 'action' : model.expectation(call) ? 'assertion' : 'other'));
     const signIn = signInSteps(model, calls, steps);
     const group = underTest(calls, steps, (index) => !signIn.has(index)) ?? (options.signInUnderTest ? underTest(calls, steps, () => true) : undefined);

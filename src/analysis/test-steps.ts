@@ -5,7 +5,7 @@
  * screenshot or another Playwright call.
  */
 import type { ts } from '../util/typescript.js';
-import { MemoKey, type SpecModel, type TestBlock } from './model.ts';
+import { isFunctionLike, MemoKey, type SpecModel, type TestBlock } from './model.ts';
 import { ASYNC_METHODS, NAVIGATIONS, PLAYWRIGHT_OBJECTS, USER_ACTIONS, type ValueKind } from './playwright-api.ts';
 
 export type StepKind = 'navigation' | 'action' | 'assertion' | 'screenshot' | 'other';
@@ -15,6 +15,15 @@ export const STEP_KINDS: readonly StepKind[] = ['navigation', 'action', 'asserti
 const SCREENSHOT_RECEIVERS: ReadonlySet<ValueKind> = new Set(['page', 'locator', 'elementHandle']);
 const NAVIGATION_RECEIVERS: ReadonlySet<ValueKind> = new Set(['page', 'frame']);
 const SCREENSHOT_MATCHERS = new Set(['toHaveScreenshot']);
+
+/** The bodies of the hooks that run before a test (`test.beforeEach`, `test.beforeAll`), in source order. */
+export function beforeHookBodies(model: SpecModel): ts.Node[] {
+  return model.calls.flatMap((call) => {
+    const path = model.playwrightPath(call.expression);
+    const body = path === 'test.beforeEach' || path === 'test.beforeAll' ? [...call.arguments].reverse().find(isFunctionLike) : undefined;
+    return body ? [body] : [];
+  });
+}
 
 /** Every call a test makes, helpers and page-object methods of the same file included. */
 export function testCalls(model: SpecModel, test: TestBlock): readonly ts.CallExpression[] {

@@ -87,6 +87,26 @@ describe('neutraliseActions', () => {
     expect(other.text).toContain("expect(page.getByTestId('other-toggle')).toBeChecked()");
   });
 
+  it('takes the actions of a beforeEach hook when the test itself only asserts', () => {
+    const code = `import { test, expect } from '@playwright/test';
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Email address').fill('reader@example.com');
+  await page.getByRole('button', { name: 'Subscribe' }).click();
+});
+
+test('subscribes', async ({ page }) => {
+  await expect(page.getByRole('status')).toHaveText('Subscribed reader@example.com');
+});
+`;
+    const result = neutraliseActions(code);
+    expect(result.tests[0]!.actions.map((a) => a.source)).toEqual(["page.getByLabel('Email address').fill('reader@example.com')", "page.getByRole('button', { name: 'Subscribe' }).click()"]);
+    expect(result.tests[0]!.checkLines).toEqual([10]);
+    expect(result.text).toContain("await page.goto('/');");
+    expect(result.text).not.toContain('.click()');
+  });
+
   it('proves the adding, not the cart page opened afterwards', () => {
     const cart = wrap(`  await page.goto('/products');
   await page.getByRole('button', { name: 'Add Lamp' }).click();
