@@ -5,10 +5,13 @@ import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 
 const SKIPPING = new Set(['skip', 'fixme']);
+const EXPECTED_TO_FAIL = 'fail';
 
 const Options = ruleOptions({
   /** Accept skips with a condition (`test.skip(!process.env.STORAGE_URL, 'needs storage')`), as eslint-plugin-playwright's allowConditional. */
   allow_conditional: z.boolean().default(false),
+  /** Also flag test.fail() and testInfo.fail(): a test marked as expected to fail passes when its check fails. */
+  expected_to_fail: z.boolean().default(false),
 });
 
 export default defineRule({
@@ -18,12 +21,17 @@ export default defineRule({
   options: Options,
   check(model, options) {
     const findings: Finding[] = [];
+    const flagged = options.expected_to_fail ? new Set([...SKIPPING, EXPECTED_TO_FAIL]) : SKIPPING;
     for (const call of model.calls) {
-      // Cheap first: a written member must be skip or fixme; only an alias needs following.
+      // Cheap first: a written member must be skip or fixme (or fail); only an alias needs following.
       const callee = model.unwrap(call.expression);
-      if (!ts.isIdentifier(callee) && !SKIPPING.has(model.memberName(callee) ?? '')) continue;
+      if (!ts.isIdentifier(callee) && !flagged.has(model.memberName(callee) ?? '')) continue;
       const path = model.playwrightPath(callee);
       const last = path?.slice(path.lastIndexOf('.') + 1);
+      if (path?.startsWith('test.') && last === EXPECTED_TO_FAIL && flagged.has(last)) {
+        findings.push({ node: call, message: `${path}() marks ${path.startsWith('test.describe') ? 'these tests' : 'this test'} as expected to fail: a check that fails then passes it, so it shows nothing works; remove it and assert what the page must show.` });
+        continue;
+      }
       if (path?.startsWith('test.') && last && SKIPPING.has(last)) {
         // A block has a title first; `test.skip(({ browserName }) => …, 'reason')` is a condition.
         const isBlock = call.arguments.slice(path.startsWith('test.describe') ? 0 : 1).some(isFunctionLike);
@@ -38,6 +46,10 @@ export default defineRule({
         continue;
       }
       const { name, receiver } = model.callee(call);
+      if (name === EXPECTED_TO_FAIL && flagged.has(name) && receiver && isTestInfo(model, receiver)) {
+        findings.push({ node: call, message: `${model.text(receiver)}.fail() marks the running test as expected to fail: a check that fails then passes it; remove it and assert what the page must show.` });
+        continue;
+      }
       if (name && receiver && SKIPPING.has(name) && isTestInfo(model, receiver) && !(options.allow_conditional && isConditional(call))) {
         findings.push({
           node: call,

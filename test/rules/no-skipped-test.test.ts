@@ -5,18 +5,26 @@ const RULE = 'no-skipped-test';
 const header = "import { test, expect } from '@playwright/test';";
 
 describe('no-skipped-test', () => {
-  it('accepts running tests, test.fail, test.slow and unrelated skip methods', () => {
+  it('accepts running tests, test.slow and unrelated skip and fail methods', () => {
     const code = [
       header,
       "test('a', async ({ page }) => {",
       '  test.slow();',
-      "  const list = { skip: (n: number) => n };",
+      "  const list = { skip: (n: number) => n, fail: () => 0 };",
       '  list.skip(1);',
+      '  list.fail();',
       "  await expect(page.getByTestId('x')).toBeVisible();",
       '});',
-      "test.fail('known bug', async () => {});",
     ].join('\n');
     expect(lint(RULE, code)).toEqual([]);
+  });
+
+  it('flags test.fail and testInfo.fail() in generated code (a failing check would pass the test), not in a people’s suite that opts out', () => {
+    const code = [header, "test.fail('known bug', async ({ page }) => {", "  await expect(page.getByTestId('x')).toHaveText('1 item left!');", '});', "test('b', async ({ page }, testInfo) => {", '  testInfo.fail();', '  test.fail();', '});'].join('\n');
+    const issues = lint(RULE, code);
+    expect(issues.map((i) => i.line)).toEqual([2, 6, 7]);
+    expect(issues[0]!.message).toContain('test.fail() marks this test as expected to fail');
+    expect(lint(RULE, code, { options: { allow_conditional: true, expected_to_fail: false } })).toEqual([]);
   });
 
   it('flags skipped and fixme blocks', () => {
