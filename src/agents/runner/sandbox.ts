@@ -79,7 +79,7 @@ export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env:
     ...readOnly.flatMap((p) => ['--ro-bind-try', p, p]),
     // The project is readable, its secrets are not: each is an empty file in the sandbox, its .git an empty folder.
     ...secretFilesIn(readOnly).flatMap((file) => ['--ro-bind', '/dev/null', file]),
-    ...[...paths.hidden, ...gitFoldersIn(readOnly)].filter((dir) => readOnly.some((folder) => isInside(folder, dir))).flatMap((dir) => ['--tmpfs', dir]),
+    ...hiddenFolders([...paths.hidden, ...gitFoldersIn(readOnly)], readOnly, paths.runDir).flatMap((dir) => ['--tmpfs', dir]),
     // Bound again over a hidden Scribe home that holds it.
     '--ro-bind', paths.runDir, paths.runDir,
     '--ro-bind', paths.networkDir, NETWORK_DIR_INSIDE,
@@ -122,6 +122,16 @@ export function secretFilesIn(folders: readonly string[]): string[] {
     }
   }
   return [...found];
+}
+
+/**
+ * The folders to show empty: each inside a folder the run reads (elsewhere there is nothing to hide), and none
+ * that holds another one it reads but the run folder, which is bound again over it (a spec kept for review under
+ * Scribe's home, run from there, still reads its own folder).
+ */
+export function hiddenFolders(hidden: readonly string[], readOnly: readonly string[], runDir: string): string[] {
+  const resolved = [...new Set(hidden.map((dir) => path.resolve(dir)))];
+  return resolved.filter((dir) => readOnly.some((folder) => isInside(folder, dir)) && !readOnly.some((folder) => folder !== runDir && (folder === dir || isInside(dir, folder))));
 }
 
 /** The `.git` folder at the top of each folder the run reads: a remote's URL may carry a token, and no run needs it. */

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { secretFilesIn } from '../../../src/agents/runner/sandbox.ts';
+import { hiddenFolders, secretFilesIn } from '../../../src/agents/runner/sandbox.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -26,4 +26,17 @@ it('masks .env and its variants, registry and host credentials, and nothing a ru
   expect(masked).toEqual(['.env', '.env.local', '.env.production', '.git-credentials', '.netrc', '.npmrc', '.pgpass', 'config/env/prod/.env.local', 'tests/.env'].map((file) => file.split('/').join(path.sep)));
   // A folder read besides the project is looked into as deep again.
   expect(secretFilesIn([path.join(project, 'a')]).map((file) => path.relative(project, file))).toEqual([path.join('a', 'b', 'c', 'd', '.env')]);
+});
+
+it("hides Scribe's home and a .git inside a folder the run reads, but not one that holds another folder it reads", () => {
+  const project = '/work/app';
+  const home = '/work/app/.scribe';
+  const runDir = '/work/app/.scribe/tmp/run-1';
+  expect(hiddenFolders([home, '/work/app/.git'], [runDir, project, '/usr'], runDir)).toEqual([home, '/work/app/.git']);
+  // Nothing to hide outside what the run reads.
+  expect(hiddenFolders(['/elsewhere/.scribe'], [runDir, project], runDir)).toEqual([]);
+  // A spec kept for review under the home, run from there: its folder stays readable.
+  expect(hiddenFolders([home], [runDir, project, '/work/app/.scribe/review'], runDir)).toEqual([]);
+  // A home that holds the project itself is no folder inside it.
+  expect(hiddenFolders(['/work'], [runDir, project], runDir)).toEqual([]);
 });
