@@ -21,9 +21,9 @@ import { statsHome } from '../stats/log.ts';
 import { withLifetimes, type Setup } from '../util/lifetimes.ts';
 import { printable } from '../util/terminal.ts';
 import { variablesRead } from '../analysis/environment.ts';
-import { neutraliseActions, type NeutraliseOptions, type NeutralisedSpec } from '../analysis/neutralise.ts';
+import { neutraliseGroups, type NeutraliseOptions, type NeutralisedSpec } from '../analysis/neutralise.ts';
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
-import { judgeProof, splitReport } from './runner/proof.ts';
+import { judgeProofs, splitReport } from './runner/proof.ts';
 import { gatherEvidence, keepRunFiles } from './runner/evidence.ts';
 import { readPlaywrightReport, testsOf } from './runner/playwright-report.ts';
 import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
@@ -279,8 +279,8 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
     const spec: SpecSource = { text: given.text, fileName, sourceDir };
     const missing = unsetCredentials(spec.text, given.credentials ?? [], env);
     if (missing.length > 0) return notRun({ status: 'error', classification: 'environment', message: missingCredentialsMessage(missing), line: null }, elapsed());
-    const neutralised = given.proof ? neutraliseActions(spec.text, spec.fileName, given.proof) : undefined;
-    const proofRun = neutralised?.tests.some((test) => test.actions.length > 0) ? { text: neutralised.text, timings: { expectTimeoutMs: config.proof.expect_ms, quietMs: config.proof.quiet_ms, afterQuietMs: config.proof.after_quiet_ms } } : undefined;
+    const neutralised = given.proof ? neutraliseGroups(spec.text, spec.fileName, given.proof, config.proof.max_groups) : undefined;
+    const proofRun = neutralised?.[0]?.tests.some((test) => test.actions.length > 0) ? { texts: neutralised.map((copy) => copy.text), timings: { expectTimeoutMs: config.proof.expect_ms, quietMs: config.proof.quiet_ms, afterQuietMs: config.proof.after_quiet_ms } } : undefined;
     const workspace = createWorkspace(dir, id, spec, playwright, {
       baseURL: options.baseURL,
       testIdAttribute,
@@ -502,7 +502,7 @@ function displayName(specPath: string | undefined, spec: SpecSource, cwd: string
   return specPath ?? path.relative(cwd, path.join(spec.sourceDir, spec.fileName));
 }
 
-function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSource, config: RunnerConfig, artifactsRoot: string, elapsed: () => number, name: string, cwd: string, neutralised?: NeutralisedSpec): RunnerReport {
+function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSource, config: RunnerConfig, artifactsRoot: string, elapsed: () => number, name: string, cwd: string, neutralised?: NeutralisedSpec[]): RunnerReport {
   // Messages name the spec, not its temporary copy, and the project's files relative to it.
   const rename = (text: string) => text.replaceAll(workspace.specFile, name).replaceAll(`${cwd}${path.sep}`, '');
   const output = rename(printable(outcome.output));
@@ -512,11 +512,11 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
   const parsed = readPlaywrightReport(workspace.dir, workspace.reportFile);
   const fullReport = 'report' in parsed ? parsed.report : undefined;
   // The spec is judged on its own tests; the proof file's are read only for the proof.
-  const parts = fullReport && workspace.proofFile ? splitReport(fullReport, path.basename(workspace.proofFile)) : undefined;
+  const parts = fullReport && workspace.proofFiles.length > 0 ? splitReport(fullReport, workspace.proofFiles.map((file) => path.basename(file))) : undefined;
   const playwrightReport = parts?.spec ?? fullReport;
   // A proof run that fails, as it should, makes Playwright exit with 1.
   const exitCode = parts && outcome.exitCode === 1 ? 0 : outcome.exitCode;
-  const evidence = gatherEvidence(playwrightReport, workspace.dir, workspace.evidenceAttachment, { errorContextChars: config.report.max_error_context_chars, consoleErrors: config.report.max_console_errors }, parts?.proof);
+  const evidence = gatherEvidence(playwrightReport, workspace.dir, workspace.evidenceAttachment, { errorContextChars: config.report.max_error_context_chars, consoleErrors: config.report.max_console_errors }, parts && { errors: [], suites: parts.proofs.flatMap((proof) => proof.suites) });
 
   let verdict: Verdict;
   if (outcome.timedOut) {
@@ -549,7 +549,9 @@ function report(outcome: ProcessOutcome, workspace: RunWorkspace, spec: SpecSour
     error_context: evidence.errorContext,
     final_page: evidence.pages.at(-1) ?? null,
     segment: { type: 'TEST_RESULT', content: output, outcome: verdict.status === 'pass' ? 'PASS' : 'FAIL' },
-    ...(neutralised && verdict.classification === 'pass' ? { proof: judgeProof(parts?.proof ?? { suites: [], errors: [] }, workspace.proofFile ?? '', neutralised) } : {}),
+    ...(neutralised && verdict.classification === 'pass'
+      ? { proof: judgeProofs(neutralised.map((copy, index) => ({ report: parts?.proofs[index] ?? { suites: [], errors: [] }, file: workspace.proofFiles[index] ?? '', neutralised: copy }))) }
+      : {}),
     ...(playwrightReport ? { tests: testsOf(playwrightReport).map((test) => ({ title: test.title, line: test.line, status: test.result?.status ?? 'not run', duration_ms: test.result?.duration ?? 0 })) } : {}),
   });
 }

@@ -3,7 +3,8 @@
  * whether the spec's assertions depend on those actions happening.
  *
  * The actions under test are, in each test (its beforeEach hooks first), the last group of state-changing
- * calls (fill, click, check, …; a group is broken by an assertion) that an assertion follows: "add the lamp, see it was
+ * calls (fill, click, check, …; a group is broken by an assertion) that an assertion follows, and in the
+ * further copies neutraliseGroups makes, each group before it in turn: "add the lamp, see it was
  * added, open the cart, see the total" proves the adding; "add a todo, see it, delete it, see it gone"
  * proves the deleting. Signing in (a fill of an environment variable and the click or key press that
  * submits it) is the way there and stays, unless the request is about signing in: neutralising it
@@ -81,6 +82,11 @@ export interface NeutralisedSpec {
 export interface NeutraliseOptions {
   /** The request is about signing in: when a test does nothing else, its sign-in is what is under test. */
   signInUnderTest?: boolean;
+  /**
+   * Which group of actions an assertion follows is made no-ops, counted from the last (0, the default): a
+   * copy per group shows each group's assertions depend on it, not only the last one's.
+   */
+  group?: number;
 }
 
 const SUBMITS: ReadonlySet<string> = new Set(['click', 'press', 'tap', 'dblclick']);
@@ -98,7 +104,9 @@ export function neutraliseActions(text: string, fileName = 'spec.ts', options: N
     const calls = [...hooks, ...model.reachableCalls(test.body.body)];
     const steps = calls.map((call) => (isStateChangingAction(model, call) ? 'action' : model.expectation(call) ? 'assertion' : 'other'));
     const signIn = signInSteps(model, calls, steps);
-    const group = underTest(calls, steps, (index) => !signIn.has(index)) ?? (options.signInUnderTest ? underTest(calls, steps, () => true) : undefined);
+    const back = options.group ?? 0;
+    const groups = groupsUnderTest(calls, steps, (index) => !signIn.has(index));
+    const group = groups.length > 0 ? groups.at(-1 - back) : back === 0 && options.signInUnderTest ? groupsUnderTest(calls, steps, () => true).at(-1) : undefined;
     const chosen = new Set(group ?? []);
     for (const index of echoes(model, calls, steps, chosen)) chosen.add(index);
     const actions: NeutralisedAction[] = [];
@@ -141,21 +149,33 @@ export function neutraliseActions(text: string, fileName = 'spec.ts', options: N
   return { text: result, tests: tests.map((t) => ({ ...t, actions: t.actions.filter((a) => dropped.has(a.line)) })) };
 }
 
-/**
- * The indexes of the last group of actions (those `counts` admits) that an assertion follows; a group
- * ends at an assertion. Undefined when there is none.
- */
-function underTest(calls: readonly ts.CallExpression[], steps: readonly string[], counts: (index: number) => boolean): number[] | undefined {
+/** The indexes of each group of actions (those `counts` admits) that an assertion follows, in order; a group ends at an assertion. */
+function groupsUnderTest(calls: readonly ts.CallExpression[], steps: readonly string[], counts: (index: number) => boolean): number[][] {
+  const groups: number[][] = [];
   let group: number[] = [];
-  let last: number[] | undefined;
   for (let index = 0; index < calls.length; index++) {
     if (steps[index] === 'action' && counts(index)) group.push(index);
     else if (steps[index] === 'assertion' && group.length > 0) {
-      last = group;
+      groups.push(group);
       group = [];
     }
   }
-  return last;
+  return groups;
+}
+
+/**
+ * The proof's copies: the last group of actions an assertion follows made no-ops in each test, then the one
+ * before it, up to `maxGroups` copies, each kept while some test still has a group that far back. A trailing
+ * action with its own assertion no longer carries the proof for the actions the request is about.
+ */
+export function neutraliseGroups(text: string, fileName: string, options: NeutraliseOptions, maxGroups: number): NeutralisedSpec[] {
+  const copies = [neutraliseActions(text, fileName, { ...options, group: 0 })];
+  for (let group = 1; group < maxGroups; group++) {
+    const copy = neutraliseActions(text, fileName, { ...options, group });
+    if (!copy.tests.some((test) => test.actions.length > 0)) break;
+    copies.push(copy);
+  }
+  return copies;
 }
 
 /** Actions whose value an assertion on the same element may echo (`fill(v)` then `toHaveValue(v)`). */

@@ -55,8 +55,8 @@ export const RunnerFile = z
       })
       .default({ os_sandbox: 'auto', allowed_origins: [], limits: DEFAULT_LIMITS }),
     proof: z
-      .strictObject({ expect_ms: positiveMs, quiet_ms: positiveMs.default(150), after_quiet_ms: positiveMs.default(600) })
-      .default({ expect_ms: 1500, quiet_ms: 150, after_quiet_ms: 600 }),
+      .strictObject({ expect_ms: positiveMs, quiet_ms: positiveMs.default(150), after_quiet_ms: positiveMs.default(600), max_groups: z.number().int().min(1).max(5).default(3) })
+      .default({ expect_ms: 1500, quiet_ms: 150, after_quiet_ms: 600, max_groups: 3 }),
   })
   .superRefine((file, ctx) => {
     // A test that may outlive the whole run would always end as a run timeout, never as its own failure.

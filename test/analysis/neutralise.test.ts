@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { neutraliseActions } from '../../src/analysis/neutralise.ts';
+import { neutraliseActions, neutraliseGroups } from '../../src/analysis/neutralise.ts';
 import { SpecModel } from '../../src/analysis/model.ts';
 
 const wrap = (body: string, header = '') => `import { test, expect } from '@playwright/test';\n${header}\ntest('case', async ({ page }) => {\n${body}\n});\n`;
@@ -105,6 +105,25 @@ test('subscribes', async ({ page }) => {
     expect(result.tests[0]!.checkLines).toEqual([10]);
     expect(result.text).toContain("await page.goto('/');");
     expect(result.text).not.toContain('.click()');
+  });
+
+  it('makes a copy per group of actions an assertion follows, the last first: a trailing action with its own check does not carry the proof', () => {
+    const code = wrap(`  await page.goto('/products');
+  await page.getByTestId('product-link-lamp').click();
+  await page.getByTestId('add-to-cart').click();
+  await page.goto('/cart');
+  await expect(page.getByTestId('cart-total')).toBeVisible();
+  await page.getByTestId('nav-products').click();
+  await expect(page.getByTestId('products-heading')).toHaveText('Products');`);
+    const copies = neutraliseGroups(code, 'spec.ts', {}, 3);
+    expect(copies.map((copy) => copy.tests[0]!.actions.map((a) => a.source))).toEqual([
+      ["page.getByTestId('nav-products').click()"],
+      ["page.getByTestId('product-link-lamp').click()", "page.getByTestId('add-to-cart').click()"],
+    ]);
+    expect(copies[1]!.text).toContain("await page.getByTestId('nav-products').click();");
+    expect(copies[1]!.tests[0]!.checkLines).toEqual([7, 8, 9, 10]);
+    expect(neutraliseGroups(code, 'spec.ts', {}, 1)).toHaveLength(1);
+    expect(neutraliseGroups(wrap(`  await page.goto('/');\n  await page.getByTestId('go').click();\n  await expect(page.getByTestId('done')).toBeVisible();`), 'spec.ts', {}, 3)).toHaveLength(1);
   });
 
   it('proves the adding, not the cart page opened afterwards', () => {

@@ -1,6 +1,6 @@
 /**
  * The proof run's verdict, from the Playwright report of a run that held the spec and its neutralised
- * copy (analysis/neutralise.ts): the copy's tests that act must fail, each on a line it reaches after its
+ * copies (analysis/neutralise.ts, one per group of actions; each judged on its own): the copy's tests that act must fail, each on a line it reaches after its
  * first neutralised action. Everything before that line ran as in the spec's green run, so such a failure
  * is caused by the actions not happening; a pass means the assertions hold without them.
  */
@@ -8,13 +8,26 @@ import type { ProofResult } from '../../contracts.ts';
 import type { NeutralisedSpec, NeutralisedTest } from '../../analysis/neutralise.ts';
 import { errorText, testsOf, type ExecutedTest, type PlaywrightReport } from './playwright-report.ts';
 
-/** The report without the proof file's tests (the spec's own verdict is judged on it), and the proof file's. */
-export function splitReport(report: PlaywrightReport, proofName: string): { spec: PlaywrightReport; proof: PlaywrightReport } {
-  const isProof = (title: string) => title === proofName || title.endsWith(`/${proofName}`);
+/** The report without the proof copies' tests (the spec's own verdict is judged on it), and each copy's, in the order of `proofNames`. */
+export function splitReport(report: PlaywrightReport, proofNames: readonly string[]): { spec: PlaywrightReport; proofs: PlaywrightReport[] } {
+  const isNamed = (title: string, name: string) => title === name || title.endsWith(`/${name}`);
   return {
-    spec: { ...report, suites: report.suites.filter((suite) => !isProof(suite.title)) },
-    proof: { ...report, suites: report.suites.filter((suite) => isProof(suite.title)) },
+    spec: { ...report, suites: report.suites.filter((suite) => !proofNames.some((name) => isNamed(suite.title, name))) },
+    proofs: proofNames.map((name) => ({ ...report, suites: report.suites.filter((suite) => isNamed(suite.title, name)) })),
   };
+}
+
+/**
+ * The verdict of a proof run of several copies (one per group of actions, the last group's first): each copy
+ * must prove its group. The first copy that does not (unproved before inconclusive) is the verdict; when all
+ * do, the actions of every copy are proved.
+ */
+export function judgeProofs(copies: ReadonlyArray<{ report: PlaywrightReport; file: string; neutralised: NeutralisedSpec }>): ProofResult {
+  const verdicts = copies.map((copy) => judgeProof(copy.report, copy.file, copy.neutralised));
+  const failing = verdicts.find((v) => v.verdict === 'unproved') ?? verdicts.find((v) => v.verdict !== 'proved');
+  if (failing || verdicts.length === 1) return failing ?? verdicts[0]!;
+  const actions = [...new Set(verdicts.flatMap((v) => v.actions))];
+  return { verdict: 'proved', message: `its assertions fail when ${listed(actions)} ${actions.length === 1 ? 'is' : 'are'} not done, each group of actions on its own`, actions, line: Math.min(...verdicts.map((v) => v.line)) };
 }
 
 export function judgeProof(proofReport: PlaywrightReport, proofFile: string, neutralised: NeutralisedSpec): ProofResult {

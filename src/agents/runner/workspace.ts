@@ -81,8 +81,8 @@ export interface RunWorkspace {
   id: string;
   dir: string;
   specFile: string;
-  /** The proof run's spec, run beside the spec in the same Playwright run (a second worker). */
-  proofFile?: string;
+  /** The proof run's copies of the spec, each run beside the spec in the same Playwright run (a worker each); none without a proof. */
+  proofFiles: string[];
   configFile: string;
   /** The run's working folder: all it may write of the run folder (see above). */
   workDir: string;
@@ -107,8 +107,8 @@ export interface WorkspaceSettings {
    * Playwright looks for none in folders the run may not read.
    */
   contained?: { wsEndpoint: string; tsconfig: string };
-  /** A proof run: the neutralised spec's text (analysis/neutralise.ts) and how long its assertions wait. */
-  proof?: { text: string; timings: ProofTimings };
+  /** A proof run: the texts of the neutralised copies (analysis/neutralise.ts, one per group of actions) and how long their assertions wait. */
+  proof?: { texts: string[]; timings: ProofTimings };
 }
 
 /**
@@ -135,7 +135,7 @@ export function createWorkspace(dir: string, id: string, spec: SpecSource, playw
     id,
     dir,
     specFile: path.join(specDir, runFileName(spec.fileName)),
-    ...(settings.proof ? { proofFile: path.join(specDir, proofFileName(runFileName(spec.fileName))) } : {}),
+    proofFiles: (settings.proof?.texts ?? []).map((_, copy) => path.join(specDir, proofFileName(runFileName(spec.fileName), copy))),
     configFile: runConfigFile(dir, settings.userConfig !== undefined),
     workDir,
     reportFile: path.join(workDir, REPORT_FILE),
@@ -157,7 +157,7 @@ export function createWorkspace(dir: string, id: string, spec: SpecSource, playw
   if (settings.userConfig) writeFileAtomic(workspace.configFile, userConfigWrapperSource(settings.userConfig.file));
   else writeLinkedConfig(workspace.configFile, path.join(modulesDir, CONFIG_FILE), playwrightConfigSource(workspace, spec, settings));
   writeFileAtomic(workspace.specFile, relocateImports(spec.text, spec.sourceDir, specDir));
-  if (settings.proof && workspace.proofFile) writeFileAtomic(workspace.proofFile, relocateImports(settings.proof.text, spec.sourceDir, specDir, PROOF_FIXTURES_FILE));
+  workspace.proofFiles.forEach((file, copy) => writeFileAtomic(file, relocateImports(settings.proof!.texts[copy]!, spec.sourceDir, specDir, PROOF_FIXTURES_FILE)));
   return workspace;
 }
 
@@ -183,9 +183,9 @@ export function runConfigFile(dir: string, underUserConfig: boolean): string {
   return path.join(dir, underUserConfig ? USER_CONFIG_WRAPPER : CONFIG_FILE);
 }
 
-/** The proof spec's name: the spec's, marked, so the report's suites tell the two apart. */
-export function proofFileName(specName: string): string {
-  return `${specName}.proof${path.extname(specName)}`;
+/** A proof copy's name: the spec's, marked (and numbered after the first), so the report's suites tell them apart. */
+export function proofFileName(specName: string, copy = 0): string {
+  return `${specName}.proof${copy === 0 ? '' : copy + 1}${path.extname(specName)}`;
 }
 
 /**
@@ -251,16 +251,17 @@ function runSettings(workspace: RunWorkspace, spec: SpecSource, settings: Worksp
 }
 
 /**
- * The run's workers: one, and a second for the proof spec, so the proof's assertions wait out their
- * limit while the spec runs rather than after it. Each worker has the file it runs to itself.
+ * The run's workers: one, and one more for each proof copy, so the copies' assertions wait out their limit
+ * while the spec runs rather than after it. Each worker has the file it runs to itself: a copy never runs in
+ * a worker the spec (or another copy) ran in, whose module state it would see.
  */
-function workersOf(workspace: Pick<RunWorkspace, 'proofFile'>): number {
-  return workspace.proofFile ? 2 : 1;
+function workersOf(workspace: Pick<RunWorkspace, 'proofFiles'>): number {
+  return 1 + workspace.proofFiles.length;
 }
 
-/** The files a run's Playwright config matches: the spec, and the proof spec when there is one. */
-function testFiles(workspace: Pick<RunWorkspace, 'specFile' | 'proofFile'>): string | string[] {
-  return workspace.proofFile ? [path.basename(workspace.specFile), path.basename(workspace.proofFile)] : path.basename(workspace.specFile);
+/** The files a run's Playwright config matches: the spec, and the proof copies when there are any. */
+function testFiles(workspace: Pick<RunWorkspace, 'specFile' | 'proofFiles'>): string | string[] {
+  return workspace.proofFiles.length > 0 ? [path.basename(workspace.specFile), ...workspace.proofFiles.map((file) => path.basename(file))] : path.basename(workspace.specFile);
 }
 
 /**
@@ -349,7 +350,7 @@ export function runTrace(artifacts: RunnerConfig['artifacts']): RunTrace | undef
 }
 
 /** The Playwright config of one run: a worker per file, no retries, Runner timeouts, JSON report to a file. */
-export function playwrightConfig(workspace: Pick<RunWorkspace, 'specFile' | 'proofFile' | 'outputDir' | 'reportFile'>, spec: Pick<SpecSource, 'sourceDir'>, settings: WorkspaceSettings, reporters: unknown[][] = [['line']]): Record<string, unknown> {
+export function playwrightConfig(workspace: Pick<RunWorkspace, 'specFile' | 'proofFiles' | 'outputDir' | 'reportFile'>, spec: Pick<SpecSource, 'sourceDir'>, settings: WorkspaceSettings, reporters: unknown[][] = [['line']]): Record<string, unknown> {
   const { timeouts, artifacts } = settings.runner;
   return {
     testDir: path.dirname(workspace.specFile),

@@ -4,8 +4,8 @@
  * an earlier run of itself, in which case it asserts text the page never shows, so that its proof copy fails
  * and looks proved. Each is checked by the real gate, as every generated spec is; those the gate passes run
  * contained with their proof copy, which must not see what the spec's run left: a module variable, the
- * context's cookies and storage, a context left open in the browser, a custom matcher, a project module's
- * exported array. What the gate refuses (globalThis, process.env) never runs.
+ * context's cookies, a context left open in the browser, a custom matcher, a project module's exported array.
+ * What the gate refuses (globalThis, process.env, storage written by a page function) never runs.
  *
  * Why the proof copy has a worker process of its own: run after the spec in the spec's worker (tried, with
  * `workers: 1`), it saw the last three (the browser connection's contexts, expect's matchers and the module
@@ -53,8 +53,8 @@ test('search', async ({ page }) => {
 
 /**
  * Every channel at once, in one spec (one contained run): its `seen` counts what it finds of an earlier run in
- * a module variable, the context's cookies and storage, the browser connection's contexts, expect's matchers
- * and a project module's exported array. Any one of them seen by the proof copy makes it fail, and look proved.
+ * a module variable, the context's cookies and storage (which it reads; a page function may not write it), the
+ * browser connection's contexts, expect's matchers and a project module's exported array. Any one of them seen by the proof copy makes it fail, and look proved.
  */
 const LEAKING_SPEC = hostileSpec({
   imports: "import { visits } from './data';\n",
@@ -70,7 +70,6 @@ const LEAKING_SPEC = hostileSpec({
   mark: [
     'runs += 1;',
     "await page.context().addCookies([{ name: 'seen', value: '1', url: page.url() }]);",
-    "await page.evaluate(() => localStorage.setItem('seen', '1'));",
     'await page.context().browser()!.newContext();',
     "expect.extend({ toBeSeen: (received: number) => ({ pass: received > 0, message: () => 'seen' }) });",
     "visits.push('search');",
@@ -80,12 +79,14 @@ const LEAKING_SPEC = hostileSpec({
 const REFUSED: Record<string, string> = {
   globalThis: hostileSpec({ seen: 'Number((globalThis as Record<string, unknown>).scribeSeen ?? 0)', mark: '(globalThis as Record<string, unknown>).scribeSeen = 1;' }),
   'process.env': hostileSpec({ seen: 'Number(process.env.SCRIBE_SEEN ?? 0)', mark: "process.env.SCRIBE_SEEN = '1';" }),
+  // A page function may only read (no-page-state-scripts): the context's storage is written through the page or not at all.
+  'storage written by a page function': hostileSpec({ seen: 'await page.evaluate(() => localStorage.length)', mark: "await page.evaluate(() => localStorage.setItem('seen', '1'));" }),
 };
 
 const gate = () => untrustedValidator(loadCriticConfig(), { projectRoot: project, typeCheck: false });
 
 describe('a spec that leaves state behind for its proof copy', { timeout: 180_000 }, () => {
-  it('through a module variable, cookies, storage, an open context, a matcher or a project module passes the gate, runs green, and is still not proved', async () => {
+  it('through a module variable, cookies, an open context, a matcher or a project module passes the gate, runs green, and is still not proved', async () => {
     const verdict = passGate(gate(), path.join(project, 'search.spec.ts'), LEAKING_SPEC);
     if (!verdict.passed) throw new Error(`the gate refused it: ${verdict.issues.map((issue) => issue.message).join('; ')}`);
     const report = await runContained(verdict.spec, { baseURL: app.url, cwd: project, proof: {}, ...bundledRunTarget() });

@@ -143,7 +143,7 @@ describe('the proof run', { timeout: 180_000 }, () => {
       testIdAttribute: 'data-testid',
       launch: launchOptions(),
       runner: config,
-      proof: { text: neutraliseActions(spec, 'search.spec.ts', {}).text, timings: { expectTimeoutMs: config.proof.expect_ms, quietMs: config.proof.quiet_ms, afterQuietMs: config.proof.after_quiet_ms } },
+      proof: { texts: [neutraliseActions(spec, 'search.spec.ts', {}).text], timings: { expectTimeoutMs: config.proof.expect_ms, quietMs: config.proof.quiet_ms, afterQuietMs: config.proof.after_quiet_ms } },
     });
     // As the Runner starts it: in the run's working folder, told where the run folder's settings are. Not
     // spawnSync: the demo app answers from this process, and a blocked event loop left both copies' page.goto to time out.
@@ -173,10 +173,10 @@ describe('the proof run', { timeout: 180_000 }, () => {
         .flatMap((test) => test.result?.attachments ?? [])
         .filter((attachment) => attachment.name === workspace.evidenceAttachment)
         .map((attachment) => (JSON.parse(Buffer.from(attachment.body ?? '', 'base64').toString('utf8')) as { pages: unknown[] }).pages.length);
-    const { spec: specPart, proof: proofPart } = splitReport(parsed.report, path.basename(workspace.proofFile!));
+    const { spec: specPart, proofs: [proofPart] } = splitReport(parsed.report, workspace.proofFiles.map((file) => path.basename(file)));
     expect(pagesRead(specPart)).toEqual([expect.any(Number)]);
     expect(pagesRead(specPart)[0]).toBeGreaterThan(0);
-    expect(pagesRead(proofPart)).toEqual([0]);
+    expect(pagesRead(proofPart!)).toEqual([0]);
   });
 });
 

@@ -78,7 +78,7 @@ describe('the run folder’s modules', () => {
     const userConfig = path.join(tmpdir(), 'someone', 'playwright.config.ts');
     const { dir, created, runSettings, files } = workspace({
       contained: { wsEndpoint: 'ws://127.0.0.1:9/abc', tsconfig: '/p/tsconfig.json' },
-      proof: { text: SPEC, timings: { expectTimeoutMs: 1234, quietMs: 56, afterQuietMs: 789 } },
+      proof: { texts: [SPEC], timings: { expectTimeoutMs: 1234, quietMs: 56, afterQuietMs: 789 } },
       userConfig: { file: userConfig, project: 'chromium' },
     });
     expect(files).toEqual(['node_modules', 'package.json', 'playwright.config.ts', 'scribe-run.json', 'spec', 'work']);
@@ -93,7 +93,7 @@ describe('the run folder’s modules', () => {
     expect(config).toContain(`import user from ${JSON.stringify(userConfig)};`);
     expect(config).toContain("import { overlayUserConfig } from './node_modules/scribe-run/scribe-overlay.js';");
     expect(config).not.toContain(created.evidenceAttachment);
-    expect(readFileSync(created.proofFile!, 'utf8')).toContain("from '../node_modules/scribe-run/scribe-proof-fixtures.js'");
+    expect(readFileSync(created.proofFiles[0]!, 'utf8')).toContain("from '../node_modules/scribe-run/scribe-proof-fixtures.js'");
     for (const name of ['scribe-proof-fixtures', 'scribe-overlay']) expectCompiledFrom(path.join(MODULES(dir), `${name}.js`), `${name}.ts`);
   });
 });

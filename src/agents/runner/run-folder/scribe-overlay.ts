@@ -18,9 +18,9 @@ export interface RunOverlay {
   /** The project the spec belongs to; undefined for a config without projects (or the first project). */
   project?: string;
   specDir: string;
-  /** The spec's file name, or the spec's and its proof run's. */
+  /** The spec's file name, or the spec's and its proof copies'. */
   specName: string | string[];
-  /** One, or two with a proof spec (each file in a worker of its own). */
+  /** One, and one more per proof copy (each file in a worker of its own). */
   workers: number;
   outputDir: string;
   reportFile: string;
