@@ -26,3 +26,9 @@ export function writeFileAtomic(file: string, content: string, { exclusive = fal
     rmSync(temporary, { force: true });
   }
 }
+
+/** Whether `file` (absolute, or relative to `dir`) lies inside `dir`, by its path: `dir` itself is not inside it. */
+export function isInside(dir: string, file: string): boolean {
+  const relative = path.relative(dir, path.resolve(dir, file));
+  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../src/util/fs.ts';
+import { isInside, writeFileAtomic } from '../../src/util/fs.ts';
 
 describe('writeFileAtomic', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'scribe-fs-'));
@@ -24,5 +24,17 @@ describe('writeFileAtomic', () => {
     expect(() => writeFileAtomic(file, 'mine again', { exclusive: true })).toThrow(expect.objectContaining({ code: 'EEXIST' }));
     expect(readFileSync(file, 'utf8')).toBe('theirs');
     expect(readdirSync(dir).filter((name) => name.startsWith('b.spec.ts'))).toEqual(['b.spec.ts']);
+  });
+});
+
+describe('isInside', () => {
+  it('is true of a path below the folder, absolute or relative to it, and not of the folder, its parent or a sibling', () => {
+    expect(isInside('/run', '/run/work/report.json')).toBe(true);
+    expect(isInside('/run', 'work/report.json')).toBe(true);
+    expect(isInside('/run', '/run/..hidden')).toBe(true);
+    expect(isInside('/run', '/run')).toBe(false);
+    expect(isInside('/run', '/run/..')).toBe(false);
+    expect(isInside('/run', '../other/file')).toBe(false);
+    expect(isInside('/run', '/run-2/file')).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node
 import path from 'node:path';
 import { z } from 'zod';
 import { testsOf, type Attachment, type PlaywrightReport } from './playwright-report.ts';
+import { isInside } from '../../util/fs.ts';
 import { printable } from '../../util/terminal.ts';
 import { isRunId, regularFileInside } from './run-folders.ts';
 
@@ -154,11 +155,6 @@ function freeName(file: string, taken: Set<string>): string {
 function pruneRuns(artifactsRoot: string, keepRuns: number): void {
   const runs = readdirSync(artifactsRoot).filter(isRunId).sort();
   for (const old of runs.slice(0, Math.max(0, runs.length - keepRuns))) rmSync(path.join(artifactsRoot, old), { recursive: true, force: true });
-}
-
-function isInside(dir: string, file: string): boolean {
-  const relative = path.relative(dir, path.resolve(dir, file));
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
 function unique(values: string[]): string[] {

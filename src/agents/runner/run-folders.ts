@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { isInside } from '../../util/fs.ts';
 
 /** `<stamp>-<pid>-<random>`: sortable by time, and the pid says whether its owner still runs. */
 const RUN_ID = /^\d{8}T\d{6}-(\d+)-([0-9a-f]{8})$/;
@@ -32,9 +33,7 @@ export function workspaceDir(tempRoot: string, id: string): string {
  */
 export function regularFileInside(dir: string, file: string): boolean {
   try {
-    if (!lstatSync(file).isFile()) return false;
-    const relative = path.relative(realpathSync(dir), realpathSync(file));
-    return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+    return lstatSync(file).isFile() && isInside(realpathSync(dir), realpathSync(file));
   } catch {
     return false;
   }

@@ -12,6 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isInside } from '../../util/fs.ts';
 import { NETWORK_DIR_INSIDE, POLICY_DIRS } from './app-network.ts';
 
 export type SandboxSetting = 'auto' | 'required' | 'off';
@@ -137,11 +138,6 @@ export function hiddenFolders(hidden: readonly string[], readOnly: readonly stri
 /** The `.git` folder at the top of each folder the run reads: a remote's URL may carry a token, and no run needs it. */
 function gitFoldersIn(folders: readonly string[]): string[] {
   return [...new Set(folders.map((folder) => path.join(folder, '.git')))].filter((dir) => existsSync(dir) && statSync(dir).isDirectory());
-}
-
-function isInside(folder: string, file: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
 /** util-linux's prlimit, where there is one: no process of the run writes a file larger than `bytes`. */
