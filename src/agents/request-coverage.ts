@@ -9,7 +9,7 @@
  * the actions; this shows the spec is about the request at all.
  */
 import { isFunctionLike, SpecModel, type Expectation } from '../analysis/model.ts';
-import { beforeHookBodies, classifyCall, testCalls } from '../analysis/test-steps.ts';
+import { callsBefore, classifyCall, testCalls } from '../analysis/test-steps.ts';
 import { ts } from '../util/typescript.js';
 import { withoutPagePaths } from '../util/page-paths.ts';
 import { pageObjectCalls } from './page-object-steps.ts';
@@ -80,9 +80,11 @@ const ACTION_NEEDS: readonly ActionNeed[] = [
 export function uncoveredParts(description: string, code: string, file = 'candidate.spec.ts'): string[] {
   const model = SpecModel.fromText(file, code);
   const request = readRequest(description);
-  const assertions = assertionTexts(model);
+  // Each test's calls, the hooks that run before it first.
+  const tests = model.tests().map((test) => [...callsBefore(model, test), ...testCalls(model, test)]);
+  const assertions = assertionTexts(model, tests);
   const strings = codeStrings(model);
-  const methods = stepMethods(model, file, code);
+  const methods = stepMethods(model, tests, file, code);
   const missing: string[] = [];
 
   // A negated assertion shows something is not there: only an empty list is shown so.
@@ -182,8 +184,9 @@ const SWALLOWING = new Set(['allSettled', 'any']);
  * helper nobody calls runs nothing), of a test that acts when one does (another test's check shows nothing
  * of what the acting one did), whose subject is not a constant and whose failure is not swallowed.
  */
-function assertionTexts(model: SpecModel): AssertionText[] {
-  const running = runningCalls(model);
+function assertionTexts(model: SpecModel, tests: ReadonlyArray<readonly ts.CallExpression[]>): AssertionText[] {
+  const acting = tests.filter((calls) => calls.some((call) => classifyCall(model, call) === 'action'));
+  const running = new Set((acting.length > 0 ? acting : tests).flat());
   return model
     .expectations()
     .filter((e) => running.has(e.call) && !constantSubject(model, e) && !swallowed(model, e.call))
@@ -198,14 +201,6 @@ function assertionTexts(model: SpecModel): AssertionText[] {
         negated: e.negated,
       };
     });
-}
-
-/** The calls of the tests that act (of every test, when none does), with the hooks that run before them. */
-function runningCalls(model: SpecModel): Set<ts.CallExpression> {
-  const hooks = beforeHookBodies(model).flatMap((body) => model.reachableCalls(body));
-  const perTest = model.tests().map((test) => [...hooks, ...testCalls(model, test)]);
-  const acting = perTest.filter((calls) => calls.some((call) => classifyCall(model, call) === 'action'));
-  return new Set((acting.length > 0 ? acting : perTest).flat());
 }
 
 /** `expect('Total: $8').toBe('Total: $8')`, `expect.poll(() => 'Total: $8')`: a value the spec wrote, not one the page shows. */
@@ -277,12 +272,11 @@ function codeStrings(model: SpecModel): string[] {
  * The methods of the steps that act on the page, in every test and the hooks before it (helpers followed), and those done inside
  * the project's page objects and helpers the tests call (`await loginPage.signIn(user, pass)`).
  */
-function stepMethods(model: SpecModel, file: string, code: string): Set<string> {
+function stepMethods(model: SpecModel, tests: ReadonlyArray<readonly ts.CallExpression[]>, file: string, code: string): Set<string> {
   const methods = new Set<string>();
   const other = new Set<string>();
-  const hooks = beforeHookBodies(model).flatMap((body) => model.reachableCalls(body));
-  for (const test of model.tests()) {
-    for (const call of [...hooks, ...testCalls(model, test)]) {
+  for (const calls of tests) {
+    for (const call of calls) {
       const { name } = model.callee(call);
       if (!name) continue;
       if (classifyCall(model, call) === 'action') methods.add(name);

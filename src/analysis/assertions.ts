@@ -5,12 +5,12 @@
  * `.not`, a skipped test or an assertion hidden under a condition or in a `try` is named.
  */
 import { ts } from '../util/typescript.js';
-import { SpecModel, isFunctionLike, type Expectation } from './model.ts';
+import { SpecModel, type Expectation } from './model.ts';
 import { ASYNC_MATCHERS, type ValueKind } from './playwright-api.ts';
+import { testHooks } from './test-steps.ts';
 
 /** Calls that skip a test, or turn its failure into a pass. */
 const SKIP_PATHS = ['test.skip', 'test.fixme', 'test.fail', 'test.describe.skip', 'test.describe.fixme'];
-const HOOK_PATHS = new Set(['test.beforeEach', 'test.afterEach', 'test.beforeAll', 'test.afterAll']);
 /** Options of a web-first matcher that say how long to wait, not what to check. */
 const WAIT_OPTIONS = new Set(['timeout', 'intervals']);
 
@@ -95,12 +95,7 @@ function assertionsOf(model: SpecModel): Assertion[] {
 
 /** Every call a test or hook makes, followed into the file's helpers. */
 function runningCalls(model: SpecModel): Set<ts.CallExpression> {
-  const roots: ts.Node[] = model.tests().flatMap((t) => (t.body ? [t.body] : []));
-  for (const call of model.calls) {
-    const path = model.playwrightPath(call.expression);
-    const body = path && HOOK_PATHS.has(path) ? [...call.arguments].reverse().find(isFunctionLike) : undefined;
-    if (body) roots.push(body);
-  }
+  const roots: ts.Node[] = [...model.tests().flatMap((t) => (t.body ? [t.body] : [])), ...testHooks(model).map((hook) => hook.body)];
   return new Set(roots.flatMap((root) => model.reachableCalls(root)));
 }
 

@@ -8,10 +8,10 @@ import { ts } from '../util/typescript.js';
 import { z } from 'zod';
 import { ruleOptions } from '../util/zod-helpers.ts';
 import { MAX_DEPTH } from './depth.ts';
-import { isFunctionLike, type SpecModel, type TestBlock } from './model.ts';
+import { type SpecModel, type TestBlock } from './model.ts';
 import { PLAYWRIGHT_OBJECTS } from './playwright-api.ts';
-import { enclosingFunction, GLOBAL_OBJECT_NAMES } from './syntax.ts';
-import { STEP_KINDS, classifyCall, testCalls, type StepKind } from './test-steps.ts';
+import { GLOBAL_OBJECT_NAMES } from './syntax.ts';
+import { STEP_KINDS, classifyCall, testCalls, testHooks, type StepKind } from './test-steps.ts';
 
 const Milliseconds = z.number().nonnegative();
 
@@ -41,7 +41,6 @@ export interface DurationEstimate {
 
 const EACH_HOOKS = new Set(['test.beforeEach', 'test.afterEach']);
 const ALL_HOOKS = new Set(['test.beforeAll', 'test.afterAll']);
-const HOOK_NAMES = new Set(['beforeEach', 'afterEach', 'beforeAll', 'afterAll']);
 
 /** The estimated duration of each test of a spec and of the whole file. */
 export function estimateDuration(model: SpecModel, options: MaxDurationOptions): DurationEstimate {
@@ -133,19 +132,5 @@ interface Hook {
 
 /** The hooks of the file with their cost; a hook applies to the tests of the describe block (or file) it is written in. */
 function hookCosts(model: SpecModel, options: MaxDurationOptions): Hook[] {
-  const hooks: Hook[] = [];
-  for (const call of model.calls) {
-    if (!HOOK_NAMES.has(model.callee(call).name ?? '')) continue;
-    const path = model.playwrightPath(call.expression);
-    if (!path || (!EACH_HOOKS.has(path) && !ALL_HOOKS.has(path))) continue;
-    const body = [...call.arguments].reverse().find(isFunctionLike);
-    if (!body) continue;
-    const scope = enclosingFunction(call) ?? model.sourceFile;
-    hooks.push({
-      path,
-      cost: callsCost(model, model.reachableCalls(body), options),
-      applies: (test) => test.call.pos >= scope.pos && test.call.end <= scope.end,
-    });
-  }
-  return hooks;
+  return testHooks(model).map((hook) => ({ path: hook.path, cost: callsCost(model, model.reachableCalls(hook.body), options), applies: hook.applies }));
 }

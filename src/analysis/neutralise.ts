@@ -19,7 +19,7 @@
  */
 import { ts } from '../util/typescript.js';
 import { SpecModel, type Expectation } from './model.ts';
-import { beforeHookBodies } from './test-steps.ts';
+import { callsBefore } from './test-steps.ts';
 import type { ValueKind } from './playwright-api.ts';
 
 /** Calls that change what the page holds. */
@@ -92,16 +92,19 @@ export interface NeutraliseOptions {
 const SUBMITS: ReadonlySet<string> = new Set(['click', 'press', 'tap', 'dblclick']);
 
 export function neutraliseActions(text: string, fileName = 'spec.ts', options: NeutraliseOptions = {}): NeutralisedSpec {
-  const model = SpecModel.fromText(fileName, text);
+  return neutralise(SpecModel.fromText(fileName, text), text, options);
+}
+
+/** neutraliseActions on the spec's model (`text` is what it was read from): the copies of one spec share one. */
+function neutralise(model: SpecModel, text: string, options: NeutraliseOptions): NeutralisedSpec {
   const tests: NeutralisedTest[] = [];
   const neutralised = new Set<ts.CallExpression>();
   const keptSomewhere = new Set<ts.CallExpression>();
 
-  // What a test's beforeEach hooks do comes first in it: a spec may act there and assert in the test.
-  const hooks = beforeHookBodies(model).flatMap((body) => model.reachableCalls(body));
   for (const test of model.tests()) {
     if (!test.body?.body) continue;
-    const calls = [...hooks, ...model.reachableCalls(test.body.body)];
+    // What the hooks before a test do comes first in it: a spec may act there and assert in the test.
+    const calls = [...callsBefore(model, test), ...model.reachableCalls(test.body.body)];
     const steps = calls.map((call) => (isStateChangingAction(model, call) ? 'action' : model.expectation(call) ? 'assertion' : 'other'));
     const signIn = signInSteps(model, calls, steps);
     const back = options.group ?? 0;
@@ -169,9 +172,10 @@ function groupsUnderTest(calls: readonly ts.CallExpression[], steps: readonly st
  * action with its own assertion no longer carries the proof for the actions the request is about.
  */
 export function neutraliseGroups(text: string, fileName: string, options: NeutraliseOptions, maxGroups: number): NeutralisedSpec[] {
-  const copies = [neutraliseActions(text, fileName, { ...options, group: 0 })];
+  const model = SpecModel.fromText(fileName, text);
+  const copies = [neutralise(model, text, { ...options, group: 0 })];
   for (let group = 1; group < maxGroups; group++) {
-    const copy = neutraliseActions(text, fileName, { ...options, group });
+    const copy = neutralise(model, text, { ...options, group });
     if (!copy.tests.some((test) => test.actions.length > 0)) break;
     copies.push(copy);
   }

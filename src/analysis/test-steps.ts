@@ -6,6 +6,7 @@
  */
 import type { ts } from '../util/typescript.js';
 import { isFunctionLike, MemoKey, type SpecModel, type TestBlock } from './model.ts';
+import { enclosingFunction } from './syntax.ts';
 import { ASYNC_METHODS, NAVIGATIONS, PLAYWRIGHT_OBJECTS, USER_ACTIONS, type ValueKind } from './playwright-api.ts';
 
 export type StepKind = 'navigation' | 'action' | 'assertion' | 'screenshot' | 'other';
@@ -16,13 +17,36 @@ const SCREENSHOT_RECEIVERS: ReadonlySet<ValueKind> = new Set(['page', 'locator',
 const NAVIGATION_RECEIVERS: ReadonlySet<ValueKind> = new Set(['page', 'frame']);
 const SCREENSHOT_MATCHERS = new Set(['toHaveScreenshot']);
 
-/** The bodies of the hooks that run before a test (`test.beforeEach`, `test.beforeAll`), in source order. */
-export function beforeHookBodies(model: SpecModel): ts.Node[] {
-  return model.calls.flatMap((call) => {
+export interface TestHook {
+  /** `test.beforeEach`, `test.afterEach`, `test.beforeAll` or `test.afterAll`. */
+  path: string;
+  body: ts.Node;
+  /** Whether it runs for a test: the tests of the describe block (or file) it is written in. */
+  applies: (test: TestBlock) => boolean;
+}
+
+const HOOK_NAMES = new Set(['beforeEach', 'afterEach', 'beforeAll', 'afterAll']);
+const BEFORE_HOOKS = new Set(['test.beforeEach', 'test.beforeAll']);
+
+/** The file's hooks, in source order. */
+export function testHooks(model: SpecModel): TestHook[] {
+  const hooks: TestHook[] = [];
+  for (const call of model.calls) {
+    // By its Playwright path, so an alias (`const setup = test.beforeEach`) counts too.
     const path = model.playwrightPath(call.expression);
-    const body = path === 'test.beforeEach' || path === 'test.beforeAll' ? [...call.arguments].reverse().find(isFunctionLike) : undefined;
-    return body ? [body] : [];
-  });
+    const body = [...call.arguments].reverse().find(isFunctionLike);
+    if (!path?.startsWith('test.') || !HOOK_NAMES.has(path.slice('test.'.length)) || !body) continue;
+    const scope = enclosingFunction(call) ?? model.sourceFile;
+    hooks.push({ path, body, applies: (test) => test.call.pos >= scope.pos && test.call.end <= scope.end });
+  }
+  return hooks;
+}
+
+/** The calls the hooks that run before a test make (its describe blocks' beforeAll and beforeEach), helpers followed, in source order. */
+export function callsBefore(model: SpecModel, test: TestBlock): ts.CallExpression[] {
+  return testHooks(model)
+    .filter((hook) => BEFORE_HOOKS.has(hook.path) && hook.applies(test))
+    .flatMap((hook) => model.reachableCalls(hook.body));
 }
 
 /** Every call a test makes, helpers and page-object methods of the same file included. */

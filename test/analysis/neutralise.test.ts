@@ -126,6 +126,30 @@ test('subscribes', async ({ page }) => {
     expect(neutraliseGroups(wrap(`  await page.goto('/');\n  await page.getByTestId('go').click();\n  await expect(page.getByTestId('done')).toBeVisible();`), 'spec.ts', {}, 3)).toHaveLength(1);
   });
 
+  it("takes a hook's actions only into the tests of the describe block it is written in", () => {
+    const code = `import { test, expect } from '@playwright/test';
+
+test.describe('subscribed', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+  });
+  test('shows the status', async ({ page }) => {
+    await expect(page.getByRole('status')).toHaveText('Subscribed');
+  });
+});
+
+test('searches', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('searchbox').fill('milk');
+  await expect(page.getByRole('status')).toHaveText('1 result');
+});
+`;
+    const [inside, outside] = neutraliseActions(code).tests;
+    expect(inside!.actions.map((a) => a.source)).toEqual(["page.getByRole('button', { name: 'Subscribe' }).click()"]);
+    expect(outside!.actions.map((a) => a.source)).toEqual(["page.getByRole('searchbox').fill('milk')"]);
+  });
+
   it('proves the adding, not the cart page opened afterwards', () => {
     const cart = wrap(`  await page.goto('/products');
   await page.getByRole('button', { name: 'Add Lamp' }).click();
