@@ -34,14 +34,16 @@ export interface Case {
   vacuous: string;
 }
 
-const spec = (title: string, body: string) => `import { test, expect } from '@playwright/test';
+/** A model's answer: one test of `body` that ends with a screenshot, as the rules want. */
+export const spec = (title: string, body: string) => `import { test, expect } from '@playwright/test';
 
 test('${title}', async ({ page }) => {
 ${body}
   await page.screenshot({ path: test.info().outputPath('done.png') });
 });
 `;
-const SHOP_SIGN_IN = `  await page.goto('/');
+/** Signing in to the shop app with the declared credentials, and seeing its products. */
+export const SHOP_SIGN_IN = `  await page.goto('/');
   await page.getByTestId('username').fill(process.env.E2E_USERNAME ?? '');
   await page.getByTestId('password').fill(process.env.E2E_PASSWORD ?? '');
   await page.getByTestId('login-button').click();
