@@ -20,7 +20,7 @@
 import { ts } from '../util/typescript.js';
 import { SpecModel, type Expectation } from './model.ts';
 import { callsBefore } from './test-steps.ts';
-import type { ValueKind } from './playwright-api.ts';
+import { NAVIGATIONS, type ValueKind } from './playwright-api.ts';
 
 /** Calls that change what the page holds. */
 export const STATE_CHANGING_ACTIONS: ReadonlySet<string> = new Set([
@@ -72,6 +72,12 @@ export interface NeutralisedTest {
   snapshotLines: number[];
   /** The sign-in steps kept, as written. */
   signIn: string[];
+  /**
+   * Lines of the assertions made no-ops with the last group because the test moves on after them (navigates or
+   * acts again) before its last assertions: what the test ends on must depend on the actions, not a check of
+   * a side effect on the way.
+   */
+  setAside: number[];
 }
 
 export interface NeutralisedSpec {
@@ -112,6 +118,8 @@ function neutralise(model: SpecModel, text: string, options: NeutraliseOptions):
     const group = groups.length > 0 ? groups.at(-1 - back) : back === 0 && options.signInUnderTest ? groupsUnderTest(calls, steps, () => true).at(-1) : undefined;
     const chosen = new Set(group ?? []);
     for (const index of echoes(model, calls, steps, chosen)) chosen.add(index);
+    const setAside = back === 0 && group ? checksBeforeLastMove(model, calls, steps, group) : [];
+    for (const index of setAside) chosen.add(index);
     const actions: NeutralisedAction[] = [];
     const checkLines = new Set<number>();
     const snapshotLines = new Set<number>();
@@ -137,6 +145,7 @@ function neutralise(model: SpecModel, text: string, options: NeutraliseOptions):
       checkLines: [...checkLines].sort((a, b) => a - b),
       snapshotLines: [...snapshotLines].sort((a, b) => a - b),
       signIn: [...signIn].filter((index) => !chosen.has(index)).map((index) => oneLine(model.text(calls[index]!))),
+      setAside: setAside.map((index) => model.position(calls[index]!).line),
     });
   }
 
@@ -180,6 +189,32 @@ export function neutraliseGroups(text: string, fileName: string, options: Neutra
     copies.push(copy);
   }
   return copies;
+}
+
+/**
+ * The assertions after the last group that the test moves on from: those before the last navigation or
+ * action that precedes its last assertion. "Add the lamp, see the Added message, open the cart, see the
+ * total" must fail on the total; a flash message or a URL checked on the way proves that something was
+ * clicked, not that the request's outcome depends on it.
+ */
+function checksBeforeLastMove(model: SpecModel, calls: readonly ts.CallExpression[], steps: readonly string[], group: readonly number[]): number[] {
+  const groupEnd = Math.max(...group);
+  const lastAssertion = steps.lastIndexOf('assertion');
+  let lastMove = -1;
+  for (let index = groupEnd + 1; index < lastAssertion; index++) if (steps[index] === 'action' || isNavigation(model, calls[index]!)) lastMove = index;
+  const found: number[] = [];
+  for (let index = groupEnd + 1; index < lastMove; index++) if (steps[index] === 'assertion' && !insideAnyIndex(calls, index, found)) found.push(index);
+  return found;
+}
+
+function isNavigation(model: SpecModel, call: ts.CallExpression): boolean {
+  const { name, receiver } = model.callee(call);
+  return name !== undefined && receiver !== undefined && NAVIGATIONS.has(name) && (model.kindOf(receiver) === 'page' || model.kindOf(receiver) === 'frame');
+}
+
+/** Whether calls[index] sits inside one of the calls at `indexes` (an assertion within a set-aside `toPass`). */
+function insideAnyIndex(calls: readonly ts.CallExpression[], index: number, indexes: readonly number[]): boolean {
+  return insideAny(calls[index]!, new Set(indexes.map((i) => calls[i]!)));
 }
 
 /** Actions whose value an assertion on the same element may echo (`fill(v)` then `toHaveValue(v)`). */

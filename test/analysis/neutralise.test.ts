@@ -160,6 +160,48 @@ test('searches', async ({ page }) => {
     expect(test!.checkLines).toEqual([6, 7]);
   });
 
+  it('sets aside the checks the test moves on from after the last group: it must end on what the actions change', () => {
+    const flash = wrap(`  await page.goto('/products');
+  await page.getByRole('button', { name: 'Add Lamp' }).click();
+  await expect(page.getByText('Added to your cart')).toBeVisible();
+  await expect(page).toHaveURL(/lamp/);
+  await page.goto('/cart');
+  await expect(page.getByTestId('cart-total')).toBeVisible();
+  await expect(page.getByTestId('cart-total')).toHaveText('Total: $25');
+  await page.screenshot({ path: 'cart.png' });`);
+    const result = neutraliseActions(flash);
+    const [test] = result.tests;
+    expect(test!.setAside).toEqual([6, 7]);
+    expect(test!.checkLines).toEqual([8, 9, 10, 11]);
+    expect(result.text).not.toContain('Added to your cart');
+    expect(result.text).toContain("toHaveText('Total: $25')");
+    expect(result.text.split('\n').length).toBe(flash.split('\n').length);
+  });
+
+  it('sets aside the checks before a reload and before a later action, and nothing when the test does not move on', () => {
+    const reload = wrap(`  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveTitle('Sign in');
+  await page.reload();
+  await expect(page.getByRole('form')).toBeVisible();`);
+    expect(neutraliseActions(reload).tests[0]!.setAside).toEqual([5]);
+    const trailing = wrap(`  await page.getByRole('button', { name: 'Add Lamp' }).click();
+  await expect(page.getByText('Added')).toBeVisible();
+  await expect(page.getByTestId('cart-count')).toHaveText('1');
+  await page.getByRole('link', { name: 'Home' }).click();`);
+    expect(neutraliseActions(trailing).tests[0]!.setAside).toEqual([]);
+  });
+
+  it('sets aside only in the copy of the last group: an earlier group is proved by the checks that close it', () => {
+    const two = wrap(`  await page.getByLabel('New todo').fill('Pay rent');
+  await page.getByLabel('New todo').press('Enter');
+  await expect(page.getByText('Pay rent')).toBeVisible();
+  await page.getByRole('button', { name: 'Delete Pay rent' }).click();
+  await expect(page.getByText('Pay rent')).toBeHidden();`);
+    const copies = neutraliseGroups(two, 'spec.ts', {}, 3);
+    expect(copies.map((copy) => copy.tests[0]!.setAside)).toEqual([[], []]);
+    expect(copies[1]!.text).toContain("toBeVisible()");
+  });
+
   it('gives a test that only signs in nothing to prove, unless the request is about signing in', () => {
     const login = wrap(`  await page.goto('/login');
   await page.getByLabel('Username').fill(process.env.E2E_USERNAME ?? '');
@@ -178,6 +220,6 @@ test('searches', async ({ page }) => {
   form.fill('x');
   await expect(page).toHaveTitle('x');
   await page.getByRole('button', { name: 'Log out' }).click();`);
-    expect(neutraliseActions(own)).toEqual({ text: own, tests: [{ title: 'case', line: 3, actions: [], checkLines: [], snapshotLines: [], signIn: [] }] });
+    expect(neutraliseActions(own)).toEqual({ text: own, tests: [{ title: 'case', line: 3, actions: [], checkLines: [], snapshotLines: [], signIn: [], setAside: [] }] });
   });
 });

@@ -46,9 +46,11 @@ export function judgeProof(proofReport: PlaywrightReport, proofFile: string, neu
   const unproved = outcomes.filter((o) => o.outcome.kind === 'passed');
   if (unproved.length > 0) {
     const actions = unproved.flatMap((o) => o.test.actions.map((a) => a.source));
+    const setAside = [...new Set(unproved.flatMap((o) => o.test.setAside))];
+    const onTheWay = setAside.length > 0 ? `; the ${setAside.length === 1 ? 'check' : 'checks'} at line ${setAside.join(', ')}, which the test moves on from, ${setAside.length === 1 ? 'does' : 'do'} not count: end on what the request asks to see, and make it depend on the actions` : '';
     return {
       verdict: 'unproved',
-      message: `your assertions pass even when ${listed(actions)} ${actions.length === 1 ? 'is' : 'are'} never done (the spec was run once more with ${actions.length === 1 ? 'it' : 'them'} made no-ops, and it still passed): assert what doing ${actions.length === 1 ? 'it' : 'them'} changes (the text, count or page it leads to, a value the app computes), not what the page shows before nor the value the spec itself typed or the box it ticked; where earlier steps set the stage, assert the state they make before the action under test`,
+      message: `your ${setAside.length > 0 ? 'last ' : ''}assertions pass even when ${listed(actions)} ${actions.length === 1 ? 'is' : 'are'} never done (the spec was run once more with ${actions.length === 1 ? 'it' : 'them'} made no-ops, and it still passed): assert what doing ${actions.length === 1 ? 'it' : 'them'} changes (the text, count or page it leads to, a value the app computes), not what the page shows before nor the value the spec itself typed or the box it ticked; where earlier steps set the stage, assert the state they make before the action under test${onTheWay}`,
       actions,
       line: unproved[0]!.test.actions[0]!.line,
     };

@@ -6,7 +6,7 @@ import { judgeProofs } from '../../../src/agents/runner/proof.ts';
 
 /** A copy whose one test (line 3) made `actions` no-ops, the lines after them its checks. */
 function copy(actions: string[], firstLine: number): NeutralisedSpec {
-  return { text: '', tests: [{ title: 't', line: 3, actions: actions.map((source, index) => ({ line: firstLine + index, source })), checkLines: [firstLine + actions.length, firstLine + actions.length + 1], snapshotLines: [], signIn: [] }] };
+  return { text: '', tests: [{ title: 't', line: 3, actions: actions.map((source, index) => ({ line: firstLine + index, source })), checkLines: [firstLine + actions.length, firstLine + actions.length + 1], snapshotLines: [], signIn: [], setAside: [] }] };
 }
 
 /** The copy's report: its test passed, or failed at `line` of `file`. */
@@ -36,6 +36,14 @@ describe('judgeProofs', () => {
     ]);
     expect(verdict).toMatchObject({ verdict: 'proved', actions: ["page.getByTestId('nav-products').click()", "page.getByTestId('add-to-cart').click()"], line: 6 });
     expect(verdict.message).toContain('each group of actions on its own');
+  });
+
+  it('names the checks set aside when the last assertions pass without the actions', () => {
+    const flash: NeutralisedSpec = { ...last, tests: [{ ...last.tests[0]!, setAside: [10] }] };
+    const verdict = judgeProofs([{ report: ran('a.spec.ts.proof.ts'), file: 'a.spec.ts.proof.ts', neutralised: flash }]);
+    expect(verdict.verdict).toBe('unproved');
+    expect(verdict.message).toMatch(/^your last assertions pass even when/);
+    expect(verdict.message).toContain('the check at line 10, which the test moves on from, does not count');
   });
 
   it('with one copy, is that copy’s verdict', () => {

@@ -73,6 +73,17 @@ describe('the proof run', { timeout: 180_000 }, () => {
     expect(report.proof?.verdict).toBe('proved');
   });
 
+  it('does not take a check the test moves on from for proof: it must end on what its actions change', async () => {
+    // The status depends on the search, but the spec then reloads the page and ends on its heading, which holds without it.
+    const report = await run(
+      SIGNED_IN_SEARCH.replace('ASSERTION', "await expect(page.getByTestId('search-status')).toHaveText('2 results for \"playwright\"');\n  await page.reload();\n  await expect(page.getByTestId('search-heading')).toHaveText('Search the docs');"),
+    );
+    expect(report.classification).toBe('pass');
+    expect(report.proof?.verdict).toBe('unproved');
+    expect(report.proof?.message).toMatch(/^your last assertions pass even when .*search-button.* never done/);
+    expect(report.proof?.message).toContain('the check at line 10, which the test moves on from, does not count');
+  });
+
   it("lets a spec read nothing of TestInfo or the browser that differs in its copy: asserting all of it, a vacuous spec stays unproved", async () => {
     // The spec's own values, each asserted: had the copy any other, it would fail there and pass as proved.
     const report = await run(
