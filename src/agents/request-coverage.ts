@@ -89,8 +89,11 @@ export function uncoveredParts(description: string, code: string, file = 'candid
 
   // A negated assertion shows something is not there: only an empty list is shown so.
   const positive = assertions.filter((a) => !a.negated);
+  // What the request expects to see is not shown by an element being in the page: a hidden one is too.
+  const shown = positive.filter((a) => !a.presenceOnly);
+  const onlyPresent = (matches: (a: AssertionText) => boolean) => (positive.some((a) => a.presenceOnly && matches(a)) ? ` (toBeAttached shows it is in the page, not that it is seen: assert it is visible or its text)` : '');
   for (const quote of request.quotedOutcomes) {
-    if (!positive.some((a) => quotedIn(quote, a))) missing.push(`the request expects "${quote}" but no assertion checks it: assert it, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
+    if (!shown.some((a) => quotedIn(quote, a))) missing.push(`the request expects "${quote}" but no assertion checks it${onlyPresent((a) => quotedIn(quote, a))}: assert it, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
   }
   for (const quote of request.quotedInputs) {
     if (!strings.some((s) => normal(s).includes(normal(quote)))) missing.push(`the request names "${quote}" but the spec never uses it: use that exact value where the request does`);
@@ -103,7 +106,8 @@ export function uncoveredParts(description: string, code: string, file = 'candid
     if (keyword.inRequest.test(request.outcome) && !checking.some((a) => keyword.inAssertion.test(a.text))) missing.push(`the request expects ${keyword.name} but no assertion checks for one: ${keyword.advice}`);
   }
   for (const phrase of request.namedElements) {
-    if (!positive.some((a) => phrase.words.some((w) => a.text.toLowerCase().includes(stem(w))))) missing.push(`the request expects to see ${phrase.text} but no assertion checks it: assert the element or page that shows ${phrase.text}`);
+    const names = (a: AssertionText) => phrase.words.some((w) => a.text.toLowerCase().includes(stem(w)));
+    if (!shown.some(names)) missing.push(`the request expects to see ${phrase.text} but no assertion checks it${onlyPresent(names)}: assert the element or page that shows ${phrase.text}`);
   }
   for (const need of request.actions) {
     if (![...methods].some((m) => need.methods.has(m))) missing.push(`the request asks to ${need.name} but the spec has no step that does it: ${need.advice}`);
@@ -174,6 +178,8 @@ interface AssertionText {
   /** Its regular expressions: a quoted text they hold is checked. */
   patterns: RegExp[];
   negated: boolean;
+  /** `toBeAttached()`: the element is in the page, shown or hidden. */
+  presenceOnly: boolean;
 }
 
 /** Promise combinators under which an assertion's failure fails nothing. */
@@ -199,6 +205,7 @@ function assertionTexts(model: SpecModel, tests: ReadonlyArray<readonly ts.CallE
         text: [written, subject ? model.text(subject) : '', ...values.filter((v) => typeof v === 'string')].join(' '),
         patterns: values.filter((v) => v instanceof RegExp),
         negated: e.negated,
+        presenceOnly: e.matcher === 'toBeAttached' && !e.negated,
       };
     });
 }

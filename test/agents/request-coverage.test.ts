@@ -86,6 +86,16 @@ describe('uncoveredParts: what the spec leaves out is named', () => {
     ]);
   });
 
+  it('an element or quoted text the request expects to see, asserted only as attached (a hidden one is too)', () => {
+    const order = spec(`${SIGN_IN}\n  await page.goto('/checkout');\n  await page.getByTestId('address-input').fill('1 Main St');\n  await page.getByTestId('place-order').click();\n  await expect(page.getByTestId('order-confirmation')).toBeAttached();`);
+    expect(uncoveredParts('sign in, place an order and see the confirmation', order)).toEqual([
+      expect.stringContaining('the request expects to see "the confirmation" but no assertion checks it (toBeAttached shows it is in the page, not that it is seen'),
+    ]);
+    const total = spec(`${SIGN_IN}\n  await page.getByTestId('add-to-cart').click();\n  await expect(page.getByText('Total: $8')).toBeAttached();`);
+    expect(uncoveredParts('add the mug and see "Total: $8"', total)).toEqual([expect.stringContaining('the request expects "Total: $8" but no assertion checks it (toBeAttached')]);
+    expect(uncoveredParts('sign in, place an order and see the confirmation', order.replace('toBeAttached()', 'toBeVisible()'))).toEqual([]);
+  });
+
   it('an action with no step of its kind: typing, signing in, uploading', () => {
     const clicking = spec(`  await page.goto('/');\n  await page.getByRole('link', { name: 'Search' }).click();\n  await expect(page.getByTestId('search-results')).toContainText('milk');`);
     expect(uncoveredParts('search for milk', clicking)).toEqual([expect.stringContaining('the request asks to type')]);
