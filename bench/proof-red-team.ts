@@ -1,5 +1,5 @@
 /**
- * The proof's red-team answers (bench/fixtures/proof-red-team.ts: 43 specs a lazy or hostile model could write
+ * The proof's red-team answers (bench/fixtures/proof-red-team.ts: 44 specs a lazy or hostile model could write
  * for the mutation bench's requests, 2 correct ones and 3 controls) through the whole pipeline: a
  * scripted model answers the same spec on every call (Scribe's, the Critic's retries), and every accepted spec
  * is run against the app and against its mutant, which breaks exactly the asked-for behaviour. An escape is a
