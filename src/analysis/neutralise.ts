@@ -11,7 +11,8 @@
  * would make any assertion fail, also one on what a page shows before anything is done. Navigations
  * stay too. An assertion that only echoes what a neutralised action set on its own element (`fill('x')`
  * then `toHaveValue('x')` on the same locator, `check()` then `toBeChecked()`) goes with it: it would fail
- * in the copy because the spec set the state, not because the app did anything with it. Each neutralised
+ * in the copy because the spec set the state, not because the app did anything with it. In the last group's
+ * copy so does a check the test moves on from before its last assertions (checksBeforeLastMove). Each neutralised
  * call becomes `Promise.resolve()` in place, padded to the same number of
  * lines, so every line keeps its number and Playwright's error locations match in both runs.
  *
