@@ -74,6 +74,12 @@ export interface NeutralisedTest {
   /** The sign-in steps kept, as written. */
   signIn: string[];
   /**
+   * Lines of the assertions that retry a neutralised action (it is inside their callback: `expect(async () =>
+   * { click; expect }).toPass()`): in the copy they retry no-ops until the test's limit, so the copy cannot
+   * show the action matters.
+   */
+  retriedAt: number[];
+  /**
    * Lines of the assertions made no-ops with the last group because the test moves on after them (navigates or
    * acts again) before its last assertions: what the test ends on must depend on the actions, not a check of
    * a side effect on the way.
@@ -147,6 +153,7 @@ function neutralise(model: SpecModel, text: string, options: NeutraliseOptions):
       snapshotLines: [...snapshotLines].sort((a, b) => a - b),
       signIn: [...signIn].filter((index) => !chosen.has(index)).map((index) => oneLine(model.text(calls[index]!))),
       setAside: setAside.map((index) => model.position(calls[index]!).line),
+      retriedAt: [...new Set([...chosen].filter((index) => steps[index] === 'action').flatMap((index) => retryingAssertion(model, calls[index]!)))],
     });
   }
 
@@ -284,6 +291,14 @@ function readsEnvironment(node: ts.Node): boolean {
 function isStateChangingAction(model: SpecModel, call: ts.CallExpression): boolean {
   const { name, receiver } = model.callee(call);
   return name !== undefined && receiver !== undefined && STATE_CHANGING_ACTIONS.has(name) && ACTION_RECEIVERS.has(model.kindOf(receiver));
+}
+
+/** The line of the assertion whose callback the action is written in (`toPass`, `expect.poll`), if any. */
+function retryingAssertion(model: SpecModel, action: ts.CallExpression): number[] {
+  for (let node: ts.Node | undefined = action.parent; node; node = node.parent) {
+    if (ts.isCallExpression(node) && model.expectation(node)) return [model.position(node).line];
+  }
+  return [];
 }
 
 /** A call within a neutralised one (its locator's `getByRole(…)`) goes with it. */

@@ -202,6 +202,18 @@ test('searches', async ({ page }) => {
     expect(copies[1]!.text).toContain("toBeVisible()");
   });
 
+  it('names the assertion that retries an action under test, and none for an action in a step', () => {
+    const retried = wrap(`  await page.goto('/search');
+  await expect(async () => {
+    await page.getByRole('searchbox').fill('milk');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByTestId('search-status')).toHaveText('1 result', { timeout: 1000 });
+  }).toPass();`);
+    expect(neutraliseActions(retried).tests[0]!.retriedAt).toEqual([5]);
+    const stepped = retried.replace('await expect(async () => {', "await test.step('search', async () => {").replace('}).toPass();', '});');
+    expect(neutraliseActions(stepped).tests[0]!.retriedAt).toEqual([]);
+  });
+
   it('gives a test that only signs in nothing to prove, unless the request is about signing in', () => {
     const login = wrap(`  await page.goto('/login');
   await page.getByLabel('Username').fill(process.env.E2E_USERNAME ?? '');
@@ -220,6 +232,6 @@ test('searches', async ({ page }) => {
   form.fill('x');
   await expect(page).toHaveTitle('x');
   await page.getByRole('button', { name: 'Log out' }).click();`);
-    expect(neutraliseActions(own)).toEqual({ text: own, tests: [{ title: 'case', line: 3, actions: [], checkLines: [], snapshotLines: [], signIn: [], setAside: [] }] });
+    expect(neutraliseActions(own)).toEqual({ text: own, tests: [{ title: 'case', line: 3, actions: [], checkLines: [], snapshotLines: [], signIn: [], setAside: [], retriedAt: [] }] });
   });
 });

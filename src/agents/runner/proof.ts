@@ -23,6 +23,8 @@ export function splitReport(report: PlaywrightReport, proofNames: readonly strin
  * do, the actions of every copy are proved.
  */
 export function judgeProofs(copies: ReadonlyArray<{ report: PlaywrightReport; file: string; neutralised: NeutralisedSpec }>): ProofResult {
+  const retrying = copies.map((copy) => retried(copy.neutralised)).find((verdict) => verdict !== undefined);
+  if (retrying) return retrying;
   const verdicts = copies.map((copy) => judgeProof(copy.report, copy.file, copy.neutralised));
   const failing = verdicts.find((v) => v.verdict === 'unproved') ?? verdicts.find((v) => v.verdict !== 'proved');
   if (failing || verdicts.length === 1) return failing ?? verdicts[0]!;
@@ -69,6 +71,22 @@ export function judgeProof(proofReport: PlaywrightReport, proofFile: string, neu
     message: `its assertions fail when ${listed(acting.flatMap((t) => t.actions.map((a) => a.source)))} ${acting.flatMap((t) => t.actions).length === 1 ? 'is' : 'are'} not done`,
     actions: acting.flatMap((t) => t.actions.map((a) => a.source)),
     line: acting[0]!.actions[0]!.line,
+  };
+}
+
+/**
+ * Inconclusive without a run when an action under test is retried by an assertion around it: in the copy
+ * that assertion would retry no-ops until the test's limit, and its failure then says nothing of the action.
+ */
+export function retried(neutralised: NeutralisedSpec): ProofResult | undefined {
+  const test = neutralised.tests.find((t) => t.actions.length > 0 && t.retriedAt.length > 0);
+  if (!test) return undefined;
+  const actions = test.actions.map((a) => a.source);
+  return {
+    verdict: 'inconclusive',
+    message: `${listed(actions)} ${actions.length === 1 ? 'is' : 'are'} retried inside the assertion at line ${test.retriedAt.join(', ')} (\`expect(async () => { … }).toPass()\`), so the spec cannot be run without ${actions.length === 1 ? 'it' : 'them'} to show its assertions depend on ${actions.length === 1 ? 'it' : 'them'}: do the actions once, outside any assertion, then assert what they change with web-first assertions, which retry on their own`,
+    actions,
+    line: test.actions[0]!.line,
   };
 }
 

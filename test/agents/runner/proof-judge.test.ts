@@ -6,7 +6,7 @@ import { judgeProofs } from '../../../src/agents/runner/proof.ts';
 
 /** A copy whose one test (line 3) made `actions` no-ops, the lines after them its checks. */
 function copy(actions: string[], firstLine: number): NeutralisedSpec {
-  return { text: '', tests: [{ title: 't', line: 3, actions: actions.map((source, index) => ({ line: firstLine + index, source })), checkLines: [firstLine + actions.length, firstLine + actions.length + 1], snapshotLines: [], signIn: [], setAside: [] }] };
+  return { text: '', tests: [{ title: 't', line: 3, actions: actions.map((source, index) => ({ line: firstLine + index, source })), checkLines: [firstLine + actions.length, firstLine + actions.length + 1], snapshotLines: [], signIn: [], setAside: [], retriedAt: [] }] };
 }
 
 /** The copy's report: its test passed, or failed at `line` of `file`. */
@@ -44,6 +44,13 @@ describe('judgeProofs', () => {
     expect(verdict.verdict).toBe('unproved');
     expect(verdict.message).toMatch(/^your last assertions pass even when/);
     expect(verdict.message).toContain('the check at line 10, which the test moves on from, does not count');
+  });
+
+  it('is inconclusive, whatever the copies did, when an assertion retries an action under test', () => {
+    const retrying: NeutralisedSpec = { ...last, tests: [{ ...last.tests[0]!, retriedAt: [8] }] };
+    const verdict = judgeProofs([{ report: ran('a.spec.ts.proof.ts', 10), file: 'a.spec.ts.proof.ts', neutralised: retrying }]);
+    expect(verdict).toMatchObject({ verdict: 'inconclusive', actions: ["page.getByTestId('nav-products').click()"], line: 9 });
+    expect(verdict.message).toContain('is retried inside the assertion at line 8');
   });
 
   it('with one copy, is that copy’s verdict', () => {

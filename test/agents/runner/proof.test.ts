@@ -84,6 +84,25 @@ describe('the proof run', { timeout: 180_000 }, () => {
     expect(report.proof?.message).toContain('the check at line 10, which the test moves on from, does not count');
   });
 
+  it('gives no proof, without running a copy, for actions retried inside an assertion: the copy would retry no-ops until the test limit', async () => {
+    const report = await run(`import { test, expect } from '@playwright/test';
+
+test('search', async ({ page }) => {
+  await page.goto('/search.html');
+  await expect(async () => {
+    await page.getByTestId('search-input').fill('playwright');
+    await page.getByTestId('search-button').click();
+    await expect(page.getByTestId('search-status')).toHaveText('2 results for "playwright"', { timeout: 1000 });
+  }).toPass();
+});
+`);
+    expect(report.classification).toBe('pass');
+    expect(report.proof).toMatchObject({ verdict: 'inconclusive', line: 6 });
+    expect(report.proof?.message).toContain('are retried inside the assertion at line 5');
+    // The run held the spec alone: no copy's test was run beside it.
+    expect(report.segment?.content).toMatch(/Running 1 test using 1 worker/);
+  });
+
   it("lets a spec read nothing of TestInfo or the browser that differs in its copy: asserting all of it, a vacuous spec stays unproved", async () => {
     // The spec's own values, each asserted: had the copy any other, it would fail there and pass as proved.
     const report = await run(
