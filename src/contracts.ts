@@ -71,7 +71,7 @@ export type TestResultSegment = z.infer<typeof TestResultSegment>;
  * The proof run's verdict: the spec run once more with its actions under test made no-ops
  * (analysis/neutralise.ts). `proved`: each test that acts failed there on a check after its actions;
  * `unproved`: one still passed; `no_actions`: no test acts after its last navigation; `inconclusive`:
- * it failed elsewhere or did not run.
+ * it failed elsewhere or did not run, or an action under test is retried inside an assertion (no copy is run).
  */
 export const ProofVerdict = z.enum(['proved', 'unproved', 'no_actions', 'inconclusive']);
 export type ProofVerdict = z.infer<typeof ProofVerdict>;
