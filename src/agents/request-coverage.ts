@@ -20,8 +20,8 @@ export const COVERAGE_RULE = 'request-coverage';
 
 /** Where what the request expects to see starts: the words before it name what to do. */
 const OUTCOME_MARKER = /\b(?:see|sees|seeing|shows?|showing|shown|displays|displayed|appears?|expect|expects|verify|verifies|ensure|make sure|check that|confirm that)\b/;
-/** What ends a named element's phrase: "see the cart total in the cart" names the cart total. */
-const PHRASE_END = /[,.;:!?]|\b(?:in|on|at|of|for|from|with|within|under|after|before|and|or|then|that|which|when|while|is|are|was|were|has|have|appears?|shows?|instead)\b/;
+/** What ends a named element's phrase: "see the cart total in the cart" names the cart total; "the sign-in form" is one phrase. */
+const PHRASE_END = /[,.;:!?]|(?<![\w-])(?:in|on|at|of|for|from|with|within|under|after|before|and|or|then|that|which|when|while|is|are|was|were|has|have|appears?|shows?|instead)(?![\w-])/;
 const DETERMINERS = new Set(['the', 'a', 'an', 'its', 'it', 'them', 'they', 'this', 'these', 'those', 'my', 'your', 'their', 'his', 'her', 'our', 'new', 'some', 'all', 'every', 'each', 'whole', 'updated', 'same']);
 /** Words that say what kind of thing is seen, not which one: any assertion's locator may be that kind. */
 const GENERIC_WORDS = new Set(['page', 'pages', 'screen', 'view', 'heading', 'title', 'text', 'message', 'button', 'link', 'field', 'value', 'label', 'section', 'list', 'item', 'items', 'entry', 'entries', 'row', 'rows', 'element', 'content', 'thing', 'there', 'here', 'now', 'again', 'back', 'still', 'change', 'changes', 'result', 'results']);
@@ -87,11 +87,11 @@ export function uncoveredParts(description: string, code: string, file = 'candid
   const methods = stepMethods(model, tests, file, code);
   const missing: string[] = [];
 
-  // A negated assertion shows something is not there: only an empty list is shown so.
-  const positive = assertions.filter((a) => !a.negated);
+  // An assertion that something is not there (negated, hidden, none of it) shows only an empty list.
+  const positive = assertions.filter((a) => !a.absent);
   // What the request expects to see is not shown by an element being in the page: a hidden one is too.
   const shown = positive.filter((a) => !a.presenceOnly);
-  const onlyPresent = (matches: (a: AssertionText) => boolean) => (positive.some((a) => a.presenceOnly && matches(a)) ? ` (toBeAttached shows it is in the page, not that it is seen: assert it is visible or its text)` : '');
+  const onlyPresent = (matches: (a: AssertionText) => boolean) => (positive.some((a) => a.presenceOnly && matches(a)) ? ` (a hidden element passes its assertion too: toBeAttached, a count of one, an attribute or role show it is in the page, not that it is seen; assert it is visible or its text)` : '');
   for (const quote of request.quotedOutcomes) {
     if (!shown.some((a) => quotedIn(quote, a))) missing.push(`the request expects "${quote}" but no assertion checks it${onlyPresent((a) => quotedIn(quote, a))}: assert it, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
   }
@@ -99,7 +99,7 @@ export function uncoveredParts(description: string, code: string, file = 'candid
     if (!strings.some((s) => normal(s).includes(normal(quote)))) missing.push(`the request names "${quote}" but the spec never uses it: use that exact value where the request does`);
   }
   for (const count of request.counts) {
-    if (!positive.some((a) => new RegExp(`(?<![\\d.])${count.digits}(?![\\d.])`).test(a.text))) missing.push(`the request expects ${count.phrase} but no assertion checks that number: assert it (e.g. toHaveCount(${count.digits}) or the text that shows it)`);
+    if (!assertions.filter((a) => !a.negated).some((a) => new RegExp(`(?<![\\d.])${count.digits}(?![\\d.])`).test(a.text))) missing.push(`the request expects ${count.phrase} but no assertion checks that number: assert it (e.g. toHaveCount(${count.digits}) or the text that shows it)`);
   }
   for (const keyword of OUTCOME_KEYWORDS) {
     const checking = keyword.name === 'empty' ? assertions : positive;
@@ -178,8 +178,26 @@ interface AssertionText {
   /** Its regular expressions: a quoted text they hold is checked. */
   patterns: RegExp[];
   negated: boolean;
-  /** `toBeAttached()`: the element is in the page, shown or hidden. */
+  /** It shows something is not there: negated, or `toBeHidden()`, `toHaveCount(0)` (and not negated). */
+  absent: boolean;
+  /** It passes on a hidden element without reading its text: `toBeAttached()`, an attribute, a role, a count of one. */
   presenceOnly: boolean;
+}
+
+/** Matchers a hidden element passes that read no text of it. */
+const HIDDEN_PASSING = new Set(['toBeAttached', 'toHaveAttribute', 'toHaveRole', 'toHaveAccessibleName', 'toHaveId', 'toHaveJSProperty']);
+
+function passesHidden(e: Expectation): boolean {
+  return HIDDEN_PASSING.has(e.matcher) || (e.matcher === 'toHaveCount' && countArgument(e) === 1);
+}
+
+function meansAbsent(e: Expectation): boolean {
+  return e.matcher === 'toBeHidden' || (e.matcher === 'toHaveCount' && countArgument(e) === 0);
+}
+
+function countArgument(e: Expectation): number | undefined {
+  const [count] = e.call.arguments;
+  return count && ts.isNumericLiteral(count) ? Number(count.text) : undefined;
 }
 
 /** Promise combinators under which an assertion's failure fails nothing. */
@@ -200,12 +218,15 @@ function assertionTexts(model: SpecModel, tests: ReadonlyArray<readonly ts.CallE
       const subject = e.subject ? model.resolve(e.subject) : undefined;
       const nodes: ts.Node[] = [...(subject ? [subject] : []), ...e.call.arguments];
       const values = nodes.flatMap((n) => valuesUnder(model, n));
-      const written = `expect(${e.subject ? model.text(e.subject) : ''}).${[...e.modifiers, e.matcher].join('.')}(${e.call.arguments.map((a) => model.text(a)).join(', ')})`;
+      // The subject as it resolves, not the name of the variable that holds it: `expect(cartTotal)` of the "Added" message is not the cart total.
+      const written = `expect(${subject ? model.text(subject) : ''}).${[...e.modifiers, e.matcher].join('.')}(${e.call.arguments.map((a) => model.text(a)).join(', ')})`;
+      const absent = meansAbsent(e);
       return {
-        text: [written, subject ? model.text(subject) : '', ...values.filter((v) => typeof v === 'string')].join(' '),
+        text: [written, ...values.filter((v) => typeof v === 'string')].join(' '),
         patterns: values.filter((v) => v instanceof RegExp),
         negated: e.negated,
-        presenceOnly: e.matcher === 'toBeAttached' && !e.negated,
+        absent: absent !== e.negated,
+        presenceOnly: !e.negated && !absent && passesHidden(e),
       };
     });
 }
@@ -230,6 +251,8 @@ function swallowed(model: SpecModel, call: ts.Node): boolean {
 function valuesUnder(model: SpecModel, node: ts.Node): Array<string | RegExp> {
   const found: Array<string | RegExp> = [];
   const visit = (n: ts.Node): void => {
+    // What a locator filters out is not what it shows: `filter({ hasNotText: 'Total: $8' })`.
+    if (ts.isPropertyAssignment(n) && ts.isIdentifier(n.name) && (n.name.text === 'hasNotText' || n.name.text === 'hasNot')) return;
     if (ts.isStringLiteralLike(n) || ts.isNumericLiteral(n)) found.push(n.text);
     else if (ts.isRegularExpressionLiteral(n)) {
       const pattern = regExpOf(n.text);
@@ -300,7 +323,21 @@ function stepMethods(model: SpecModel, tests: ReadonlyArray<readonly ts.CallExpr
  * would match other outcomes too.
  */
 function quotedIn(quote: string, assertion: AssertionText): boolean {
-  return normal(assertion.text).includes(normal(quote)) || assertion.patterns.some((p) => normal(literalOf(p.source)).includes(normal(quote)));
+  return normal(assertion.text).includes(normal(quote)) || assertion.patterns.some((p) => normal(literalOf(p.source)).includes(normal(quote)) && pins(p, quote));
+}
+
+/**
+ * Whether a pattern that holds the quote as written also tells it from its near variants: another number in
+ * it, its last or first character gone. `/Total: \$8|Total: \$0/` and `/Total: \$8?/` hold "Total: $8" and match
+ * the $0 a broken cart shows.
+ */
+function pins(pattern: RegExp, quote: string): boolean {
+  const variants = [quote.slice(0, -1), quote.slice(1), ...(/\d/.test(quote) ? [quote.replace(/\d/g, (d) => (d === '0' ? '1' : '0'))] : [])];
+  const tellsApart = (text: string, swap: (variant: string) => string) => pattern.test(text) && !variants.some((variant) => pattern.test(swap(variant)));
+  // The quote alone (`/Total: \$8\b/`), or inside the rest of the pattern's text (`/Total: \$8\.00/`).
+  const literal = literalOf(pattern.source);
+  const at = literal.toLowerCase().indexOf(quote.toLowerCase());
+  return tellsApart(quote, (variant) => variant) || (at >= 0 && tellsApart(literal, (variant) => literal.slice(0, at) + variant + literal.slice(at + quote.length)));
 }
 
 /** A pattern's source as the text it matches when it is plain text: anchors dropped, escapes undone. */
