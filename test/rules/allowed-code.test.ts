@@ -27,6 +27,28 @@ describe("allowed-code: the project's own objects do not open a way around the l
   });
 });
 
+describe('allowed-code: a page object of the spec', () => {
+  const pageObject = (use: string) => `${header}
+import type { Page } from '@playwright/test';
+class Newsletter {
+  constructor(private readonly page: Page) {}
+  get email() { return this.page.getByLabel('Email'); }
+  status() { return this.page.getByRole('status'); }
+}
+test('subscribes', async ({ page }) => {
+  const newsletter = new Newsletter(page);
+  ${use}
+});`;
+
+  it('reads its getters, which run on their own object', () => {
+    expect(issues(pageObject("await newsletter.email.fill('reader@example.com');"))).toEqual([]);
+  });
+
+  it('refuses a method handed on without its object, whose this could become anything', () => {
+    expect(issues(pageObject("page.on('load', newsletter.status);")).map((i) => i.message)).toEqual([expect.stringContaining('hands on a method without its object')]);
+  });
+});
+
 describe('allowed-code: what a good generated spec writes passes', () => {
   it('accepts test, expect, fixtures and their methods, steps, web-first assertions and declared env variables', () => {
     const code = [

@@ -168,12 +168,12 @@ function computeClassDeclares(cls: ts.ClassLikeDeclaration, name: string, model:
   return declaration !== undefined && ts.isClassDeclaration(declaration) && classDeclares(declaration, name, model, depth + 1);
 }
 
-/** Whether a class (or one it extends) has a method or accessor of this name whose body mentions `this`. */
+/** Whether a class (or one it extends) has a method of this name whose body mentions `this` (a getter's read calls it on its object: nothing is handed on). */
 function classMethodUsesThis(cls: ts.ClassLikeDeclaration, name: string): boolean {
   const usesThis = (node: ts.Node): boolean => node.kind === ts.SyntaxKind.ThisKeyword || (!ts.isFunctionDeclaration(node) && !ts.isFunctionExpression(node) && !ts.isClassLike(node) && ts.forEachChild(node, usesThis) === true);
   return cls.members.some((member) => {
     const memberName = member.name && (ts.isIdentifier(member.name) || ts.isStringLiteralLike(member.name) || ts.isPrivateIdentifier(member.name)) ? member.name.text : undefined;
-    return memberName === name && (ts.isMethodDeclaration(member) || ts.isAccessor(member)) && member.body !== undefined && ts.forEachChild(member.body, usesThis) === true;
+    return memberName === name && ts.isMethodDeclaration(member) && member.body !== undefined && ts.forEachChild(member.body, usesThis) === true;
   });
 }
 
