@@ -10,9 +10,10 @@
  * submits it) is the way there and stays, unless the request is about signing in: neutralising it
  * would make any assertion fail, also one on what a page shows before anything is done. Navigations
  * stay too. An assertion that only echoes what a neutralised action set on its own element (`fill('x')`
- * then `toHaveValue('x')` on the same locator, `check()` then `toBeChecked()`) goes with it: it would fail
+ * then `toHaveValue('x')` or `not.toBeEmpty()` on the same locator, `check()` then `toBeChecked()`, any action
+ * then `toBeFocused()`) goes with it: it would fail
  * in the copy because the spec set the state, not because the app did anything with it. In the last group's
- * copy so does a check the test moves on from before its last assertions (checksBeforeLastMove). Each neutralised
+ * copy so does a check or wait the test moves on from before its last assertions (checksBeforeLastMove). Each neutralised
  * call becomes `Promise.resolve()` in place, padded to the same number of
  * lines, so every line keeps its number and Playwright's error locations match in both runs.
  *
@@ -211,13 +212,24 @@ function checksBeforeLastMove(model: SpecModel, calls: readonly ts.CallExpressio
   let lastMove = -1;
   for (let index = groupEnd + 1; index < lastAssertion; index++) if (steps[index] === 'action' || isNavigation(model, calls[index]!)) lastMove = index;
   const found: number[] = [];
-  for (let index = groupEnd + 1; index < lastMove; index++) if (steps[index] === 'assertion' && !insideAnyIndex(calls, index, found)) found.push(index);
+  for (let index = groupEnd + 1; index < lastMove; index++) {
+    if ((steps[index] === 'assertion' || isWait(model, calls[index]!)) && !insideAnyIndex(calls, index, found)) found.push(index);
+  }
   return found;
 }
 
+/** A navigation of a page or frame, or of what may be one (a helper's untyped parameter, a page object's `goto`). */
 function isNavigation(model: SpecModel, call: ts.CallExpression): boolean {
   const { name, receiver } = model.callee(call);
-  return name !== undefined && receiver !== undefined && NAVIGATIONS.has(name) && (model.kindOf(receiver) === 'page' || model.kindOf(receiver) === 'frame');
+  if (name === undefined || receiver === undefined || !NAVIGATIONS.has(name)) return false;
+  const kind = model.kindOf(receiver);
+  return kind === 'page' || kind === 'frame' || kind === 'unknown';
+}
+
+/** A wait for the page to show something (`locator.waitFor()`, `page.waitForURL(…)`): a check by another name. */
+function isWait(model: SpecModel, call: ts.CallExpression): boolean {
+  const { name, receiver } = model.callee(call);
+  return name !== undefined && receiver !== undefined && name.startsWith('waitFor') && ACTION_RECEIVERS.has(model.kindOf(receiver));
 }
 
 /** Whether calls[index] sits inside one of the calls at `indexes` (an assertion within a set-aside `toPass`). */
@@ -248,8 +260,16 @@ function echoes(model: SpecModel, calls: readonly ts.CallExpression[], steps: re
 function echoOf(model: SpecModel, action: ts.CallExpression, expectation: Expectation): boolean {
   const { name, receiver } = model.callee(action);
   if (!name || !receiver || !expectation.subject || !sameText(model, receiver, expectation.subject)) return false;
+  // Acting on an element focuses it; what a field holds after the spec typed into it is the spec's own doing.
+  if (expectation.matcher === 'toBeFocused') return true;
   const [expected] = expectation.call.arguments;
-  if (VALUE_SETTERS.has(name)) return expectation.matcher === 'toHaveValue' && !expectation.negated && expected !== undefined && action.arguments[0] !== undefined && sameText(model, action.arguments[0], expected);
+  if (VALUE_SETTERS.has(name)) {
+    if (expectation.matcher === 'toBeEmpty') return true;
+    if (expectation.matcher !== 'toHaveValue' || expected === undefined) return false;
+    // `not.toHaveValue('')`: the field holds something, what the spec typed.
+    if (expectation.negated) return model.stringValue(expected) === '';
+    return action.arguments[0] !== undefined && sameText(model, action.arguments[0], expected);
+  }
   if (expectation.matcher !== 'toBeChecked' || expectation.call.arguments.length > 0) return false;
   if (name === 'check') return !expectation.negated;
   if (name === 'uncheck') return expectation.negated;

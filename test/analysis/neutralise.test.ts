@@ -214,6 +214,23 @@ test('searches', async ({ page }) => {
     expect(neutraliseActions(stepped).tests[0]!.retriedAt).toEqual([]);
   });
 
+  it('held-out evasions: focus and a filled field as echoes, a wait and a helper\'s navigation as what the test moves on from', () => {
+    const focus = wrap(`  await page.goto('/search');
+  await page.getByTestId('search-input').fill('zebra');
+  await page.getByTestId('search-button').click();
+  await expect(page.getByTestId('search-button')).toBeFocused();
+  await expect(page.getByTestId('search-input')).not.toBeEmpty();
+  await expect(page.getByTestId('search-input')).not.toHaveValue('');`);
+    const copy = neutraliseActions(focus);
+    expect(copy.tests[0]!.checkLines).toEqual([]);
+    expect(copy.text).not.toContain('toBeFocused');
+    const waited = wrap(`  await page.getByTestId('add-to-cart').click();
+  await page.getByTestId('added-message').waitFor();
+  await openCart(page);
+  await expect(page.getByTestId('cart-total')).toBeVisible();`, "async function openCart(tab) { await tab.goto('/cart'); }");
+    expect(neutraliseActions(waited).tests[0]!.setAside).toEqual([5]);
+  });
+
   it('gives a test that only signs in nothing to prove, unless the request is about signing in', () => {
     const login = wrap(`  await page.goto('/login');
   await page.getByLabel('Username').fill(process.env.E2E_USERNAME ?? '');
