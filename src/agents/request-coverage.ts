@@ -178,7 +178,7 @@ interface AssertionText {
   /** Its regular expressions: a quoted text they hold is checked. */
   patterns: RegExp[];
   negated: boolean;
-  /** It shows something is not there: negated, or `toBeHidden()`, `toHaveCount(0)` (and not negated). */
+  /** It shows something is not there: negated, or `toBeHidden()`, `toHaveCount(0)`, `toBeEmpty()`, `toHaveValue('')` (and not negated). */
   absent: boolean;
   /** It passes on a hidden element without reading its text: `toBeAttached()`, an attribute, a role, a count of one. */
   presenceOnly: boolean;
@@ -191,8 +191,11 @@ function passesHidden(e: Expectation): boolean {
   return HIDDEN_PASSING.has(e.matcher) || (e.matcher === 'toHaveCount' && countArgument(e) === 1);
 }
 
+/** It passes when nothing is there: hidden, none of it, an empty field or element. */
 function meansAbsent(e: Expectation): boolean {
-  return e.matcher === 'toBeHidden' || (e.matcher === 'toHaveCount' && countArgument(e) === 0);
+  const [expected] = e.call.arguments;
+  const emptyValue = e.matcher === 'toHaveValue' && expected !== undefined && ts.isStringLiteralLike(expected) && expected.text === '';
+  return e.matcher === 'toBeHidden' || e.matcher === 'toBeEmpty' || emptyValue || (e.matcher === 'toHaveCount' && countArgument(e) === 0);
 }
 
 function countArgument(e: Expectation): number | undefined {
@@ -219,7 +222,7 @@ function assertionTexts(model: SpecModel, tests: ReadonlyArray<readonly ts.CallE
       const nodes: ts.Node[] = [...(subject ? [subject] : []), ...e.call.arguments];
       const values = nodes.flatMap((n) => valuesUnder(model, n));
       // The subject as it resolves, not the name of the variable that holds it: `expect(cartTotal)` of the "Added" message is not the cart total.
-      const written = `expect(${subject ? model.text(subject) : ''}).${[...e.modifiers, e.matcher].join('.')}(${e.call.arguments.map((a) => model.text(a)).join(', ')})`;
+      const written = `expect(${subject ? shownText(model, subject) : ''}).${[...e.modifiers, e.matcher].join('.')}(${e.call.arguments.map((a) => model.text(a)).join(', ')})`;
       const absent = meansAbsent(e);
       return {
         text: [written, ...values.filter((v) => typeof v === 'string')].join(' '),
@@ -247,12 +250,32 @@ function swallowed(model: SpecModel, call: ts.Node): boolean {
   return false;
 }
 
+/** Options of a locator that name what it leaves out, not what it shows. */
+const EXCLUDING_OPTIONS = new Set(['hasNotText', 'hasNot']);
+
+function excludes(node: ts.Node): node is ts.PropertyAssignment {
+  return ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && EXCLUDING_OPTIONS.has(node.name.text);
+}
+
+/** A node's text without the options that name what a locator leaves out: `filter({ hasNotText: 'Total: $8' })` shows no total. */
+function shownText(model: SpecModel, node: ts.Node): string {
+  const start = node.getStart(model.sourceFile);
+  const cut: Array<[number, number]> = [];
+  const visit = (n: ts.Node): void => {
+    if (excludes(n)) cut.push([n.getStart(model.sourceFile) - start, n.end - start]);
+    else ts.forEachChild(n, visit);
+  };
+  visit(node);
+  const text = model.text(node);
+  return cut.reduceRight((kept, [from, to]) => kept.slice(0, from) + kept.slice(to), text);
+}
+
 /** The string values and regular expressions under a node, identifiers followed to their values. */
 function valuesUnder(model: SpecModel, node: ts.Node): Array<string | RegExp> {
   const found: Array<string | RegExp> = [];
   const visit = (n: ts.Node): void => {
     // What a locator filters out is not what it shows: `filter({ hasNotText: 'Total: $8' })`.
-    if (ts.isPropertyAssignment(n) && ts.isIdentifier(n.name) && (n.name.text === 'hasNotText' || n.name.text === 'hasNot')) return;
+    if (excludes(n)) return;
     if (ts.isStringLiteralLike(n) || ts.isNumericLiteral(n)) found.push(n.text);
     else if (ts.isRegularExpressionLiteral(n)) {
       const pattern = regExpOf(n.text);
