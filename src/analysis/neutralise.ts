@@ -212,8 +212,14 @@ function checksBeforeLastMove(model: SpecModel, calls: readonly ts.CallExpressio
   let lastMove = -1;
   for (let index = groupEnd + 1; index < lastAssertion; index++) if (steps[index] === 'action' || isNavigation(model, calls[index]!)) lastMove = index;
   const found: number[] = [];
+  const foundCalls = new Set<ts.CallExpression>();
   for (let index = groupEnd + 1; index < lastMove; index++) {
-    if ((steps[index] === 'assertion' || isWait(model, calls[index]!)) && !insideAnyIndex(calls, index, found)) found.push(index);
+    const call = calls[index]!;
+    // An assertion within a set-aside one (inside a `toPass` callback) goes with it.
+    if ((steps[index] === 'assertion' || isWait(model, call)) && !insideAny(call, foundCalls)) {
+      found.push(index);
+      foundCalls.add(call);
+    }
   }
   return found;
 }
@@ -230,11 +236,6 @@ function isNavigation(model: SpecModel, call: ts.CallExpression): boolean {
 function isWait(model: SpecModel, call: ts.CallExpression): boolean {
   const { name, receiver } = model.callee(call);
   return name !== undefined && receiver !== undefined && name.startsWith('waitFor') && ACTION_RECEIVERS.has(model.kindOf(receiver));
-}
-
-/** Whether calls[index] sits inside one of the calls at `indexes` (an assertion within a set-aside `toPass`). */
-function insideAnyIndex(calls: readonly ts.CallExpression[], index: number, indexes: readonly number[]): boolean {
-  return insideAny(calls[index]!, new Set(indexes.map((i) => calls[i]!)));
 }
 
 /** Actions whose value an assertion on the same element may echo (`fill(v)` then `toHaveValue(v)`). */
