@@ -101,6 +101,13 @@ export interface NeutraliseOptions {
    * copy per group shows each group's assertions depend on it, not only the last one's.
    */
   group?: number;
+  /**
+   * The words of doing the request names ("add", "save"). After the last group, the groups whose actions
+   * name one in their code (`getByTestId('add-todo-button')`) come before the others, whatever their depth:
+   * with more groups than copies, a spec cannot push the action the request is about out of the proof's
+   * reach by acting (and checking) more after it.
+   */
+  requestWords?: readonly string[];
 }
 
 const SUBMITS: ReadonlySet<string> = new Set(['click', 'press', 'tap', 'dblclick']);
@@ -122,7 +129,7 @@ function neutralise(model: SpecModel, text: string, options: NeutraliseOptions):
     const steps = calls.map((call) => (isStateChangingAction(model, call) ? 'action' : model.expectation(call) ? 'assertion' : 'other'));
     const signIn = signInSteps(model, calls, steps);
     const back = options.group ?? 0;
-    const groups = groupsUnderTest(calls, steps, (index) => !signIn.has(index));
+    const groups = requestNamedFirst(model, calls, groupsUnderTest(calls, steps, (index) => !signIn.has(index)), options.requestWords ?? []);
     const group = groups.length > 0 ? groups.at(-1 - back) : back === 0 && options.signInUnderTest ? groupsUnderTest(calls, steps, () => true).at(-1) : undefined;
     const chosen = new Set(group ?? []);
     for (const index of echoes(model, calls, steps, chosen)) chosen.add(index);
@@ -185,9 +192,32 @@ function groupsUnderTest(calls: readonly ts.CallExpression[], steps: readonly st
 }
 
 /**
+ * The groups in the order the copies take them, counted from the end: the last group first, then those whose
+ * actions name one of the request's words of doing, then the rest, each part from the last back.
+ */
+function requestNamedFirst(model: SpecModel, calls: readonly ts.CallExpression[], groups: readonly number[][], requestWords: readonly string[]): number[][] {
+  const stems = new Set(requestWords.map(stemOf).filter((word) => word.length >= 3));
+  const names = (group: readonly number[]) => group.some((index) => wordsOf(model.text(calls[index]!)).some((word) => stems.has(stemOf(word))));
+  const fromLast = groups.slice(0, -1).reverse();
+  const ordered = [...fromLast.filter(names), ...fromLast.filter((group) => !names(group))];
+  return groups.length === 0 ? [] : [...ordered.reverse(), groups.at(-1)!];
+}
+
+/** The words of code, lower-cased, split at anything not a letter and at camelCase humps (`addToCart`: add, to, cart). */
+function wordsOf(code: string): string[] {
+  return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter(Boolean);
+}
+
+/** A word without its ending (add, adds, added, adding; save, saved): enough to match a verb with the code naming it. */
+function stemOf(word: string): string {
+  return word.toLowerCase().replace(/(?:ing|ed|es|s|e)$/, '');
+}
+
+/**
  * The proof's copies: the last group of actions an assertion follows made no-ops in each test, then the one
- * before it, up to `maxGroups` copies, each kept while some test still has a group that far back. A trailing
- * action with its own assertion no longer carries the proof for the actions the request is about.
+ * before it (the groups naming the request's words of doing first, `requestWords`), up to `maxGroups` copies,
+ * each kept while some test still has a group that far back. A trailing action with its own assertion no
+ * longer carries the proof for the actions the request is about.
  */
 export function neutraliseGroups(text: string, fileName: string, options: NeutraliseOptions, maxGroups: number): NeutralisedSpec[] {
   const model = SpecModel.fromText(fileName, text);

@@ -7,7 +7,7 @@ import { runGated, type ContainedRunOptions, type StartedRunChecks } from '../ag
 import type { Candidate } from '../agents/scribe.ts';
 import { renderTemplate } from '../config/scribe.ts';
 import type { CriticVerdict, Issue, ProofResult } from '../contracts.ts';
-import { namedActions } from '../agents/request-actions.ts';
+import { namedActions, namedActionWords } from '../agents/request-actions.ts';
 import { runTarget } from '../project/context.ts';
 import { SpecExistsError } from '../store/spec-files.ts';
 import type { ReviewStatus, SpecEvidence } from '../store/spec-store.ts';
@@ -95,7 +95,7 @@ async function runnerWorker(context: GenerationContext, stages: Stages, state: R
   reportStage(context, 'run', 'started', `running the spec against ${task.url}`);
   // Every candidate is model-written: it passed this validator already (the answer is remembered), and runs contained,
   // the first in the run the generation started while it explored, when that was started for this spec's file.
-  const checks: StartedRunChecks = { proof: { signInUnderTest: namedActions(task.description).includes('log in') }, credentials: Object.values(context.project.agents.critic.credentials) };
+  const checks: StartedRunChecks = { proof: { signInUnderTest: namedActions(task.description).includes('log in'), requestWords: namedActionWords(task.description) }, credentials: Object.values(context.project.agents.critic.credentials) };
   const started = context.startedRun?.claim();
   const { report } = await runGated(context.gate, candidate.file, candidate.code!, started ? { started, checks } : { ...containedRunOptions(context, task.url!), ...checks });
   context.reporter.report({

@@ -126,6 +126,28 @@ test('subscribes', async ({ page }) => {
     expect(neutraliseGroups(wrap(`  await page.goto('/');\n  await page.getByTestId('go').click();\n  await expect(page.getByTestId('done')).toBeVisible();`), 'spec.ts', {}, 3)).toHaveLength(1);
   });
 
+  it('proves the groups that name what the request does before the others further back: more groups after the adding do not push it out of reach', () => {
+    const code = wrap(`  await page.goto('/todos');
+  await page.getByTestId('new-todo-input').fill('Pay rent');
+  await page.getByTestId('add-todo-button').click();
+  await expect(page.getByTestId('todo-list')).toBeVisible();
+  const milk = page.getByTestId('todo-item').filter({ hasText: 'Buy milk' });
+  await milk.getByTestId('todo-toggle').check();
+  await expect(milk).toHaveClass(/done/);
+  await milk.getByTestId('todo-toggle').uncheck();
+  await expect(milk).not.toHaveClass(/done/);
+  await milk.getByTestId('todo-toggle').check();
+  await expect(milk).toHaveClass(/done/);`);
+    const provedLines = (words: string[]) => neutraliseGroups(code, 'spec.ts', { requestWords: words }, 3).map((copy) => copy.tests[0]!.actions.map((a) => a.line));
+    // Without the request's words the adding (lines 5-6) is a fourth group from the end, never made a no-op.
+    expect(provedLines([])).toEqual([[13], [11], [9]]);
+    expect(provedLines(['adding'])).toEqual([[13], [5, 6], [11]]);
+    // A word is matched whole, at camelCase humps and past its ending: "address" is not "add".
+    expect(provedLines(['dress'])).toEqual([[13], [11], [9]]);
+    expect(neutraliseGroups(code.replace('add-todo-button', 'addressTodo'), 'spec.ts', { requestWords: ['add'] }, 3).map((copy) => copy.tests[0]!.actions.map((a) => a.line))).toEqual([[13], [11], [9]]);
+    expect(neutraliseGroups(code.replace('add-todo-button', 'addTodo'), 'spec.ts', { requestWords: ['adds'] }, 3).map((copy) => copy.tests[0]!.actions.map((a) => a.line))).toEqual([[13], [5, 6], [11]]);
+  });
+
   it("takes a hook's actions only into the tests of the describe block it is written in", () => {
     const code = `import { test, expect } from '@playwright/test';
 
