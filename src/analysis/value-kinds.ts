@@ -23,6 +23,11 @@ export class KindModel extends ValueModel {
     if (ts.isCallExpression(e)) {
       const { name, receiver } = this.callee(e);
       if (name === undefined || receiver === undefined) return 'unknown';
+      // `this.input()` in a page object: what its method returns.
+      if (this.unwrap(receiver).kind === ts.SyntaxKind.ThisKeyword) {
+        const method = this.classMember(e, name, ts.isMethodDeclaration);
+        if (method) return this.returnedKind(method);
+      }
       const firstArgument = e.arguments[0] ? this.stringValue(e.arguments[0]) : undefined;
       return kindOfCall(name, this.kindOf(receiver), firstArgument);
     }
@@ -82,11 +87,35 @@ export class KindModel extends ValueModel {
     return item && !ts.isSpreadElement(item) ? this.kindOf(item) : 'unknown';
   }
 
-  /** `this.x` in a class: its declared type, its initializer, or what the constructor assigns. */
+  /** The member of the class `node` is in with that name, when it is of the kind asked for. */
+  private classMember<T extends ts.ClassElement>(node: ts.Node, name: string, isKind: (member: ts.ClassElement) => member is T): T | undefined {
+    const cls = enclosingClass(node);
+    return cls?.members.find((member): member is T => isKind(member) && member.name?.getText(this.sourceFile) === name);
+  }
+
+  /** The kind every `return` of a method or getter gives (not those of functions inside it); unknown when they differ. */
+  private returnedKind(member: ts.MethodDeclaration | ts.GetAccessorDeclaration): ValueKind {
+    const returned: ts.Expression[] = [];
+    let bare = false;
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+      if (ts.isReturnStatement(node)) {
+        if (node.expression) returned.push(node.expression);
+        else bare = true;
+      }
+      ts.forEachChild(node, visit);
+    };
+    if (member.body) ts.forEachChild(member.body, visit);
+    const kinds = new Set(returned.map((expr) => this.kindOf(expr)));
+    return !bare && kinds.size === 1 ? [...kinds][0]! : 'unknown';
+  }
+
+  /** `this.x` in a class: its declared type, its initializer, what the constructor assigns, or what its getter returns. */
   private classMemberKind(access: ts.Node, name: string): ValueKind {
-    let cls: ts.Node | undefined = access.parent;
-    while (cls && !ts.isClassLike(cls)) cls = cls.parent;
-    if (!cls || !ts.isClassLike(cls)) return 'unknown';
+    const cls = enclosingClass(access);
+    if (!cls) return 'unknown';
+    const getter = this.classMember(access, name, ts.isGetAccessorDeclaration);
+    if (getter) return this.returnedKind(getter);
     for (const member of cls.members) {
       if (ts.isPropertyDeclaration(member) && member.name.getText(this.sourceFile) === name) {
         if (member.type) {
@@ -101,6 +130,8 @@ export class KindModel extends ValueModel {
             const typed = kindFromTypeNode(parameter.type);
             if (typed) return typed;
           }
+          // `constructor(readonly page) {}`: an untyped parameter property, named as a fixture is.
+          if (ts.isIdentifier(parameter.name) && parameter.name.text === name && !parameter.type && ts.isParameterPropertyDeclaration(parameter, member)) return fixtureKind(name) ?? 'unknown';
         }
         const assigned = member.body ? findThisAssignment(member.body, name) : undefined;
         if (assigned) return this.kindOf(assigned);
@@ -108,6 +139,12 @@ export class KindModel extends ValueModel {
     }
     return 'unknown';
   }
+}
+
+function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
+  let cls: ts.Node | undefined = node.parent;
+  while (cls && !ts.isClassLike(cls)) cls = cls.parent;
+  return cls && ts.isClassLike(cls) ? cls : undefined;
 }
 
 function kindFromTypeNode(type: ts.TypeNode): ValueKind | undefined {

@@ -84,6 +84,29 @@ describe('SpecModel.kindOf', () => {
     expect(kind('plain')).toBe('unknown');
   });
 
+  it("knows what a page object's getters and methods return, and an untyped `readonly page` by its name", () => {
+    const pageObject = parse(
+      [
+        'class TodoPage {',
+        '  constructor(readonly page, readonly other) {}',
+        "  get input() { return this.page.getByTestId('new-todo'); }",
+        "  get either() { if (Math.random() > 0.5) return this.page.getByTestId('a'); return this.page; }",
+        "  row() { const make = () => 1; return this.page.getByTestId('row'); }",
+        '  nothing() { if (Math.random() > 0.5) return; return this.page; }',
+        '  self() { return this.self(); }',
+        '  async use() { this.input; this.either; this.row(); this.nothing(); this.self(); this.other; }',
+        '}',
+      ].join('\n'),
+    );
+    const kindIn = (text: string) => pageObject.kindOf(find(pageObject, text));
+    expect(kindIn('this.input')).toBe('locator');
+    expect(kindIn('this.row()')).toBe('locator');
+    expect(kindIn('this.either')).toBe('unknown');
+    expect(kindIn('this.nothing()')).toBe('unknown');
+    expect(kindIn('this.self()')).toBe('unknown');
+    expect(kindIn('this.other')).toBe('unknown');
+  });
+
   it('survives cyclic aliases', () => {
     const cyclic = parse('let a = b;\nlet b = a;\na;');
     expect(cyclic.kindOf(find(cyclic, 'a'))).toBe('unknown');
