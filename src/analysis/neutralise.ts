@@ -22,6 +22,7 @@
 import { ts } from '../util/typescript.js';
 import { SpecModel, type Expectation } from './model.ts';
 import { callsBefore } from './test-steps.ts';
+import { signInSteps } from './sign-in-steps.ts';
 import { NAVIGATIONS, type ValueKind } from './playwright-api.ts';
 
 /** Calls that change what the page holds. */
@@ -110,8 +111,6 @@ export interface NeutraliseOptions {
   requestWords?: readonly string[];
 }
 
-const SUBMITS: ReadonlySet<string> = new Set(['click', 'press', 'tap', 'dblclick']);
-
 export function neutraliseActions(text: string, fileName = 'spec.ts', options: NeutraliseOptions = {}): NeutralisedSpec {
   return neutralise(SpecModel.fromText(fileName, text), text, options);
 }
@@ -127,7 +126,7 @@ function neutralise(model: SpecModel, text: string, options: NeutraliseOptions):
     // What the hooks before a test do comes first in it: a spec may act there and assert in the test.
     const calls = [...callsBefore(model, test), ...model.reachableCalls(test.body.body)];
     const steps = calls.map((call) => (isStateChangingAction(model, call) ? 'action' : model.expectation(call) ? 'assertion' : 'other'));
-    const signIn = signInSteps(model, calls, steps);
+    const signIn = signInSteps(model, calls, (index) => steps[index] === 'action');
     const back = options.group ?? 0;
     const groups = requestNamedFirst(model, calls, groupsUnderTest(calls, steps, (index) => !signIn.has(index)), options.requestWords ?? []);
     const group = groups.length > 0 ? groups.at(-1 - back) : back === 0 && options.signInUnderTest ? groupsUnderTest(calls, steps, () => true).at(-1) : undefined;
@@ -314,29 +313,6 @@ function sameText(model: SpecModel, a: ts.Expression, b: ts.Expression): boolean
     return value !== undefined ? `"${value}"` : model.text(model.resolve(node)).replace(/\s+/g, '').replace(/'/g, '"');
   };
   return canonical(a) === canonical(b);
-}
-
-/** Fills of an environment variable (a declared credential) and the click or key press that submits them. */
-function signInSteps(model: SpecModel, calls: readonly ts.CallExpression[], steps: readonly string[]): Set<number> {
-  const signIn = new Set<number>();
-  let pending = false;
-  calls.forEach((call, index) => {
-    if (steps[index] !== 'action') return;
-    const name = model.callee(call).name ?? '';
-    if ((name === 'fill' || name === 'type' || name === 'pressSequentially') && call.arguments.some((argument) => readsEnvironment(argument))) {
-      signIn.add(index);
-      pending = true;
-    } else if (pending && SUBMITS.has(name)) {
-      signIn.add(index);
-      pending = false;
-    }
-  });
-  return signIn;
-}
-
-function readsEnvironment(node: ts.Node): boolean {
-  if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'process' && node.name.text === 'env') return true;
-  return ts.forEachChild(node, readsEnvironment) === true;
 }
 
 function isStateChangingAction(model: SpecModel, call: ts.CallExpression): boolean {

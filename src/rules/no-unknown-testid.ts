@@ -9,6 +9,7 @@ import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 import { UNKNOWN_PART, selectorUses } from './utils/selectors.ts';
 import { MAX_DEPTH } from '../analysis/depth.ts';
+import { signInSteps } from '../analysis/sign-in-steps.ts';
 
 const Options = ruleOptions({
   /** How many of the nearest real test ids an unknown one is answered with. */
@@ -83,8 +84,12 @@ const MAY_NAVIGATE = new Set(['click', 'dblclick', 'tap', 'press', 'check', 'unc
 /** Calls that name the page the spec is on now: `page.goto(path)`, `page.waitForURL(path)`, `expect(page).toHaveURL(path)`. */
 const NAMES_THE_PAGE = new Set(['goto', 'waitForURL', 'toHaveURL']);
 
-/** Where the spec is at a point: an explored page, a page nobody explored, or somewhere an action led. */
-type Whereabouts = { kind: 'page'; page: PageInventory } | { kind: 'unexplored'; path: string } | { kind: 'after-action'; before: PageInventory | undefined };
+/**
+ * Where the spec is at a point: an explored page (`changed` once the spec has acted, other than signing in,
+ * before going there: the page may then show what the exploration, which changed nothing, did not see), a
+ * page nobody explored, or somewhere an action led.
+ */
+type Whereabouts = { kind: 'page'; page: PageInventory; changed: boolean } | { kind: 'unexplored'; path: string } | { kind: 'after-action'; before: PageInventory | undefined };
 
 /**
  * A site inventory: each id is judged against the page the spec is on at that point. Known pages
@@ -95,27 +100,30 @@ type Whereabouts = { kind: 'page'; page: PageInventory } | { kind: 'unexplored';
 function checkAlongTheFlow(model: SpecModel, inventory: PageInventory, options: RuleOptions, attribute: string): Finding[] {
   const site = [inventory, ...(inventory.pages ?? [])];
   const byPath = new Map(site.map((page) => [pathOf(page.url), page]));
-  const moves = model.calls
-    .flatMap((call) => {
-      const name = model.callee(call).name;
-      if (name && NAMES_THE_PAGE.has(name) && call.arguments[0]) {
-        const value = model.stringValue(call.arguments[0], UNKNOWN_PART);
-        if (value === undefined || value.includes(UNKNOWN_PART)) return [{ at: call.getEnd(), to: undefined as string | undefined, action: true }];
-        return [{ at: call.getEnd(), to: pathOf(new URL(value, inventory.url).href), action: false }];
-      }
-      if (name && MAY_NAVIGATE.has(name)) return [{ at: call.getEnd(), to: undefined, action: true }];
-      return [];
-    })
-    .sort((a, b) => a.at - b.at);
+  const calls = [...model.calls].sort((a, b) => a.getEnd() - b.getEnd());
+  const signIn = signInSteps(model, calls, () => true);
+  const moves = calls.flatMap((call, index) => {
+    const name = model.callee(call).name;
+    if (name && NAMES_THE_PAGE.has(name) && call.arguments[0]) {
+      const value = model.stringValue(call.arguments[0], UNKNOWN_PART);
+      if (value === undefined || value.includes(UNKNOWN_PART)) return [{ at: call.getEnd(), to: undefined as string | undefined, action: true, signsIn: false }];
+      return [{ at: call.getEnd(), to: pathOf(new URL(value, inventory.url).href), action: false, signsIn: false }];
+    }
+    if (name && MAY_NAVIGATE.has(name)) return [{ at: call.getEnd(), to: undefined, action: true, signsIn: signIn.has(index) }];
+    return [];
+  });
   const whereaboutsAt = (position: number): Whereabouts => {
-    let where: Whereabouts = { kind: 'page', page: inventory };
+    let where: Whereabouts = { kind: 'page', page: inventory, changed: false };
+    let acted = false;
     for (const move of moves) {
       if (move.at > position) break;
       if (move.to !== undefined) {
         const page = byPath.get(move.to);
-        where = page ? { kind: 'page', page } : { kind: 'unexplored', path: move.to };
+        where = page ? { kind: 'page', page, changed: acted } : { kind: 'unexplored', path: move.to };
       } else if (move.action) {
         where = { kind: 'after-action', before: where.kind === 'page' ? where.page : where.kind === 'after-action' ? where.before : undefined };
+        // The exploration signed in too: the pages it read are the signed-in ones.
+        acted ||= !move.signsIn;
       }
     }
     return where;
@@ -125,7 +133,18 @@ function checkAlongTheFlow(model: SpecModel, inventory: PageInventory, options: 
   for (const use of testIdUses(model, attribute)) {
     const where = whereaboutsAt(firstUse(model, use.call, 0));
     if (where.kind === 'page') {
-      findings.push(...checkOnePage(model, where.page, options, [use]));
+      if (!where.changed || where.page.testIds.some((entry) => use.matches(entry.testId))) {
+        findings.push(...checkOnePage(model, where.page, options, [use]));
+        continue;
+      }
+      if (use.receiver && inFrame(model, use.receiver, 0)) continue;
+      // An element the spec's own actions make (the line of an item it added) the exploration could not see.
+      const nearest = nearestIds(use, where.page.testIds, options.suggestions);
+      findings.push({
+        node: use.argument,
+        severity: 'warning',
+        message: `Test id "${use.shown}" is unverified: it is not on ${pathOf(where.page.url)} as explored, before anything was changed, and the spec acts before it goes there; the run decides${nearest.length > 0 ? ` (nearest there: ${nearest.join(', ')})` : ''}.`,
+      });
       continue;
     }
     if (use.receiver && inFrame(model, use.receiver, 0)) continue;

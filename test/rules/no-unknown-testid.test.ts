@@ -206,9 +206,24 @@ describe('no-unknown-testid: a site, judged along the flow', () => {
   });
 
   it('knows the page again from toHaveURL, through a variable holding the path', () => {
-    const issues = checkSite("const cart = '/cart';\nawait page.getByTestId('login-button').click();\nawait expect(page).toHaveURL(cart);\nawait page.getByTestId('add-to-cart').click();");
+    const issues = checkSite("const cart = '/cart';\nawait page.getByTestId('password').fill(process.env.E2E_PASSWORD ?? '');\nawait page.getByTestId('login-button').click();\nawait expect(page).toHaveURL(cart);\nawait page.getByTestId('add-to-cart').click();");
     expect(issues[0]).toMatchObject({ severity: 'error' });
     expect(issues[0]!.message).toContain('(http://127.0.0.1:4000/cart)');
+  });
+
+  it('marks unverified an id missing from an explored page the spec goes to after it acted: its actions may have made it', () => {
+    // The cart was explored empty; the line of the item the spec added is not in it.
+    const added = "await page.goto('/products');\nawait page.getByTestId('add-to-cart').click();\nawait page.goto('/cart');\nawait expect(page.getByTestId('cart-line')).toHaveText('Lamp');";
+    const issues = checkSite(added);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ severity: 'warning' });
+    expect(issues[0]!.message).toContain('"cart-line" is unverified: it is not on /cart as explored');
+    expect(issues[0]!.message).toContain('(nearest there: "cart-item"');
+    // Signing in changes nothing the exploration did not see (it signed in too): an invented id there is still an error.
+    const signedIn = "await page.goto('/');\nawait page.getByTestId('username').fill(process.env.E2E_USERNAME ?? '');\nawait page.getByTestId('password').fill(process.env.E2E_PASSWORD ?? '');\nawait page.getByTestId('login-button').click();\nawait page.goto('/cart');\nawait expect(page.getByTestId('cart-line')).toBeVisible();";
+    expect(checkSite(signedIn)[0]).toMatchObject({ severity: 'error' });
+    // An id the page has is judged as before, acted or not.
+    expect(checkSite("await page.goto('/products');\nawait page.getByTestId('add-to-cart').click();\nawait page.goto('/cart');\nawait page.getByTestId('checkout-button').click();")).toEqual([]);
   });
 
   it('judges a locator where it is first used, not where it is declared', () => {
