@@ -23,6 +23,7 @@ import { ts } from '../util/typescript.js';
 import { SpecModel, type Expectation } from './model.ts';
 import { callsBefore } from './test-steps.ts';
 import { signInSteps } from './sign-in-steps.ts';
+import { MAX_DEPTH } from './depth.ts';
 import { NAVIGATIONS, type ValueKind } from './playwright-api.ts';
 
 /** Calls that change what the page holds. */
@@ -306,11 +307,17 @@ function echoOf(model: SpecModel, action: ts.CallExpression, expectation: Expect
   return false;
 }
 
-/** Whether two expressions are the same once variables are followed and whitespace and quotes are ignored. */
+/**
+ * Whether two expressions are the same once variables and page objects' members (what `todos.input()` returns)
+ * are followed and whitespace and quotes are ignored.
+ */
 function sameText(model: SpecModel, a: ts.Expression, b: ts.Expression): boolean {
-  const canonical = (node: ts.Expression) => {
+  const canonical = (node: ts.Expression, depth = 0): string => {
     const value = model.stringValue(node);
-    return value !== undefined ? `"${value}"` : model.text(model.resolve(node)).replace(/\s+/g, '').replace(/'/g, '"');
+    if (value !== undefined) return `"${value}"`;
+    const resolved = model.resolve(node);
+    const returned = depth < MAX_DEPTH ? model.returnedBy(resolved) : undefined;
+    return returned ? canonical(returned, depth + 1) : model.text(resolved).replace(/\s+/g, '').replace(/'/g, '"');
   };
   return canonical(a) === canonical(b);
 }

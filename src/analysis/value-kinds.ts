@@ -87,6 +87,33 @@ export class KindModel extends ValueModel {
     return item && !ts.isSpreadElement(item) ? this.kindOf(item) : 'unknown';
   }
 
+  /**
+   * What a page object's member gives where it is read: `todos.input()` or `this.input()` is the one expression
+   * its method `input() { return this.page.getByTestId('new-todo-input'); }` returns; a getter's likewise. Only
+   * when the file's classes have one member of that name, with one `return` of a value.
+   */
+  returnedBy(expr: ts.Expression): ts.Expression | undefined {
+    const e = this.unwrap(expr);
+    const read = ts.isCallExpression(e) && e.arguments.length === 0 ? this.unwrap(e.expression) : e;
+    if (!ts.isPropertyAccessExpression(read)) return undefined;
+    const name = read.name.text;
+    const isMember = read === e ? ts.isGetAccessorDeclaration : ts.isMethodDeclaration;
+    const members = this.classes().flatMap((cls) => cls.members.filter((member) => isMember(member) && member.name?.getText(this.sourceFile) === name)) as Array<ts.MethodDeclaration | ts.GetAccessorDeclaration>;
+    if (members.length !== 1) return undefined;
+    const returned = returnsOf(members[0]!);
+    return returned.length === 1 ? returned[0] : undefined;
+  }
+
+  private classes(): ts.ClassLikeDeclaration[] {
+    const found: ts.ClassLikeDeclaration[] = [];
+    const visit = (node: ts.Node): void => {
+      if (ts.isClassLike(node)) found.push(node);
+      ts.forEachChild(node, visit);
+    };
+    visit(this.sourceFile);
+    return found;
+  }
+
   /** The member of the class `node` is in with that name, when it is of the kind asked for. */
   private classMember<T extends ts.ClassElement>(node: ts.Node, name: string, isKind: (member: ts.ClassElement) => member is T): T | undefined {
     const cls = enclosingClass(node);
@@ -95,19 +122,9 @@ export class KindModel extends ValueModel {
 
   /** The kind every `return` of a method or getter gives (not those of functions inside it); unknown when they differ. */
   private returnedKind(member: ts.MethodDeclaration | ts.GetAccessorDeclaration): ValueKind {
-    const returned: ts.Expression[] = [];
-    let bare = false;
-    const visit = (node: ts.Node): void => {
-      if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
-      if (ts.isReturnStatement(node)) {
-        if (node.expression) returned.push(node.expression);
-        else bare = true;
-      }
-      ts.forEachChild(node, visit);
-    };
-    if (member.body) ts.forEachChild(member.body, visit);
-    const kinds = new Set(returned.map((expr) => this.kindOf(expr)));
-    return !bare && kinds.size === 1 ? [...kinds][0]! : 'unknown';
+    const returned = returnsOf(member);
+    const kinds = new Set(returned.map((expr) => (expr ? this.kindOf(expr) : 'unknown')));
+    return kinds.size === 1 ? [...kinds][0]! : 'unknown';
   }
 
   /** `this.x` in a class: its declared type, its initializer, what the constructor assigns, or what its getter returns. */
@@ -139,6 +156,18 @@ export class KindModel extends ValueModel {
     }
     return 'unknown';
   }
+}
+
+/** The values a method's or getter's `return`s give (not those of functions inside it); undefined for a bare `return`. */
+function returnsOf(member: ts.MethodDeclaration | ts.GetAccessorDeclaration): Array<ts.Expression | undefined> {
+  const returned: Array<ts.Expression | undefined> = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isReturnStatement(node)) returned.push(node.expression);
+    ts.forEachChild(node, visit);
+  };
+  if (member.body) ts.forEachChild(member.body, visit);
+  return returned;
 }
 
 function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {

@@ -253,6 +253,36 @@ test('searches', async ({ page }) => {
     expect(neutraliseActions(waited).tests[0]!.setAside).toEqual([5]);
   });
 
+  it("knows an echo through a page object: the focus of the field its method typed into, read through the same method", () => {
+    const pageObject = (assertion: string) => `import { test, expect } from '@playwright/test';
+class TodoPage {
+  constructor(readonly page) {}
+  input() {
+    return this.page.getByTestId('new-todo-input');
+  }
+  async add(title: string) {
+    await this.input().fill(title);
+    await this.input().press('Enter');
+  }
+}
+test('add', async ({ page }) => {
+  const todos = new TodoPage(page);
+  await page.goto('/todos');
+  await todos.add('Pay rent');
+  ${assertion}
+});
+`;
+    const focused = neutraliseActions(pageObject('await expect(todos.input()).toBeFocused();'));
+    expect(focused.tests[0]!.actions.map((a) => a.line)).toEqual([8, 9]);
+    expect(focused.tests[0]!.checkLines).not.toContain(16);
+    // What the app made of it is no echo, through the page object or not.
+    const listed = neutraliseActions(pageObject("await expect(page.getByTestId('todo-title')).toContainText(['Pay rent']);"));
+    expect(listed.tests[0]!.checkLines).toContain(16);
+    // Another element read through a member of the same name in another class is not the same field.
+    const twoClasses = pageObject('await expect(todos.input()).toBeFocused();').replace("test('add'", "class Other { constructor(readonly page) {} input() { return this.page.getByTestId('other'); } }\ntest('add'");
+    expect(neutraliseActions(twoClasses).tests[0]!.checkLines).toContain(17);
+  });
+
   it('gives a test that only signs in nothing to prove, unless the request is about signing in', () => {
     const login = wrap(`  await page.goto('/login');
   await page.getByLabel('Username').fill(process.env.E2E_USERNAME ?? '');
