@@ -57,6 +57,9 @@ const OUTCOME_KEYWORDS: readonly OutcomeKeyword[] = [
   },
 ];
 
+/** Words of an outcome that is something no longer or not there: what only a negated or empty check can show. */
+const ABSENCE = /\b(?:empty|nothing|none|no|not|gone|removed|deleted|disappears?|disappeared|hidden|closed|cleared|dismissed|no longer|without|anymore|any more|zero)\b/;
+
 interface ActionNeed {
   name: string;
   verbs: RegExp;
@@ -107,7 +110,12 @@ export function uncoveredParts(description: string, code: string, file = 'candid
   }
   for (const phrase of request.namedElements) {
     const names = (a: AssertionText) => phrase.words.some((w) => a.text.toLowerCase().includes(stem(w)));
-    if (!shown.some(names)) missing.push(`the request expects to see ${phrase.text} but no assertion checks it${onlyPresent(names)}: assert the element or page that shows ${phrase.text}`);
+    // What is to be seen gone is shown by a check that it is not there.
+    if (!(phrase.absence ? assertions : shown).some(names)) missing.push(`the request expects to see ${phrase.text} but no assertion checks it${onlyPresent(names)}: assert the element or page that shows ${phrase.text}`);
+  }
+  // "See the result" is not shown by checks that only say what is not there (not the first text, no error).
+  if (missing.length === 0 && request.outcome.trim() !== '' && !ABSENCE.test(request.outcome) && assertions.length > 0 && positive.length === 0) {
+    missing.push(`the request expects to see ${request.outcome.replace(OUTCOME_MARKER, '').trim() || 'something'} but every assertion checks only what is not there (negated, hidden, empty or none): assert what is shown`);
   }
   for (const need of request.actions) {
     if (![...methods].some((m) => need.methods.has(m))) missing.push(`the request asks to ${need.name} but the spec has no step that does it: ${need.advice}`);
@@ -121,7 +129,7 @@ interface ReadRequest {
   quotedOutcomes: string[];
   quotedInputs: string[];
   counts: Array<{ phrase: string; digits: string }>;
-  namedElements: Array<{ text: string; words: string[] }>;
+  namedElements: NamedElement[];
   actions: ActionNeed[];
 }
 
@@ -158,16 +166,23 @@ function countsIn(outcome: string): Array<{ phrase: string; digits: string }> {
   return found;
 }
 
+/** An element or page the request expects to see; `absence`: to see it gone ("the todo removed"). */
+interface NamedElement {
+  text: string;
+  words: string[];
+  absence: boolean;
+}
+
 /** "see the cart total", "shows the reports page": the phrase after each outcome verb, up to where it ends. */
-function namedElementsIn(outcome: string): Array<{ text: string; words: string[] }> {
-  const found: Array<{ text: string; words: string[] }> = [];
+function namedElementsIn(outcome: string): NamedElement[] {
+  const found: NamedElement[] = [];
   const keywords = OUTCOME_KEYWORDS.map((k) => k.inRequest);
   for (const part of outcome.split(new RegExp(OUTCOME_MARKER.source, 'g')).slice(1)) {
     const end = PHRASE_END.exec(part);
     const phrase = (end ? part.slice(0, end.index) : part).trim();
     if (phrase === '' || keywords.some((k) => k.test(phrase)) || /\d/.test(phrase)) continue;
-    const words = phrase.split(/[^a-z]+/).filter((w) => w.length > 2 && !DETERMINERS.has(w) && !GENERIC_WORDS.has(w));
-    if (words.length > 0) found.push({ text: `"${phrase}"`, words });
+    const words = phrase.split(/[^a-z]+/).filter((w) => w.length > 2 && !DETERMINERS.has(w) && !GENERIC_WORDS.has(w) && !ABSENCE.test(w));
+    if (words.length > 0) found.push({ text: `"${phrase}"`, words, absence: ABSENCE.test(phrase) });
   }
   return found;
 }

@@ -182,6 +182,18 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     expect(uncoveredParts(REQUEST, spec(`${MUG}\n  await expect(page.getByTestId('cart-total')).toHaveText(/^total: \\$8$/i);`))).toEqual([]);
   });
 
+  it('an outcome to see is not shown by checks that only say what is not there; one of absence may be', () => {
+    const search = (assertion: string) => spec(`  await page.goto('/search');\n  await page.getByTestId('search-input').fill('locators');\n  await page.getByTestId('search-button').click();\n  ${assertion}`);
+    expect(uncoveredParts('search for "locators" and see the result', search("await expect(page.getByTestId('search-status')).not.toHaveText('Type a query and press Search.');"))).toEqual([
+      'the request expects to see the result but every assertion checks only what is not there (negated, hidden, empty or none): assert what is shown',
+    ]);
+    expect(uncoveredParts('search for "locators" and see the result', search("await expect(page.getByTestId('search-error')).toBeHidden();"))[0]).toContain('every assertion checks only what is not there');
+    expect(uncoveredParts('search for "locators" and see the result', search("await expect(page.getByTestId('search-result').first()).toContainText('Locators');"))).toEqual([]);
+    const removed = spec(`  await page.goto('/todos');\n  await page.getByTestId('todo-item').filter({ hasText: 'Buy milk' }).getByRole('button', { name: 'Delete' }).click();\n  await expect(page.getByText('Buy milk')).not.toBeVisible();`);
+    expect(uncoveredParts('delete the "Buy milk" todo and see it gone', removed)).toEqual([]);
+    expect(uncoveredParts('close the banner, then make sure it is no longer shown', spec(`  await page.goto('/');\n  await page.getByRole('button', { name: 'Close' }).click();\n  await expect(page.getByRole('banner')).toBeHidden();`))).toEqual([]);
+  });
+
   it('an empty list may be shown by a negated assertion', () => {
     expect(uncoveredParts('search for "zebra" and see that there are no results', spec(`  await page.goto('/search');\n  await page.getByRole('searchbox').fill('zebra');\n  await page.keyboard.press('Enter');\n  await expect(page.getByTestId('search-result')).not.toBeVisible();`))).toEqual([]);
   });
