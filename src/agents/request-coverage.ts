@@ -111,7 +111,17 @@ export function uncoveredParts(description: string, code: string, file = 'candid
   for (const phrase of request.namedElements) {
     const names = (a: AssertionText) => phrase.words.some((w) => a.text.toLowerCase().includes(stem(w)));
     // What is to be seen gone is shown by a check that it is not there.
-    if (!(phrase.absence ? assertions : shown).some(names)) missing.push(`the request expects to see ${phrase.text} but no assertion checks it${onlyPresent(names)}: assert the element or page that shows ${phrase.text}`);
+    if (!(phrase.absence ? assertions : shown).some(names)) {
+      missing.push(`the request expects to see ${phrase.text} but no assertion checks it${onlyPresent(names)}: assert the element or page that shows ${phrase.text}`);
+      continue;
+    }
+    // A value (a total, a count) is seen by reading it, as a number or by its name: the "Added to your cart" flash
+    // names the cart, not its total, and `toBeVisible()` of the total reads nothing.
+    const valueWords = phrase.words.filter((w) => VALUE_WORDS.test(w));
+    const readsValue = (a: AssertionText) => !a.readsNothing && names(a) && (/\d/.test(a.text) || valueWords.some((w) => a.text.toLowerCase().includes(stem(w))));
+    if (!phrase.absence && valueWords.length > 0 && !shown.some(readsValue)) {
+      missing.push(`the request expects to see ${phrase.text}, a value, but no assertion reads it (one that it is visible shows it is there, not what it says): assert its text, e.g. toHaveText or toContainText with the value the request's actions make`);
+    }
   }
   // "See the result" is not shown by checks that only say what is not there (not the first text, no error).
   if (missing.length === 0 && request.outcome.trim() !== '' && !ABSENCE.test(request.outcome) && assertions.length > 0 && positive.length === 0) {
@@ -197,7 +207,14 @@ interface AssertionText {
   absent: boolean;
   /** It passes on a hidden element without reading its text: `toBeAttached()`, an attribute, a role, a count of one. */
   presenceOnly: boolean;
+  /** It checks a state of the element (`toBeVisible()`, `toBeEnabled()`), not what it reads: no value is shown by it. */
+  readsNothing: boolean;
 }
+
+/** Matchers of an element's state, which read none of its text or value. */
+const STATE_MATCHERS = new Set(['toBeVisible', 'toBeAttached', 'toBeInViewport', 'toBeEnabled', 'toBeDisabled', 'toBeEditable', 'toBeFocused', 'toBeTruthy', 'toBeDefined']);
+/** Words of a named element that is a value: seeing it means reading what it says, not that it is there. */
+const VALUE_WORDS = /\b(?:total|subtotal|sum|price|prices|amount|balance|count|counter|score|quantity|tally)\b/;
 
 /** Matchers a hidden element passes that read no text of it. */
 const HIDDEN_PASSING = new Set(['toBeAttached', 'toHaveAttribute', 'toHaveRole', 'toHaveAccessibleName', 'toHaveId', 'toHaveJSProperty']);
@@ -245,6 +262,7 @@ function assertionTexts(model: SpecModel, tests: ReadonlyArray<readonly ts.CallE
         negated: e.negated,
         absent: absent !== e.negated,
         presenceOnly: !e.negated && !absent && passesHidden(e),
+        readsNothing: STATE_MATCHERS.has(e.matcher),
       };
     });
 }

@@ -101,7 +101,7 @@ describe('uncoveredParts: what the spec leaves out is named', () => {
     const lamp = 'sign in, add the desk lamp to the cart and see the cart total';
     const named = spec(`${SIGN_IN}\n  await page.getByTestId('add-to-cart').click();\n  const cartTotal = page.getByTestId('added-message');\n  await expect(cartTotal).toBeVisible();`);
     expect(uncoveredParts(lamp, named)).toEqual([expect.stringContaining('expects to see "the cart total"')]);
-    expect(uncoveredParts(lamp, named.replace("getByTestId('added-message')", "getByTestId('cart-total')"))).toEqual([]);
+    expect(uncoveredParts(lamp, named.replace("getByTestId('added-message')", "getByTestId('cart-total')").replace('toBeVisible()', "toHaveText('Total: $25')"))).toEqual([]);
 
     const mug = 'sign in, add the coffee mug and see "Total: $8" in the cart';
     const filtered = spec(`${SIGN_IN}\n  await page.getByTestId('add-to-cart').click();\n  await expect(page.getByTestId('cart-item').filter({ hasNotText: 'Total: $8' })).toHaveText('Coffee mug');`);
@@ -192,6 +192,20 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     const removed = spec(`  await page.goto('/todos');\n  await page.getByTestId('todo-item').filter({ hasText: 'Buy milk' }).getByRole('button', { name: 'Delete' }).click();\n  await expect(page.getByText('Buy milk')).not.toBeVisible();`);
     expect(uncoveredParts('delete the "Buy milk" todo and see it gone', removed)).toEqual([]);
     expect(uncoveredParts('close the banner, then make sure it is no longer shown', spec(`  await page.goto('/');\n  await page.getByRole('button', { name: 'Close' }).click();\n  await expect(page.getByRole('banner')).toBeHidden();`))).toEqual([]);
+  });
+
+  it('a value the request expects to see (a total, a count) is read, not only seen: the flash that names the cart is not its total', () => {
+    const lamp = (assertions: string) => spec(`${SIGN_IN}\n  await page.getByTestId('product-link-lamp').click();\n  await page.getByTestId('add-to-cart').click();\n${assertions}`);
+    const request = 'sign in, add the desk lamp to the cart and see the cart total';
+    const flashThenVisible = lamp("  await expect(page.getByTestId('added-message')).toHaveText('Added to your cart');\n  await page.getByTestId('nav-cart').click();\n  await expect(page.getByTestId('cart-total')).toBeVisible();");
+    expect(uncoveredParts(request, flashThenVisible)).toEqual([
+      'the request expects to see "the cart total", a value, but no assertion reads it (one that it is visible shows it is there, not what it says): assert its text, e.g. toHaveText or toContainText with the value the request\'s actions make',
+    ]);
+    // Read by its name, or as a number on an element the phrase names.
+    expect(uncoveredParts(request, lamp("  await page.goto('/cart');\n  await expect(page.getByTestId('cart-total')).toHaveText('Total: $25');"))).toEqual([]);
+    expect(uncoveredParts(request, lamp("  await page.goto('/cart');\n  await expect(page.getByTestId('cart-summary')).toContainText('$25');"))).toEqual([]);
+    // An element that is no value is still seen by being visible.
+    expect(uncoveredParts('log in and see the dashboard', spec(`${SIGN_IN}\n  await expect(page.getByTestId('dashboard-heading')).toBeVisible();`))).toEqual([]);
   });
 
   it('an empty list may be shown by a negated assertion', () => {
