@@ -10,6 +10,7 @@
  */
 import { isFunctionLike, SpecModel, type Expectation } from '../analysis/model.ts';
 import { callsBefore, classifyCall, testCalls } from '../analysis/test-steps.ts';
+import { signInSteps } from '../analysis/sign-in-steps.ts';
 import { ts } from '../util/typescript.js';
 import { withoutPagePaths } from '../util/page-paths.ts';
 import { pageObjectCalls } from './page-object-steps.ts';
@@ -241,11 +242,19 @@ const SWALLOWING = new Set(['allSettled', 'any']);
 /**
  * The assertions that can show an outcome: those a test runs (in its body, its hooks or a helper it calls; a
  * helper nobody calls runs nothing), of a test that acts when one does (another test's check shows nothing
- * of what the acting one did), whose subject is not a constant and whose failure is not swallowed.
+ * of what the acting one did) and of one that does more than sign in when one does (a second test that only
+ * signs in and opens the cart shows nothing of what the first one added), whose subject is not a constant and
+ * whose failure is not swallowed.
  */
 function assertionTexts(model: SpecModel, tests: ReadonlyArray<readonly ts.CallExpression[]>): AssertionText[] {
-  const acting = tests.filter((calls) => calls.some((call) => classifyCall(model, call) === 'action'));
-  const running = new Set((acting.length > 0 ? acting : tests).flat());
+  const acts = (calls: readonly ts.CallExpression[]) => calls.map((call) => classifyCall(model, call) === 'action');
+  const acting = tests.filter((calls) => acts(calls).some(Boolean));
+  const doing = acting.filter((calls) => {
+    const isAction = acts(calls);
+    const signIn = signInSteps(model, calls, (index) => isAction[index]!);
+    return isAction.some((action, index) => action && !signIn.has(index));
+  });
+  const running = new Set((doing.length > 0 ? doing : acting.length > 0 ? acting : tests).flat());
   return model
     .expectations()
     .filter((e) => running.has(e.call) && !constantSubject(model, e) && !swallowed(model, e.call))

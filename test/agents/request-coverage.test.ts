@@ -178,6 +178,15 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     expect(uncoveredParts(REQUEST, code)).toEqual(missingTotal);
   });
 
+  it('an assertion in a second test that only signs in, beside one that does what the request asks', () => {
+    const request = 'sign in, add the desk lamp to the cart and see the cart total';
+    const adding = `${spec(`${SIGN_IN}\n  await page.getByTestId('add-to-cart').click();\n  await expect(page.getByTestId('added-message')).toBeVisible();`)}`;
+    const onlySignsIn = `\ntest('the total', async ({ page }) => {\n${SIGN_IN}\n  await page.goto('/cart');\n  await expect(page.getByTestId('cart-total')).toHaveText(/Total: \\$/);\n});\n`;
+    expect(uncoveredParts(request, adding + onlySignsIn)).toEqual([expect.stringContaining('expects to see "the cart total" but no assertion checks it')]);
+    // A request about signing in alone is shown by a test that only signs in.
+    expect(uncoveredParts('sign in and see the products', spec(`${SIGN_IN}\n  await expect(page.getByTestId('products-heading')).toHaveText('Products');`))).toEqual([]);
+  });
+
   it('still covered by a plain pattern of the quote, anchored or escaped', () => {
     expect(uncoveredParts(REQUEST, spec(`${MUG}\n  await expect(page.getByTestId('cart-total')).toHaveText(/^total: \\$8$/i);`))).toEqual([]);
   });
