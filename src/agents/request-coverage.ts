@@ -111,8 +111,9 @@ export function uncoveredParts(description: string, code: string, file = 'candid
   }
   for (const phrase of request.namedElements) {
     const names = (a: AssertionText) => phrase.words.some((w) => a.text.toLowerCase().includes(stem(w)));
-    // What is to be seen gone is shown by a check that it is not there.
-    if (!(phrase.absence ? assertions : shown).some(names)) {
+    // What is to be seen gone is shown by a check that it is not there; an element by a check of it, not of the page's title or URL.
+    const element = ELEMENT_NOUNS.test(phrase.text) && !PAGE_NOUNS.test(phrase.text);
+    if (!(phrase.absence ? assertions : shown).some((a) => names(a) && !(element && a.ofPage))) {
       missing.push(`the request expects to see ${phrase.text} but no assertion checks it${onlyPresent(names)}: assert the element or page that shows ${phrase.text}`);
       continue;
     }
@@ -210,7 +211,15 @@ interface AssertionText {
   presenceOnly: boolean;
   /** It checks a state of the element (`toBeVisible()`, `toBeEnabled()`), not what it reads: no value is shown by it. */
   readsNothing: boolean;
+  /** It checks the page's title or URL: a page is seen so, not an element on it. */
+  ofPage: boolean;
 }
+
+/** Matchers of the page as a whole. */
+const PAGE_MATCHERS = new Set(['toHaveTitle', 'toHaveURL']);
+/** A named thing that is an element on a page, not the page: "the sign-in form" is not seen by the page's title. */
+const ELEMENT_NOUNS = /\b(?:form|button|field|input|list|table|message|dialog|modal|menu|banner|link|heading|box|card|row|item|items|panel|badge|label|status|total|count)\b/;
+const PAGE_NOUNS = /\b(?:page|pages|screen|view|site|url|title)\b/;
 
 /** Matchers of an element's state, which read none of its text or value. */
 const STATE_MATCHERS = new Set(['toBeVisible', 'toBeAttached', 'toBeInViewport', 'toBeEnabled', 'toBeDisabled', 'toBeEditable', 'toBeFocused', 'toBeTruthy', 'toBeDefined']);
@@ -272,6 +281,7 @@ function assertionTexts(model: SpecModel, tests: ReadonlyArray<readonly ts.CallE
         absent: absent !== e.negated,
         presenceOnly: !e.negated && !absent && passesHidden(e),
         readsNothing: STATE_MATCHERS.has(e.matcher),
+        ofPage: PAGE_MATCHERS.has(e.matcher),
       };
     });
 }

@@ -187,6 +187,13 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     expect(uncoveredParts('sign in and see the products', spec(`${SIGN_IN}\n  await expect(page.getByTestId('products-heading')).toHaveText('Products');`))).toEqual([]);
   });
 
+  it("an element the request names is not seen by the page's title or URL; a page is", () => {
+    const loggedOut = (assertion: string) => spec(`${SIGN_IN}\n  await page.getByTestId('logout-button').click();\n  ${assertion}`);
+    expect(uncoveredParts('log in, then log out and see the sign-in form', loggedOut("await expect(page).toHaveTitle('Sign in - Scribe demo');"))).toEqual([expect.stringContaining('expects to see "the sign-in form" but no assertion checks it')]);
+    expect(uncoveredParts('log in, then log out and see the sign-in form', loggedOut("await expect(page.getByTestId('login-form')).toBeVisible();"))).toEqual([]);
+    expect(uncoveredParts('log in, then log out and see the sign-in page', loggedOut("await expect(page).toHaveTitle('Sign in - Scribe demo');"))).toEqual([]);
+  });
+
   it('still covered by a plain pattern of the quote, anchored or escaped', () => {
     expect(uncoveredParts(REQUEST, spec(`${MUG}\n  await expect(page.getByTestId('cart-total')).toHaveText(/^total: \\$8$/i);`))).toEqual([]);
   });
