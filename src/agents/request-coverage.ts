@@ -129,6 +129,7 @@ export function uncoveredParts(description: string, code: string, file = 'candid
   if (missing.length === 0 && request.outcome.trim() !== '' && !ABSENCE.test(request.outcome) && assertions.length > 0 && positive.length === 0) {
     missing.push(`the request expects to see ${request.outcome.replace(OUTCOME_MARKER, '').trim() || 'something'} but every assertion checks only what is not there (negated, hidden, empty or none): assert what is shown`);
   }
+  if (request.signInOnly && request.outcome.trim() !== '') missing.push(...goesOnAfterSigningIn(model, tests));
   for (const need of request.actions) {
     if (![...methods].some((m) => need.methods.has(m))) missing.push(`the request asks to ${need.name} but the spec has no step that does it: ${need.advice}`);
   }
@@ -138,6 +139,8 @@ export function uncoveredParts(description: string, code: string, file = 'candid
 interface ReadRequest {
   /** The words after the first outcome marker: what the request expects to see. */
   outcome: string;
+  /** Signing in is all the request asks to do: what it expects to see is where signing in leads. */
+  signInOnly: boolean;
   quotedOutcomes: string[];
   quotedInputs: string[];
   counts: Array<{ phrase: string; digits: string }>;
@@ -158,8 +161,10 @@ function readRequest(description: string): ReadRequest {
   for (const need of ACTION_NEEDS) if (need.verbs.test(doing)) actions.push(need);
   if (namedActions(doing).includes('log in')) actions.push({ name: 'sign in', verbs: /$^/, methods: TYPING, advice: 'fill the sign-in form with the declared credentials and submit it' });
   if (actions.length === 0 && named.length > 0) actions.push({ name: named.join(', '), verbs: /$^/, methods: ANY_CHANGE, advice: 'click, fill or press what the request names' });
+  const kinds = namedActions(doing);
   return {
     outcome: unquotedOutcome,
+    signInOnly: kinds.length === 1 && kinds[0] === 'log in',
     quotedOutcomes: quotes.filter((q) => q.at >= split).map((q) => q.value),
     quotedInputs: quotes.filter((q) => q.at < split).map((q) => q.value),
     counts: countsIn(unquotedOutcome),
@@ -197,6 +202,26 @@ function namedElementsIn(outcome: string): NamedElement[] {
     if (words.length > 0) found.push({ text: `"${phrase}"`, words, absence: ABSENCE.test(phrase) });
   }
   return found;
+}
+
+/**
+ * For a request only to sign in and see something: a test that, after signing in, opens a page or acts before its
+ * last assertion sees where it went, not where signing in leads (a sign-in whose redirect is broken passes it).
+ */
+function goesOnAfterSigningIn(model: SpecModel, tests: ReadonlyArray<readonly ts.CallExpression[]>): string[] {
+  return tests.flatMap((calls) => {
+    const isAction = calls.map((call) => classifyCall(model, call) === 'action');
+    const signIn = signInSteps(model, calls, (index) => isAction[index]!);
+    if (signIn.size === 0) return [];
+    const lastAssertion = calls.findLastIndex((call) => model.expectation(call) !== undefined);
+    for (let index = Math.max(...signIn) + 1; index < lastAssertion; index++) {
+      const call = calls[index]!;
+      if (!isAction[index] && model.callee(call).name !== 'goto') continue;
+      const { line } = model.position(call);
+      return [`the request expects signing in to lead to what it names, but after signing in the spec goes on by itself (line ${line}: ${model.text(call).replace(/\s+/g, ' ')}) before its last assertion: assert what signing in shows, before opening or clicking anything else`];
+    }
+    return [];
+  });
 }
 
 interface AssertionText {

@@ -194,6 +194,16 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     expect(uncoveredParts('log in, then log out and see the sign-in page', loggedOut("await expect(page).toHaveTitle('Sign in - Scribe demo');"))).toEqual([]);
   });
 
+  it('a request only to sign in and see something: what signing in leads to, not a page the spec opens after it', () => {
+    const request = 'sign in and see the products';
+    const shop = (after: string) => spec(`  await page.goto('/');\n  await page.getByTestId('username').fill(process.env.E2E_USERNAME ?? '');\n  await page.getByTestId('password').fill(process.env.E2E_PASSWORD ?? '');\n  await page.getByTestId('login-button').click();\n${after}\n  await expect(page.getByTestId('products-heading')).toHaveText('Products');`);
+    expect(uncoveredParts(request, shop("  await page.goto('/products');"))).toEqual([expect.stringContaining("after signing in the spec goes on by itself (line 8: page.goto('/products'))")]);
+    expect(uncoveredParts(request, shop("  await page.getByTestId('nav-products').click();"))).toEqual([expect.stringContaining("(line 8: page.getByTestId('nav-products').click())")]);
+    // Waiting for where signing in leads is not going on by itself; nor is acting after signing in when the request asks for more.
+    expect(uncoveredParts(request, shop("  await page.waitForURL('**/products');"))).toEqual([]);
+    expect(uncoveredParts('sign in, add the desk lamp to the cart and see the cart total', spec(`${SIGN_IN}\n  await page.goto('/products');\n  await page.getByTestId('add-to-cart').click();\n  await page.goto('/cart');\n  await expect(page.getByTestId('cart-total')).toHaveText('Total: $25');`))).toEqual([]);
+  });
+
   it('still covered by a plain pattern of the quote, anchored or escaped', () => {
     expect(uncoveredParts(REQUEST, spec(`${MUG}\n  await expect(page.getByTestId('cart-total')).toHaveText(/^total: \\$8$/i);`))).toEqual([]);
   });
