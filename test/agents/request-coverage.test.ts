@@ -204,6 +204,14 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     expect(uncoveredParts('sign in, add the desk lamp to the cart and see the cart total', spec(`${SIGN_IN}\n  await page.goto('/products');\n  await page.getByTestId('add-to-cart').click();\n  await page.goto('/cart');\n  await expect(page.getByTestId('cart-total')).toHaveText('Total: $25');`))).toEqual([]);
   });
 
+  it('a URL check the first page passes too does not show the named page was reached', () => {
+    const request = 'sign in and see the products';
+    const shop = (check: string) => spec(`  await page.goto('/');\n  await page.getByTestId('username').fill(process.env.E2E_USERNAME ?? '');\n  await page.getByTestId('password').fill(process.env.E2E_PASSWORD ?? '');\n  await page.getByTestId('login-button').click();\n  await expect(page).toHaveURL(${check});`);
+    expect(uncoveredParts(request, shop('/\\/(products)?$/'))).toEqual([expect.stringContaining('expects to see "the products" but no assertion checks it')]);
+    expect(uncoveredParts(request, shop('/\\/products$/'))).toEqual([]);
+    expect(uncoveredParts(request, shop("'/products'"))).toEqual([]);
+  });
+
   it('still covered by a plain pattern of the quote, anchored or escaped', () => {
     expect(uncoveredParts(REQUEST, spec(`${MUG}\n  await expect(page.getByTestId('cart-total')).toHaveText(/^total: \\$8$/i);`))).toEqual([]);
   });
