@@ -157,11 +157,11 @@ function readRequest(description: string): ReadRequest {
   const unquotedOutcome = outcome.replace(QUOTED, ' ');
   const doing = withoutPagePaths(text.slice(0, split).toLowerCase().replace(QUOTED, ' '));
   const named = namedActionWords(doing);
+  const kinds = namedActions(doing);
   const actions: ActionNeed[] = [];
   for (const need of ACTION_NEEDS) if (need.verbs.test(doing)) actions.push(need);
-  if (namedActions(doing).includes('log in')) actions.push({ name: 'sign in', verbs: /$^/, methods: TYPING, advice: 'fill the sign-in form with the declared credentials and submit it' });
+  if (kinds.includes('log in')) actions.push({ name: 'sign in', verbs: /$^/, methods: TYPING, advice: 'fill the sign-in form with the declared credentials and submit it' });
   if (actions.length === 0 && named.length > 0) actions.push({ name: named.join(', '), verbs: /$^/, methods: ANY_CHANGE, advice: 'click, fill or press what the request names' });
-  const kinds = namedActions(doing);
   return {
     outcome: unquotedOutcome,
     signInOnly: kinds.length === 1 && kinds[0] === 'log in',
