@@ -113,6 +113,18 @@ export function enclosingFunction(node: ts.Node): ts.SignatureDeclaration | unde
   return undefined;
 }
 
+/** The `return` statements of a function's body, not those of functions (or classes) written inside it. */
+export function returnStatements(body: ts.Node): ts.ReturnStatement[] {
+  const found: ts.ReturnStatement[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isReturnStatement(node)) found.push(node);
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(body, visit);
+  return found;
+}
+
 export function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
   for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (ts.isClassLike(n)) return n;
   return undefined;

@@ -1,8 +1,11 @@
 /** Which Playwright object a value holds (a Page, a Locator, a frame, ...), from how it was made or declared. */
 import { ts } from '../util/typescript.js';
 import { fixtureKind, kindFromTypeName, kindOfCall, type ValueKind } from './playwright-api.ts';
-import { findThisAssignment } from './syntax.ts';
+import { MemoKey } from './parsed-spec.ts';
+import { enclosingClass, findThisAssignment, returnStatements } from './syntax.ts';
 import { ValueModel } from './values.ts';
+
+const CLASSES_IN_FILE = new MemoKey<readonly ts.ClassLikeDeclaration[]>('the classes declared in the file');
 
 export class KindModel extends ValueModel {
   private readonly kinds = new Map<ts.Node, ValueKind>();
@@ -104,14 +107,17 @@ export class KindModel extends ValueModel {
     return returned.length === 1 ? returned[0] : undefined;
   }
 
-  private classes(): ts.ClassLikeDeclaration[] {
-    const found: ts.ClassLikeDeclaration[] = [];
-    const visit = (node: ts.Node): void => {
-      if (ts.isClassLike(node)) found.push(node);
-      ts.forEachChild(node, visit);
-    };
-    visit(this.sourceFile);
-    return found;
+  /** The classes declared in the file, found once. */
+  private classes(): readonly ts.ClassLikeDeclaration[] {
+    return this.memo(CLASSES_IN_FILE, this.sourceFile, () => {
+      const found: ts.ClassLikeDeclaration[] = [];
+      const visit = (node: ts.Node): void => {
+        if (ts.isClassLike(node)) found.push(node);
+        ts.forEachChild(node, visit);
+      };
+      visit(this.sourceFile);
+      return found;
+    });
   }
 
   /** The member of the class `node` is in with that name, when it is of the kind asked for. */
@@ -160,20 +166,7 @@ export class KindModel extends ValueModel {
 
 /** The values a method's or getter's `return`s give (not those of functions inside it); undefined for a bare `return`. */
 function returnsOf(member: ts.MethodDeclaration | ts.GetAccessorDeclaration): Array<ts.Expression | undefined> {
-  const returned: Array<ts.Expression | undefined> = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
-    if (ts.isReturnStatement(node)) returned.push(node.expression);
-    ts.forEachChild(node, visit);
-  };
-  if (member.body) ts.forEachChild(member.body, visit);
-  return returned;
-}
-
-function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
-  let cls: ts.Node | undefined = node.parent;
-  while (cls && !ts.isClassLike(cls)) cls = cls.parent;
-  return cls && ts.isClassLike(cls) ? cls : undefined;
+  return member.body ? returnStatements(member.body).map((statement) => statement.expression) : [];
 }
 
 function kindFromTypeNode(type: ts.TypeNode): ValueKind | undefined {

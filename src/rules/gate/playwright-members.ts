@@ -8,7 +8,7 @@ import { ts } from '../../util/typescript.js';
 import { isValueReference } from '../utils/ast.ts';
 import { isExtendArgument, isFixtureCallback, isFixtureRooted, isPlainData } from '../utils/untrusted-values.ts';
 import { GlobalsPolicy } from './globals.ts';
-import { isAssignmentTarget } from '../../analysis/syntax.ts';
+import { isAssignmentTarget, returnStatements } from '../../analysis/syntax.ts';
 import { INHERITED, shorten } from './policy.ts';
 
 const BUILT_IN_MATCHERS = /^to(Match|Have)(Snapshot|Screenshot|InlineSnapshot)$|^toThrowErrorMatching/;
@@ -206,12 +206,7 @@ function matcherPassDependsOnInput(model: SpecModel, fn: ts.FunctionLikeDeclarat
   const body = fn.body;
   if (!body) return false;
   if (!ts.isBlock(body)) returned(body);
-  const walk = (node: ts.Node): void => {
-    if (ts.isFunctionLike(node)) return;
-    if (ts.isReturnStatement(node) && node.expression) returned(node.expression);
-    ts.forEachChild(node, walk);
-  };
-  if (ts.isBlock(body)) ts.forEachChild(body, walk);
+  else for (const statement of returnStatements(body)) if (statement.expression) returned(statement.expression);
   return passes.length > 0 && passes.every((pass) => dependsOnInput(model, pass, fn, 0));
 }
 
