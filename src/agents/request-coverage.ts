@@ -84,8 +84,7 @@ const ACTION_NEEDS: readonly ActionNeed[] = [
 export function uncoveredParts(description: string, code: string, file = 'candidate.spec.ts'): string[] {
   const model = SpecModel.fromText(file, code);
   const request = readRequest(description);
-  // Each test's calls, the hooks that run before it first.
-  const tests = model.tests().map((test) => [...callsBefore(model, test), ...testCalls(model, test)]);
+  const tests = model.tests().map((test) => flowOf(model, [...callsBefore(model, test), ...testCalls(model, test)]));
   const assertions = assertionTexts(model, tests);
   const strings = codeStrings(model);
   const methods = stepMethods(model, tests, file, code);
@@ -204,19 +203,29 @@ function namedElementsIn(outcome: string): NamedElement[] {
   return found;
 }
 
+/** A test's calls (the hooks that run before it first), which of them act on the page, and which of those sign in. */
+interface TestFlow {
+  calls: readonly ts.CallExpression[];
+  acts: readonly boolean[];
+  signIn: ReadonlySet<number>;
+}
+
+function flowOf(model: SpecModel, calls: readonly ts.CallExpression[]): TestFlow {
+  const acts = calls.map((call) => classifyCall(model, call) === 'action');
+  return { calls, acts, signIn: signInSteps(model, calls, (index) => acts[index]!) };
+}
+
 /**
  * For a request only to sign in and see something: a test that, after signing in, opens a page or acts before its
  * last assertion sees where it went, not where signing in leads (a sign-in whose redirect is broken passes it).
  */
-function goesOnAfterSigningIn(model: SpecModel, tests: ReadonlyArray<readonly ts.CallExpression[]>): string[] {
-  return tests.flatMap((calls) => {
-    const isAction = calls.map((call) => classifyCall(model, call) === 'action');
-    const signIn = signInSteps(model, calls, (index) => isAction[index]!);
+function goesOnAfterSigningIn(model: SpecModel, tests: readonly TestFlow[]): string[] {
+  return tests.flatMap(({ calls, acts, signIn }) => {
     if (signIn.size === 0) return [];
     const lastAssertion = calls.findLastIndex((call) => model.expectation(call) !== undefined);
     for (let index = Math.max(...signIn) + 1; index < lastAssertion; index++) {
       const call = calls[index]!;
-      if (!isAction[index] && model.callee(call).name !== 'goto') continue;
+      if (!acts[index] && model.callee(call).name !== 'goto') continue;
       const { line } = model.position(call);
       return [`the request expects signing in to lead to what it names, but after signing in the spec goes on by itself (line ${line}: ${model.text(call).replace(/\s+/g, ' ')}) before its last assertion: assert what signing in shows, before opening or clicking anything else`];
     }
@@ -273,9 +282,9 @@ function countArgument(e: Expectation): number | undefined {
 }
 
 /** Whether a `toHaveURL` check holds on the path its test first opened (`page.goto('/')`), before anything was done. */
-function urlHoldsAtStart(model: SpecModel, e: Expectation, tests: ReadonlyArray<readonly ts.CallExpression[]>): boolean {
+function urlHoldsAtStart(model: SpecModel, e: Expectation, tests: readonly TestFlow[]): boolean {
   const [expected] = e.call.arguments;
-  const calls = tests.find((test) => test.includes(e.call));
+  const calls = tests.find((test) => test.calls.includes(e.call))?.calls;
   const opened = calls?.find((call) => model.callee(call).name === 'goto' && call.arguments[0] !== undefined);
   const path = opened ? model.stringValue(opened.arguments[0]!) : undefined;
   if (!expected || path === undefined || !URL.canParse(path, 'http://app.test')) return false;
@@ -296,15 +305,10 @@ const SWALLOWING = new Set(['allSettled', 'any']);
  * signs in and opens the cart shows nothing of what the first one added), whose subject is not a constant and
  * whose failure is not swallowed.
  */
-function assertionTexts(model: SpecModel, tests: ReadonlyArray<readonly ts.CallExpression[]>): AssertionText[] {
-  const acts = (calls: readonly ts.CallExpression[]) => calls.map((call) => classifyCall(model, call) === 'action');
-  const acting = tests.filter((calls) => acts(calls).some(Boolean));
-  const doing = acting.filter((calls) => {
-    const isAction = acts(calls);
-    const signIn = signInSteps(model, calls, (index) => isAction[index]!);
-    return isAction.some((action, index) => action && !signIn.has(index));
-  });
-  const running = new Set((doing.length > 0 ? doing : acting.length > 0 ? acting : tests).flat());
+function assertionTexts(model: SpecModel, tests: readonly TestFlow[]): AssertionText[] {
+  const acting = tests.filter((test) => test.acts.some(Boolean));
+  const doing = acting.filter((test) => test.acts.some((acts, index) => acts && !test.signIn.has(index)));
+  const running = new Set((doing.length > 0 ? doing : acting.length > 0 ? acting : tests).flatMap((test) => test.calls));
   return model
     .expectations()
     .filter((e) => running.has(e.call) && !constantSubject(model, e) && !swallowed(model, e.call))
@@ -419,16 +423,16 @@ function codeStrings(model: SpecModel): string[] {
  * The methods of the steps that act on the page, in every test and the hooks before it (helpers followed), and those done inside
  * the project's page objects and helpers the tests call (`await loginPage.signIn(user, pass)`).
  */
-function stepMethods(model: SpecModel, tests: ReadonlyArray<readonly ts.CallExpression[]>, file: string, code: string): Set<string> {
+function stepMethods(model: SpecModel, tests: readonly TestFlow[], file: string, code: string): Set<string> {
   const methods = new Set<string>();
   const other = new Set<string>();
-  for (const calls of tests) {
-    for (const call of calls) {
+  for (const { calls, acts } of tests) {
+    calls.forEach((call, index) => {
       const { name } = model.callee(call);
-      if (!name) continue;
-      if (classifyCall(model, call) === 'action') methods.add(name);
+      if (!name) return;
+      if (acts[index]) methods.add(name);
       else other.add(name);
-    }
+    });
   }
   if (other.size > 0) for (const name of pageObjectCalls(file, code, other)) methods.add(name);
   return methods;
