@@ -1,10 +1,14 @@
 import { ts } from '../util/typescript.js';
-import type { Expectation, SpecModel } from '../analysis/model.ts';
+import { isFunctionLike, type Expectation, type SpecModel } from '../analysis/model.ts';
 import { noOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 
 /** Matchers whose argument is the text, value, title or URL expected: a pattern there must say something. */
-const TEXT_MATCHERS = new Set(['toHaveText', 'toContainText', 'toHaveValue', 'toHaveTitle', 'toHaveURL', 'toMatch', 'toHaveAccessibleName', 'toHaveAccessibleDescription']);
+const TEXT_MATCHERS = new Set(['toHaveText', 'toContainText', 'toHaveValue', 'toHaveTitle', 'toHaveURL', 'toMatch', 'toHaveAccessibleName', 'toHaveAccessibleDescription', 'toHaveClass']);
+/** Matchers that take a list of texts, one per element: each item must say something. */
+const LIST_MATCHERS = new Set(['toHaveText', 'toContainText', 'toHaveClass', 'toHaveValues']);
+/** Texts a pattern that asserts only emptiness (`/^$/`, `/^\s*$/`) rejects. */
+const NON_EMPTY_PROBES = ['x', 'Lorem ipsum 42', '0'];
 /** Matchers that hold for any object: a locator or a pending promise is always truthy and defined. */
 const ALWAYS_ON_OBJECTS = new Set(['toBeTruthy', 'toBeDefined']);
 const ALWAYS_WHEN_NEGATED = new Set(['toBeFalsy', 'toBeUndefined', 'toBeNull']);
@@ -14,7 +18,7 @@ const SPECIFIC = 'assert what the request expects: the text, number or state the
 
 export default defineRule({
   id: 'no-vague-assertions',
-  description: 'Flags assertions any value satisfies (toContainText(/.+/), toBeGreaterThanOrEqual(0), toBeTruthy() on a locator) and .or() chains of guessed locators.',
+  description: 'Flags assertions any value satisfies (toContainText(/.+/), toHaveClass(/^(done)?$/), toBeGreaterThanOrEqual(0), toBeTruthy() on a locator, a toHaveURL predicate) and .or() chains of guessed locators.',
   fixable: false,
   options: noOptions,
   check(model) {
@@ -42,13 +46,19 @@ function vagueness(model: SpecModel, expectation: Expectation): string | undefin
   const anything = args.find((a) => isAnyMatcher(model, a));
   if (anything && !negated) return `\`${shown}\` accepts any value`;
   if (!negated && TEXT_MATCHERS.has(matcher) && args[0]) {
-    const pattern = regexSource(model, args[0]);
-    if (pattern !== undefined && !hasLiteral(pattern)) return `\`${shown}\` matches any text`;
-    if (matcher === 'toContainText' && model.stringValue(args[0]) === '') return `\`${shown}\` is contained in every text`;
+    const texts = LIST_MATCHERS.has(matcher) ? listItems(model, args[0]) : [args[0]];
+    for (const text of texts) {
+      const reason = patternVagueness(model, text, 'text');
+      if (reason) return `\`${shown}\` ${reason}`;
+      if (matcher === 'toContainText' && model.stringValue(text) === '') return `\`${shown}\` is contained in every text`;
+    }
+  }
+  if (!negated && matcher === 'toHaveURL' && args[0] && isFunctionLike(model.unwrap(args[0]))) {
+    return `\`${shown}\` hides which addresses it accepts (a predicate may accept the page the test started on)`;
   }
   if (!negated && matcher === 'toHaveAttribute' && args[1]) {
-    const pattern = regexSource(model, args[1]);
-    if (pattern !== undefined && !hasLiteral(pattern)) return `\`${shown}\` matches any value of the attribute`;
+    const reason = patternVagueness(model, args[1], 'value of the attribute');
+    if (reason) return `\`${shown}\` ${reason}`;
   }
   if (!negated && (matcher === 'toBeGreaterThanOrEqual' || matcher === 'toBeGreaterThan') && args[0]) {
     const bound = numberValue(model, args[0]);
@@ -80,11 +90,46 @@ function isAnyMatcher(model: SpecModel, expr: ts.Expression): boolean {
   return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'expect' && (callee.name.text === 'any' || callee.name.text === 'anything');
 }
 
-function regexSource(model: SpecModel, expr: ts.Expression): string | undefined {
+/** The items of a list argument (`toHaveText(['a', /b/])`), or the argument itself. */
+function listItems(model: SpecModel, expr: ts.Expression): ts.Expression[] {
   const value = model.resolve(model.unwrap(expr));
-  if (ts.isRegularExpressionLiteral(value)) return value.text.slice(1, value.text.lastIndexOf('/'));
-  if (ts.isNewExpression(value) && ts.isIdentifier(value.expression) && value.expression.text === 'RegExp' && value.arguments?.[0]) return model.stringValue(value.arguments[0]);
+  return ts.isArrayLiteralExpression(value) ? [...value.elements] : [expr];
+}
+
+/**
+ * Why a pattern says nothing, if it does not: it requires no particular character (`/.+/`, `/\w+/`), or all it
+ * names is optional, so an empty text matches too (`/^(done)?$/`, `/Saved|/`). A pattern that matches only
+ * an empty text (`/^$/`, `/^\s*$/`) asserts emptiness, which is something.
+ */
+function patternVagueness(model: SpecModel, expr: ts.Expression, what: string): string | undefined {
+  const pattern = regexOf(model, expr);
+  if (!pattern) return undefined;
+  const compiled = compile(pattern.source, pattern.flags);
+  if (hasLiteral(pattern.source)) return compiled?.test('') ? `matches an empty ${what} too (what the pattern names is optional)` : undefined;
+  const onlyEmpty = compiled !== undefined && compiled.test('') && !NON_EMPTY_PROBES.some((probe) => compiled.test(probe));
+  return onlyEmpty ? undefined : `matches any ${what}`;
+}
+
+function regexOf(model: SpecModel, expr: ts.Expression): { source: string; flags: string } | undefined {
+  const value = model.resolve(model.unwrap(expr));
+  if (ts.isRegularExpressionLiteral(value)) {
+    const end = value.text.lastIndexOf('/');
+    return { source: value.text.slice(1, end), flags: value.text.slice(end + 1) };
+  }
+  if (ts.isNewExpression(value) && ts.isIdentifier(value.expression) && value.expression.text === 'RegExp' && value.arguments?.[0]) {
+    const source = model.stringValue(value.arguments[0]);
+    const flags = value.arguments[1] ? model.stringValue(value.arguments[1]) : '';
+    return source === undefined ? undefined : { source, flags: flags ?? '' };
+  }
   return undefined;
+}
+
+function compile(source: string, flags: string): RegExp | undefined {
+  try {
+    return new RegExp(source, flags.replace(/[gy]/g, ''));
+  } catch {
+    return undefined;
+  }
 }
 
 function numberValue(model: SpecModel, expr: ts.Expression): number | undefined {

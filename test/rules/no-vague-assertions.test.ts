@@ -22,8 +22,39 @@ describe('no-vague-assertions', () => {
         "  const total = 3;",
         "  expect(total).toBeTruthy();",
         "  await expect(page.getByTestId('x')).toHaveText(/[x]/);",
+        "  await expect(page.getByTestId('item')).toHaveClass(/\\bdone\\b/);",
+        "  await expect(page.getByTestId('search-input')).toHaveValue(/^$/);",
+        "  await expect(page.getByTestId('note')).toHaveText(/^\\s*$/);",
+        "  await expect(page.getByTestId('rows')).toHaveText(['Milk', /^Bread \\d+$/]);",
+        "  await expect(page.getByTestId('menu')).toContainText(['File', 'Edit']);",
+        "  await expect(page).toHaveURL(/\\/products(\\?page=2)?$/);",
+        "  await expect(page).toHaveURL('/products');",
+        "  await expect(page.getByTestId('item')).not.toHaveClass(/(done)?/);",
       ]),
     ).toEqual([]);
+  });
+
+  it('flags patterns whose every named part is optional, vague items of a list and URL predicates', () => {
+    const issues = lint(
+      RULE,
+      inTest(
+        [
+          "  await expect(page.getByTestId('item')).toHaveClass(/^(done)?$/);",
+          "  await expect(page.getByTestId('status')).toContainText(/Saved|/);",
+          "  await expect(page.getByRole('status')).toContainText(['']);",
+          "  await expect(page.getByTestId('rows')).toHaveText(['Milk', /.+/]);",
+          "  const pattern = new RegExp('(Total: \\\\$8)?', 'i');",
+          "  await expect(page.getByTestId('total')).toHaveText(pattern);",
+          "  await expect(page).toHaveURL((url) => url.pathname === '/products' || url.pathname === '/');",
+          "  await expect(page).toHaveURL(/\\/?$/);",
+          "  await expect(page.getByTestId('link')).toHaveAttribute('class', /(active)?/);",
+        ].join('\n'),
+      ),
+    );
+    expect(issues.map((i) => i.line)).toEqual([4, 5, 6, 7, 9, 10, 11, 12]);
+    expect(issues[0]!.message).toContain('`toHaveClass(/^(done)?$/)` matches an empty text too (what the pattern names is optional)');
+    expect(issues[2]!.message).toContain("is contained in every text");
+    expect(issues[5]!.message).toContain('hides which addresses it accepts');
   });
 
   it('flags patterns any text matches, empty containment and any-value matchers', () => {
