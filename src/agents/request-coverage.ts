@@ -119,9 +119,9 @@ export function uncoveredParts(description: string, code: string, file = 'candid
     // A value (a total, a count) is seen by reading it, as a number or by its name: the "Added to your cart" flash
     // names the cart, not its total, and `toBeVisible()` of the total reads nothing.
     const valueWords = phrase.words.filter((w) => VALUE_WORDS.test(w));
-    const readsValue = (a: AssertionText) => !a.readsNothing && names(a) && (/\d/.test(a.text) || valueWords.some((w) => a.text.toLowerCase().includes(stem(w))));
+    const readsValue = (a: AssertionText) => !a.readsNothing && !a.beforeActing && names(a) && (/\d/.test(a.text) || valueWords.some((w) => a.text.toLowerCase().includes(stem(w))));
     if (!phrase.absence && valueWords.length > 0 && !shown.some(readsValue)) {
-      missing.push(`the request expects to see ${phrase.text}, a value, but no assertion reads it (one that it is visible shows it is there, not what it says): assert its text, e.g. toHaveText or toContainText with the value the request's actions make`);
+      missing.push(`the request expects to see ${phrase.text}, a value, but no assertion reads it after the spec acts (one that it is visible shows it is there, not what it says; one before acting shows what it was): assert its text, e.g. toHaveText or toContainText with the value the request's actions make`);
     }
   }
   // "See the result" is not shown by checks that only say what is not there (not the first text, no error).
@@ -249,6 +249,8 @@ interface AssertionText {
   ofPage: boolean;
   /** A URL check the page its test opened first passes too (`toHaveURL(/\/(products)?$/)` after `goto('/')`): it shows no page was reached. */
   holdsAtStart: boolean;
+  /** Every test that runs it acts (beyond signing in) only after it: it reads the page as it was before anything was done. */
+  beforeActing: boolean;
 }
 
 /** Matchers of the page as a whole. */
@@ -269,11 +271,18 @@ function passesHidden(e: Expectation): boolean {
   return HIDDEN_PASSING.has(e.matcher) || (e.matcher === 'toHaveCount' && countArgument(e) === 1);
 }
 
-/** It passes when nothing is there: hidden, none of it, an empty field or element. */
+/** It passes when nothing is there: hidden (`toBeVisible({ visible: false })` too), none of it, an empty field or element. */
 function meansAbsent(e: Expectation): boolean {
   const [expected] = e.call.arguments;
   const emptyValue = e.matcher === 'toHaveValue' && expected !== undefined && ts.isStringLiteralLike(expected) && expected.text === '';
-  return e.matcher === 'toBeHidden' || e.matcher === 'toBeEmpty' || emptyValue || (e.matcher === 'toHaveCount' && countArgument(e) === 0);
+  const turnedOff = (e.matcher === 'toBeVisible' && optionIsFalse(e, 'visible')) || (e.matcher === 'toBeAttached' && optionIsFalse(e, 'attached'));
+  return e.matcher === 'toBeHidden' || e.matcher === 'toBeEmpty' || emptyValue || turnedOff || (e.matcher === 'toHaveCount' && countArgument(e) === 0);
+}
+
+/** `{ visible: false }`: the option that turns a positive state matcher into its opposite. */
+function optionIsFalse(e: Expectation, option: string): boolean {
+  const [options] = e.call.arguments;
+  return options !== undefined && ts.isObjectLiteralExpression(options) && options.properties.some((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === option && p.initializer.kind === ts.SyntaxKind.FalseKeyword);
 }
 
 function countArgument(e: Expectation): number | undefined {
@@ -295,8 +304,10 @@ function urlHoldsAtStart(model: SpecModel, e: Expectation, tests: readonly TestF
   return text !== undefined && (text === url || text === path);
 }
 
-/** Promise combinators under which an assertion's failure fails nothing. */
-const SWALLOWING = new Set(['allSettled', 'any']);
+/** Promise combinators under which an assertion's failure fails nothing (`race`: the first to settle decides, the rest are never awaited). */
+const SWALLOWING = new Set(['allSettled', 'any', 'race']);
+/** Calls that keep a callback for later, when an event comes or a timer fires: an assertion in it may never run. */
+const DEFERRING = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'route', 'routeWebSocket', 'addLocatorHandler', 'exposeFunction', 'exposeBinding', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask']);
 
 /**
  * The assertions that can show an outcome: those a test runs (in its body, its hooks or a helper it calls; a
@@ -311,7 +322,7 @@ function assertionTexts(model: SpecModel, tests: readonly TestFlow[]): Assertion
   const running = new Set((doing.length > 0 ? doing : acting.length > 0 ? acting : tests).flatMap((test) => test.calls));
   return model
     .expectations()
-    .filter((e) => running.has(e.call) && !constantSubject(model, e) && !swallowed(model, e.call))
+    .filter((e) => running.has(e.call) && !constantSubject(model, e) && !swallowed(model, e.call) && !deferred(model, e.call))
     .map((e) => {
       const subject = e.subject ? model.resolve(e.subject) : undefined;
       const nodes: ts.Node[] = [...(subject ? [subject] : []), ...e.call.arguments];
@@ -328,6 +339,7 @@ function assertionTexts(model: SpecModel, tests: readonly TestFlow[]): Assertion
         readsNothing: STATE_MATCHERS.has(e.matcher),
         ofPage: PAGE_MATCHERS.has(e.matcher),
         holdsAtStart: e.matcher === 'toHaveURL' && !e.negated && urlHoldsAtStart(model, e, tests),
+        beforeActing: readsBeforeActing(e.call, tests),
       };
     });
 }
@@ -340,7 +352,25 @@ function constantSubject(model: SpecModel, e: Expectation): boolean {
   return ts.isStringLiteralLike(returned) || ts.isNumericLiteral(returned) || returned.kind === ts.SyntaxKind.TrueKeyword || returned.kind === ts.SyntaxKind.FalseKeyword;
 }
 
-/** Inside `Promise.allSettled([...])` or `Promise.any([...])`, where a failed assertion fails nothing. */
+/** In a callback kept for an event or a timer (`page.once('dialog', …)`, `setTimeout(…)`): it runs only if that comes. */
+function deferred(model: SpecModel, call: ts.Node): boolean {
+  for (let node: ts.Node = call; node.parent; node = node.parent) {
+    const { parent } = node;
+    if (isFunctionLike(node) && ts.isCallExpression(parent) && parent.arguments.includes(node as ts.Expression) && DEFERRING.has(model.callee(parent).name ?? '')) return true;
+  }
+  return false;
+}
+
+/** Whether every test that runs an assertion acts, other than signing in, only after it. */
+function readsBeforeActing(call: ts.CallExpression, tests: readonly TestFlow[]): boolean {
+  const running = tests.filter((test) => test.calls.includes(call));
+  return running.length > 0 && running.every(({ calls, acts, signIn }) => {
+    const doing = acts.findIndex((acting, index) => acting && !signIn.has(index));
+    return doing >= 0 && calls.lastIndexOf(call) < doing;
+  });
+}
+
+/** Inside `Promise.allSettled([...])`, `Promise.any([...])` or `Promise.race([...])`, where a failed assertion fails nothing. */
 function swallowed(model: SpecModel, call: ts.Node): boolean {
   for (let node = call.parent; node && !isFunctionLike(node); node = node.parent) {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && model.text(node.expression.expression) === 'Promise' && SWALLOWING.has(node.expression.name.text)) return true;

@@ -164,6 +164,10 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     ['a pattern with alternatives that matches it', `  await expect(page.getByTestId('cart-total')).toHaveText(/Total: [$](8|0)/);`],
     ['a pattern of any number', `  await expect(page.getByTestId('cart-total')).toHaveText(/Total: \\$\\d+/);`],
     ['an assertion whose failure Promise.allSettled swallows', `  await Promise.allSettled([expect(page.getByTestId('cart-total')).toHaveText('Total: $8', { timeout: 1000 })]);`],
+    ['an assertion raced against one that settles first', `  await Promise.race([expect(page.getByTestId('cart-total')).toHaveText('Total: $8'), expect(page.getByTestId('cart-items')).toBeVisible()]);`],
+    ['an assertion in a dialog handler (the app opens none)', `  page.once('dialog', async () => {\n    await expect(page.getByTestId('cart-total')).toHaveText('Total: $8');\n  });`],
+    ['an assertion in a timer', `  setTimeout(() => expect(page.getByTestId('cart-total')).toHaveText('Total: $8'), 0);`],
+    ['the quote in a filter of an element asserted hidden through an option', `  await expect(page.getByTestId('cart-item').filter({ hasText: 'Total: $8' })).toBeVisible({ visible: false });`],
   ])('%s', (_, check) => {
     expect(uncoveredParts(REQUEST, spec(`${MUG}\n${check}`))).toEqual(missingTotal);
   });
@@ -233,11 +237,17 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     const request = 'sign in, add the desk lamp to the cart and see the cart total';
     const flashThenVisible = lamp("  await expect(page.getByTestId('added-message')).toHaveText('Added to your cart');\n  await page.getByTestId('nav-cart').click();\n  await expect(page.getByTestId('cart-total')).toBeVisible();");
     expect(uncoveredParts(request, flashThenVisible)).toEqual([
-      'the request expects to see "the cart total", a value, but no assertion reads it (one that it is visible shows it is there, not what it says): assert its text, e.g. toHaveText or toContainText with the value the request\'s actions make',
+      'the request expects to see "the cart total", a value, but no assertion reads it after the spec acts (one that it is visible shows it is there, not what it says; one before acting shows what it was): assert its text, e.g. toHaveText or toContainText with the value the request\'s actions make',
     ]);
     // Read by its name, or as a number on an element the phrase names.
     expect(uncoveredParts(request, lamp("  await page.goto('/cart');\n  await expect(page.getByTestId('cart-total')).toHaveText('Total: $25');"))).toEqual([]);
     expect(uncoveredParts(request, lamp("  await page.goto('/cart');\n  await expect(page.getByTestId('cart-summary')).toContainText('$25');"))).toEqual([]);
+    // Read before anything was done, it shows the total as it was.
+    const readFirst = spec(`${SIGN_IN}\n  await page.goto('/cart');\n  await expect(page.getByTestId('cart-total')).toHaveText('Total: $0');\n  await page.goto('/product?id=lamp');\n  await page.getByTestId('add-to-cart').click();\n  await expect(page.getByTestId('added-message')).toBeVisible();`);
+    expect(uncoveredParts(request, readFirst)).toEqual([expect.stringContaining('a value, but no assertion reads it after the spec acts')]);
+    expect(uncoveredParts(request, `${readFirst.replace(/\n {2}await page\.screenshot/, "\n  await page.goto('/cart');\n  await expect(page.getByTestId('cart-total')).toHaveText('Total: $25');\n  await page.screenshot")}`)).toEqual([]);
+    // A request only to sign in and see a value reads it after signing in, with nothing else done.
+    expect(uncoveredParts('sign in and see the cart total', spec(`${SIGN_IN}\n  await expect(page.getByTestId('cart-total')).toHaveText('Total: $0');`))).toEqual([]);
     // An element that is no value is still seen by being visible.
     expect(uncoveredParts('log in and see the dashboard', spec(`${SIGN_IN}\n  await expect(page.getByTestId('dashboard-heading')).toBeVisible();`))).toEqual([]);
   });
