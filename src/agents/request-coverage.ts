@@ -356,7 +356,7 @@ function constantSubject(model: SpecModel, e: Expectation): boolean {
 function deferred(model: SpecModel, call: ts.Node): boolean {
   for (let node: ts.Node = call; node.parent; node = node.parent) {
     const { parent } = node;
-    if (isFunctionLike(node) && ts.isCallExpression(parent) && parent.arguments.includes(node as ts.Expression) && DEFERRING.has(model.callee(parent).name ?? '')) return true;
+    if (isFunctionLike(node) && ts.isCallExpression(parent) && parent.arguments.includes(node) && DEFERRING.has(model.callee(parent).name ?? '')) return true;
   }
   return false;
 }

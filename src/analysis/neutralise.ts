@@ -273,8 +273,9 @@ const VALUE_SETTERS: ReadonlySet<string> = new Set(['fill', 'type', 'pressSequen
 
 /**
  * The assertions after the group under test that check only what one of its actions set on the same
- * locator: its typed or selected value (`toHaveValue` of the same value), its ticked state (`toBeChecked`
- * after `check()`, negated after `uncheck()`).
+ * locator: its typed or selected value (`toHaveValue` of the same value or a pattern it matches, the `value`
+ * property, `inputValue()` read), its ticked state (`toBeChecked`, the `checked` property or `isChecked()`
+ * after `check()`, negated after `uncheck()`), its focus.
  */
 function echoes(model: SpecModel, calls: readonly ts.CallExpression[], steps: readonly string[], group: ReadonlySet<number>): number[] {
   const first = Math.min(...group);
@@ -290,21 +291,73 @@ function echoes(model: SpecModel, calls: readonly ts.CallExpression[], steps: re
 
 function echoOf(model: SpecModel, action: ts.CallExpression, expectation: Expectation): boolean {
   const { name, receiver } = model.callee(action);
-  if (!name || !receiver || !expectation.subject || !sameText(model, receiver, expectation.subject)) return false;
+  if (!name || !receiver || !expectation.subject) return false;
+  const read = fieldRead(model, expectation.subject);
+  if (read) return sameText(model, receiver, read.element) && readEchoes(model, name, action, read.method, expectation);
+  if (!sameText(model, receiver, expectation.subject)) return false;
   // Acting on an element focuses it; what a field holds after the spec typed into it is the spec's own doing.
   if (expectation.matcher === 'toBeFocused') return true;
-  const [expected] = expectation.call.arguments;
+  const [first, second] = expectation.call.arguments;
+  if (expectation.matcher === 'toHaveJSProperty' && first !== undefined && second !== undefined) {
+    const property = model.stringValue(first);
+    if (property === 'value') return VALUE_SETTERS.has(name) && !expectation.negated && holdsTyped(model, action, second);
+    return property === 'checked' && ticks(name, expectation.negated !== (second.kind === ts.SyntaxKind.FalseKeyword));
+  }
   if (VALUE_SETTERS.has(name)) {
     if (expectation.matcher === 'toBeEmpty') return true;
-    if (expectation.matcher !== 'toHaveValue' || expected === undefined) return false;
+    if (expectation.matcher !== 'toHaveValue' || first === undefined) return false;
     // `not.toHaveValue('')`: the field holds something, what the spec typed.
-    if (expectation.negated) return model.stringValue(expected) === '';
-    return action.arguments[0] !== undefined && sameText(model, action.arguments[0], expected);
+    if (expectation.negated) return model.stringValue(first) === '';
+    return holdsTyped(model, action, first);
   }
-  if (expectation.matcher !== 'toBeChecked' || expectation.call.arguments.length > 0) return false;
-  if (name === 'check') return !expectation.negated;
-  if (name === 'uncheck') return expectation.negated;
-  return false;
+  if (expectation.matcher !== 'toBeChecked' || first !== undefined) return false;
+  return ticks(name, expectation.negated);
+}
+
+/** Reads of a field's own state, which echo what the spec set on it. */
+const FIELD_READS = new Set(['inputValue', 'isChecked']);
+/** Matchers that compare a read with the value expected. */
+const EQUALITY = new Set(['toBe', 'toEqual', 'toStrictEqual', 'toMatch']);
+
+/** `expect.poll(() => field.inputValue())`, `expect(await field.isChecked())`: the field and what is read of it. */
+function fieldRead(model: SpecModel, subject: ts.Expression): { element: ts.Expression; method: string } | undefined {
+  let value = model.unwrap(model.resolve(model.unwrap(subject)));
+  if (ts.isArrowFunction(value) && !ts.isBlock(value.body)) value = model.unwrap(value.body);
+  if (ts.isAwaitExpression(value)) value = model.unwrap(value.expression);
+  if (!ts.isCallExpression(value)) return undefined;
+  const { name, receiver } = model.callee(value);
+  return name && receiver && FIELD_READS.has(name) ? { element: receiver, method: name } : undefined;
+}
+
+function readEchoes(model: SpecModel, action: string, call: ts.CallExpression, read: string, expectation: Expectation): boolean {
+  const [expected] = expectation.call.arguments;
+  if (read === 'isChecked') {
+    const ticked = expectation.matcher === 'toBeTruthy' || (expectation.matcher === 'toBe' && expected?.kind === ts.SyntaxKind.TrueKeyword);
+    const unticked = expectation.matcher === 'toBeFalsy' || (expectation.matcher === 'toBe' && expected?.kind === ts.SyntaxKind.FalseKeyword);
+    return (ticked || unticked) && ticks(action, expectation.negated !== unticked);
+  }
+  return VALUE_SETTERS.has(action) && !expectation.negated && EQUALITY.has(expectation.matcher) && expected !== undefined && holdsTyped(model, call, expected);
+}
+
+/** `check()` then a ticked state, `uncheck()` then an unticked one. */
+function ticks(action: string, unticked: boolean): boolean {
+  return action === 'check' ? !unticked : action === 'uncheck' && unticked;
+}
+
+/** Whether what an assertion expects is what the action typed: the same value, or a pattern it matches (`/^zebra$/` after `fill('zebra')`). */
+function holdsTyped(model: SpecModel, action: ts.CallExpression, expected: ts.Expression): boolean {
+  const [typed] = action.arguments;
+  if (typed === undefined) return false;
+  if (sameText(model, typed, expected)) return true;
+  const value = model.stringValue(typed);
+  const pattern = model.resolve(model.unwrap(expected));
+  if (value === undefined || !ts.isRegularExpressionLiteral(pattern)) return false;
+  const end = pattern.text.lastIndexOf('/');
+  try {
+    return new RegExp(pattern.text.slice(1, end), pattern.text.slice(end + 1).replace(/[gy]/g, '')).test(value);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -79,6 +79,27 @@ describe('neutraliseActions', () => {
     expect(unticked.text).not.toContain('toBeChecked');
   });
 
+  it('knows the echoes a pattern, a property or a read of the field spells: /^zebra$/, checked: true, expect.poll of inputValue', () => {
+    const search = (assertion: string) => wrap(`  await page.goto('/search');\n  await page.getByTestId('search-input').fill('zebra');\n  await page.getByTestId('search-input').press('Enter');\n  await expect(page.getByTestId('search-results')).toBeEmpty();\n  ${assertion}`);
+    for (const echo of [
+      "await expect(page.getByTestId('search-input')).toHaveValue(/^zebra$/);",
+      "await expect(page.getByTestId('search-input')).toHaveJSProperty('value', 'zebra');",
+      "await expect.poll(() => page.getByTestId('search-input').inputValue()).toBe('zebra');",
+      "expect(await page.getByTestId('search-input').inputValue()).toMatch(/zeb/);",
+    ]) expect(neutraliseActions(search(echo)).tests[0]!.checkLines, echo).toEqual([7]);
+    // What the app made of it, or another field, is no echo.
+    for (const kept of [
+      "await expect(page.getByTestId('search-input')).toHaveValue(/^ZEBRA$/);",
+      "await expect.poll(() => page.getByTestId('search-status').innerText()).toBe('zebra');",
+      "await expect.poll(() => page.getByTestId('other-input').inputValue()).toBe('zebra');",
+    ]) expect(neutraliseActions(search(kept)).tests[0]!.checkLines, kept).toEqual([7, 8]);
+    const tick = (assertion: string) => wrap(`  await page.goto('/todos');\n  await page.getByTestId('todo-toggle').check();\n  ${assertion}`);
+    for (const echo of ["await expect(page.getByTestId('todo-toggle')).toHaveJSProperty('checked', true);", "expect(await page.getByTestId('todo-toggle').isChecked()).toBe(true);", "await expect.poll(() => page.getByTestId('todo-toggle').isChecked()).toBeTruthy();"]) {
+      expect(neutraliseActions(tick(echo)).tests[0]!.checkLines, echo).toEqual([]);
+    }
+    expect(neutraliseActions(tick("await expect(page.getByTestId('todo-toggle')).toHaveJSProperty('checked', false);")).tests[0]!.checkLines).toEqual([6]);
+  });
+
   it('keeps an assertion on the same element that checks what the app made of the action', () => {
     const formatted = neutraliseActions(wrap(`  await page.goto('/phone');\n  await page.getByLabel('Phone').fill('1234567890');\n  await page.getByLabel('Phone').blur();\n  await expect(page.getByLabel('Phone')).toHaveValue('(123) 456-7890');`));
     expect(formatted.text).toContain("toHaveValue('(123) 456-7890')");
