@@ -95,6 +95,10 @@ export function uncoveredParts(description: string, code: string, file = 'candid
   // What the request expects to see is not shown by an element being in the page: a hidden one is too.
   const shown = positive.filter((a) => !a.presenceOnly);
   const onlyPresent = (matches: (a: AssertionText) => boolean) => (positive.some((a) => a.presenceOnly && matches(a)) ? ` (a hidden element passes its assertion too: toBeAttached, a count of one, an attribute or role show it is in the page, not that it is seen; assert it is visible or its text)` : '');
+  for (const quote of request.referredInputs) {
+    // "add a todo "Pay rent" and see it": the page shows it, not the field it was typed into.
+    if (!shown.some((a) => a.matcher !== 'toHaveValue' && quotedIn(quote, a))) missing.push(`the request refers back to "${quote}" and expects to see it, but no assertion checks that the page shows it: assert it where it appears, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
+  }
   for (const quote of request.quotedOutcomes) {
     if (!shown.some((a) => quotedIn(quote, a))) missing.push(`the request expects "${quote}" but no assertion checks it${onlyPresent((a) => quotedIn(quote, a))}: assert it, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
   }
@@ -142,6 +146,8 @@ interface ReadRequest {
   signInOnly: boolean;
   quotedOutcomes: string[];
   quotedInputs: string[];
+  /** The quoted inputs the outcome refers back to ("see it", "see them in the list"): to be seen, not only typed. */
+  referredInputs: string[];
   counts: Array<{ phrase: string; digits: string }>;
   namedElements: NamedElement[];
   actions: ActionNeed[];
@@ -166,10 +172,21 @@ function readRequest(description: string): ReadRequest {
     signInOnly: kinds.length === 1 && kinds[0] === 'log in',
     quotedOutcomes: quotes.filter((q) => q.at >= split).map((q) => q.value),
     quotedInputs: quotes.filter((q) => q.at < split).map((q) => q.value),
+    referredInputs: referredInputs(outcome, quotes.filter((q) => q.at < split).map((q) => q.value)),
     counts: countsIn(unquotedOutcome),
     namedElements: namedElementsIn(unquotedOutcome),
     actions,
   };
+}
+
+/**
+ * "see it (in the list)" refers to the last quoted input, "see them" to all of them; "check that it shows
+ * "Saved"" names its own outcome.
+ */
+function referredInputs(outcome: string, inputs: readonly string[]): string[] {
+  const pronoun = new RegExp(`^(?:${OUTCOME_MARKER.source})\\s+(it|them)(?=\\s+(?:in|on|at|under|among|listed|added|shown|there|again)\\b|\\s*(?:[,.;!]|$))`).exec(outcome)?.[1];
+  if (!pronoun || inputs.length === 0) return [];
+  return pronoun === 'it' ? inputs.slice(-1) : [...inputs];
 }
 
 function countsIn(outcome: string): Array<{ phrase: string; digits: string }> {
@@ -234,6 +251,7 @@ function goesOnAfterSigningIn(model: SpecModel, tests: readonly TestFlow[]): str
 }
 
 interface AssertionText {
+  matcher: string;
   /** The matcher call (without the expect's message) with its subject followed through variables, and the string values it names. */
   text: string;
   /** Its regular expressions: a quoted text they hold is checked. */
@@ -331,6 +349,7 @@ function assertionTexts(model: SpecModel, tests: readonly TestFlow[]): Assertion
       const written = `expect(${subject ? shownText(model, subject) : ''}).${[...e.modifiers, e.matcher].join('.')}(${e.call.arguments.map((a) => model.text(a)).join(', ')})`;
       const absent = meansAbsent(e);
       return {
+        matcher: e.matcher,
         text: [written, ...values.filter((v) => typeof v === 'string')].join(' '),
         patterns: values.filter((v) => v instanceof RegExp),
         negated: e.negated,

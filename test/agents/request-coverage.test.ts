@@ -252,6 +252,18 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     expect(uncoveredParts('log in and see the dashboard', spec(`${SIGN_IN}\n  await expect(page.getByTestId('dashboard-heading')).toBeVisible();`))).toEqual([]);
   });
 
+  it('"see it" asks to see the quoted input on the page: the list visible, or the field holding it, does not show it', () => {
+    const todo = (assertion: string) => spec(`  await page.goto('/todos');\n  await page.getByTestId('new-todo-input').fill('Pay rent');\n  await page.getByTestId('new-todo-input').press('Enter');\n  ${assertion}`);
+    const request = 'add a todo "Pay rent" and see it in the list';
+    const notSeen = [expect.stringContaining('the request refers back to "Pay rent" and expects to see it, but no assertion checks that the page shows it')];
+    expect(uncoveredParts(request, todo("await expect(page.getByTestId('todo-list')).toBeVisible();"))).toEqual(notSeen);
+    expect(uncoveredParts(request, todo("await expect(page.getByTestId('new-todo-input')).toHaveValue('Pay rent');"))).toEqual(notSeen);
+    expect(uncoveredParts(request, todo("await expect(page.getByTestId('todo-list')).toContainText('Pay rent');"))).toEqual([]);
+    expect(uncoveredParts('add the todos "Milk" and "Eggs" and see them', spec(`  await page.goto('/todos');\n  for (const title of ['Milk', 'Eggs']) await page.getByTestId('new-todo-input').fill(title);\n  await expect(page.getByTestId('todo-title')).toHaveText(['Milk']);`))).toEqual([expect.stringContaining('refers back to "Eggs"')]);
+    // "it" that names its own outcome is not the input.
+    expect(uncoveredParts('save the name "Ada" and check that it shows "Saved"', spec(`  await page.goto('/settings');\n  await page.getByLabel('Name').fill('Ada');\n  await page.getByRole('button', { name: 'Save' }).click();\n  await expect(page.getByRole('status')).toHaveText('Saved');`))).toEqual([]);
+  });
+
   it('an empty list may be shown by a negated assertion', () => {
     expect(uncoveredParts('search for "zebra" and see that there are no results', spec(`  await page.goto('/search');\n  await page.getByRole('searchbox').fill('zebra');\n  await page.keyboard.press('Enter');\n  await expect(page.getByTestId('search-result')).not.toBeVisible();`))).toEqual([]);
   });
