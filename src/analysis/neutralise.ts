@@ -292,6 +292,7 @@ function echoes(model: SpecModel, calls: readonly ts.CallExpression[], steps: re
 function echoOf(model: SpecModel, action: ts.CallExpression, expectation: Expectation): boolean {
   const { name, receiver } = model.callee(action);
   if (!name || !receiver || !expectation.subject) return false;
+  if (expectation.matcher === 'toMatchAriaSnapshot') return VALUE_SETTERS.has(name) && !expectation.negated && snapshotEchoes(model, action, expectation);
   const read = fieldRead(model, expectation.subject);
   if (read) return sameText(model, receiver, read.element) && readEchoes(model, name, action, read.method, expectation);
   if (!sameText(model, receiver, expectation.subject)) return false;
@@ -312,6 +313,35 @@ function echoOf(model: SpecModel, action: ts.CallExpression, expectation: Expect
   }
   if (expectation.matcher !== 'toBeChecked' || first !== undefined) return false;
   return ticks(name, expectation.negated);
+}
+
+/** Roles whose value in an ARIA snapshot is what the field holds: what the spec typed into it. */
+const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+/** Roles whose name is a fixed label of a control, the same before and after any action. */
+const LABELLED_CONTROLS = new Set(['button', 'link', 'form', 'search']);
+/** One line of an ARIA snapshot: `- role "name" [attributes]: value`. */
+const SNAPSHOT_LINE = /^\s*-\s+([a-z]+)(?:\s+("(?:[^"\\]|\\.)*"|\/(?:[^/\\]|\\.)*\/))?(?:\s*\[[^\]]*\])*\s*(?::\s*(.*))?$/;
+
+/**
+ * An ARIA snapshot whose only content is the value of a field the action typed into (`- searchbox "Search":
+ * locators`): its other lines are containers and fixed labels of controls, which hold before any action.
+ */
+function snapshotEchoes(model: SpecModel, action: ts.CallExpression, expectation: Expectation): boolean {
+  const [template] = expectation.call.arguments;
+  const typed = action.arguments[0] ? model.stringValue(action.arguments[0]) : undefined;
+  const text = template ? model.stringValue(template) : undefined;
+  if (typed === undefined || text === undefined) return false;
+  let echoed = false;
+  for (const line of text.split('\n').filter((l) => l.trim() !== '')) {
+    const [, role = '', name, value = ''] = SNAPSHOT_LINE.exec(line) ?? [];
+    if (!role) return false;
+    const shown = value.trim().replace(/^"(.*)"$/, '$1');
+    if (FIELD_ROLES.has(role) && shown !== '') {
+      if (shown !== typed) return false;
+      echoed = true;
+    } else if (shown !== '' || (name !== undefined && !FIELD_ROLES.has(role) && !LABELLED_CONTROLS.has(role))) return false;
+  }
+  return echoed;
 }
 
 /** Reads of a field's own state, which echo what the spec set on it. */
