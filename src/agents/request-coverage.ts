@@ -69,6 +69,8 @@ interface ActionNeed {
   advice: string;
 }
 
+/** Verbs of a request that has the spec type or write something of its own choosing. */
+const WRITING = /\b(?:add|create|post|publish|send|comment|reply|rename|edit|change|update|set|enter|type|write|fill|search|filter|invite|import|paste|submit|register|sign(?:ing)?[ -]?up|compose|name|title|label|tag)(?:s|es|ed|d|ing)?\b/;
 const TYPING = new Set(['fill', 'type', 'pressSequentially', 'insertText', 'selectOption']);
 const ANY_CHANGE = new Set(['fill', 'type', 'pressSequentially', 'insertText', 'click', 'dblclick', 'tap', 'press', 'check', 'uncheck', 'setChecked', 'selectOption', 'setInputFiles', 'dragTo', 'dragAndDrop', 'clear', 'down', 'up', 'dispatchEvent']);
 
@@ -99,7 +101,13 @@ export function uncoveredParts(description: string, code: string, file = 'candid
     // "add a todo "Pay rent" and see it": the page shows it, not the field it was typed into.
     if (!shown.some((a) => a.matcher !== 'toHaveValue' && quotedIn(quote, a))) missing.push(`the request refers back to "${quote}" and expects to see it, but no assertion checks that the page shows it: assert it where it appears, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
   }
+  const typed = typedValues(model, tests);
   for (const quote of request.quotedOutcomes) {
+    const typing = request.asksToWrite || request.quotedInputs.some((input) => normal(input).includes(normal(quote))) ? undefined : typed.find((t) => normal(t.value).includes(normal(quote)));
+    if (typing) {
+      missing.push(`the request expects the app to show "${quote}", but the spec types it itself (line ${typing.line}), so the page shows it whatever the app does: type only what the request gives, and assert "${quote}" where the app shows it`);
+      continue;
+    }
     if (!shown.some((a) => quotedIn(quote, a))) missing.push(`the request expects "${quote}" but no assertion checks it${onlyPresent((a) => quotedIn(quote, a))}: assert it, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
   }
   for (const quote of request.quotedInputs) {
@@ -146,6 +154,8 @@ interface ReadRequest {
   signInOnly: boolean;
   quotedOutcomes: string[];
   quotedInputs: string[];
+  /** It asks to type, add or write something, so the spec may type what it expects to see. */
+  asksToWrite: boolean;
   /** The quoted inputs the outcome refers back to ("see it", "see them in the list"): to be seen, not only typed. */
   referredInputs: string[];
   counts: Array<{ phrase: string; digits: string }>;
@@ -172,11 +182,20 @@ function readRequest(description: string): ReadRequest {
     signInOnly: kinds.length === 1 && kinds[0] === 'log in',
     quotedOutcomes: quotes.filter((q) => q.at >= split).map((q) => q.value),
     quotedInputs: quotes.filter((q) => q.at < split).map((q) => q.value),
+    asksToWrite: WRITING.test(doing),
     referredInputs: referredInputs(outcome, quotes.filter((q) => q.at < split).map((q) => q.value)),
     counts: countsIn(unquotedOutcome),
     namedElements: namedElementsIn(unquotedOutcome),
     actions,
   };
+}
+
+/** The text values the tests type (`fill('1 item left')`), with their lines. */
+function typedValues(model: SpecModel, tests: readonly TestFlow[]): Array<{ value: string; line: number }> {
+  return tests.flatMap(({ calls }) => calls.flatMap((call) => {
+    const value = TYPING.has(model.callee(call).name ?? '') && call.arguments[0] ? model.stringValue(call.arguments[0]) : undefined;
+    return value ? [{ value, line: model.position(call).line }] : [];
+  }));
 }
 
 /**

@@ -264,6 +264,15 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     expect(uncoveredParts('save the name "Ada" and check that it shows "Saved"', spec(`  await page.goto('/settings');\n  await page.getByLabel('Name').fill('Ada');\n  await page.getByRole('button', { name: 'Save' }).click();\n  await expect(page.getByRole('status')).toHaveText('Saved');`))).toEqual([]);
   });
 
+  it('a quoted outcome the spec types itself is not the app showing it, unless the request asks to write it', () => {
+    const request = 'complete the "Buy milk" todo and see "1 item left"';
+    const titled = spec(`  await page.goto('/todos');\n  await page.getByTestId('new-todo-input').fill('1 item left');\n  await page.getByTestId('add-todo-button').click();\n  await expect(page.getByTestId('todo-list')).toContainText('1 item left');\n  await page.getByLabel('Complete Buy milk').check();`);
+    expect(uncoveredParts(request, titled)).toEqual([expect.stringContaining('the request expects the app to show "1 item left", but the spec types it itself (line 5)')]);
+    // A request to add or search has the spec type what it then looks for.
+    expect(uncoveredParts('add a todo and see "Buy bread" in the list', spec(`  await page.goto('/todos');\n  await page.getByTestId('new-todo-input').fill('Buy bread');\n  await page.getByTestId('new-todo-input').press('Enter');\n  await expect(page.getByTestId('todo-list')).toContainText('Buy bread');`))).toEqual([]);
+    expect(uncoveredParts('search the docs and see "Locators" in the results', spec(`  await page.goto('/search');\n  await page.getByRole('searchbox').fill('Locators');\n  await page.keyboard.press('Enter');\n  await expect(page.getByTestId('search-result')).toContainText(['Locators']);`))).toEqual([]);
+  });
+
   it('an empty list may be shown by a negated assertion', () => {
     expect(uncoveredParts('search for "zebra" and see that there are no results', spec(`  await page.goto('/search');\n  await page.getByRole('searchbox').fill('zebra');\n  await page.keyboard.press('Enter');\n  await expect(page.getByTestId('search-result')).not.toBeVisible();`))).toEqual([]);
   });
