@@ -127,6 +127,8 @@ function run(command, commandArgs, cwd) {
 /** Every finding of both tools on one source, with stable ids (tool|source|file|line|rule). */
 function measure(source) {
   const { cwd, files } = specFiles(source);
+  // Without files both tools would check the whole folder (or nothing) and the counts would compare nothing.
+  if (files.length === 0) throw new Error(`${source.name}: no file under ${cwd} matches ${source.include}; a snapshot can leave tests out (export-ignore in .gitattributes): extract them from the commit's blobs`);
   const scribeArgs = (config) => ['validate', ...config, '--json', '--type-checker', typeChecker, ...files];
   let scribe = run(path.join(root, 'bin', 'scribe.js'), scribeArgs([]), cwd);
   // Exit 2 with "configuration error": the suite's Playwright config does not load here (its packages are not
