@@ -15,6 +15,7 @@ import { fenced } from '../test/fixtures/model-answers.ts';
 import { makeScribeProject } from '../test/fixtures/scribe-project.ts';
 import { bundledRunTarget } from '../test/fixtures/run-target.ts';
 import { ANSWERS, answerKind, EXTRA_CASES } from './fixtures/proof-red-team.ts';
+import { ROUND4 } from './fixtures/proof-red-team-r4.ts';
 import { APPS, CASES, serveApp, snapshot } from './mutation-cases.ts';
 
 interface Row {
@@ -29,7 +30,7 @@ const only = process.argv.slice(2);
 const cases = [...CASES, ...EXTRA_CASES];
 const files = new Map(Object.entries(APPS).map(([name, app]) => [name, snapshot(app.dir)]));
 const rows: Row[] = [];
-for (const answer of ANSWERS.filter((a) => only.length === 0 || only.includes(a.id))) {
+for (const answer of [...ANSWERS, ...ROUND4].filter((a) => only.length === 0 || only.includes(a.id))) {
   const c = cases.find((k) => k.name === answer.case);
   if (!c) throw new Error(`${answer.id}: no case ${answer.case}`);
   const app = await serveApp(files.get(c.app)!);
