@@ -10,6 +10,7 @@ import { defineRule, type Finding } from './types.ts';
 import { UNKNOWN_PART, selectorUses } from './utils/selectors.ts';
 import { MAX_DEPTH } from '../analysis/depth.ts';
 import { signInSteps } from '../analysis/sign-in-steps.ts';
+import { comparePaths, earliest, runPaths, type RunPath } from '../analysis/run-paths.ts';
 
 const Options = ruleOptions({
   /** How many of the nearest real test ids an unknown one is answered with. */
@@ -103,20 +104,15 @@ function checkAlongTheFlow(model: SpecModel, inventory: PageInventory, options: 
   const calls = [...model.calls].sort((a, b) => a.getEnd() - b.getEnd());
   const signIn = signInSteps(model, calls, () => true);
   const moves = calls.flatMap((call, index) => {
-    const name = model.callee(call).name;
-    if (name && NAMES_THE_PAGE.has(name) && call.arguments[0]) {
-      const value = model.stringValue(call.arguments[0], UNKNOWN_PART);
-      if (value === undefined || value.includes(UNKNOWN_PART)) return [{ at: call.getEnd(), to: undefined as string | undefined, action: true, signsIn: false }];
-      return [{ at: call.getEnd(), to: pathOf(new URL(value, inventory.url).href), action: false, signsIn: false }];
-    }
-    if (name && MAY_NAVIGATE.has(name)) return [{ at: call.getEnd(), to: undefined, action: true, signsIn: signIn.has(index) }];
-    return [];
-  });
-  const whereaboutsAt = (position: number): Whereabouts => {
+    const move = moveOf(model, call, inventory.url, signIn.has(index));
+    // A navigation in a helper or page-object method moves the spec where the method is called.
+    return move ? runPaths(model, call, call.getEnd()).map((at) => ({ ...move, at })) : [];
+  }).sort((a, b) => comparePaths(a.at, b.at));
+  const whereaboutsAt = (position: RunPath): Whereabouts => {
     let where: Whereabouts = { kind: 'page', page: inventory, changed: false };
     let acted = false;
     for (const move of moves) {
-      if (move.at > position) break;
+      if (comparePaths(move.at, position) > 0) break;
       if (move.to !== undefined) {
         const page = byPath.get(move.to);
         where = page ? { kind: 'page', page, changed: acted } : { kind: 'unexplored', path: move.to };
@@ -131,7 +127,10 @@ function checkAlongTheFlow(model: SpecModel, inventory: PageInventory, options: 
 
   const findings: Finding[] = [];
   for (const use of testIdUses(model, attribute)) {
-    const where = whereaboutsAt(firstUse(model, use.call, 0));
+    const used = firstUse(model, use.call, 0);
+    // A page object's member the test never reaches runs nowhere.
+    if (!used) continue;
+    const where = whereaboutsAt(used);
     if (where.kind === 'page') {
       if (!where.changed || where.page.testIds.some((entry) => use.matches(entry.testId))) {
         findings.push(...checkOnePage(model, where.page, options, [use]));
@@ -160,13 +159,25 @@ function checkAlongTheFlow(model: SpecModel, inventory: PageInventory, options: 
   return findings;
 }
 
+/** What a call does to where the spec is: goes to a named page, or acts in a way that may lead elsewhere. */
+function moveOf(model: SpecModel, call: ts.CallExpression, base: string, signsIn: boolean): { to: string | undefined; action: boolean; signsIn: boolean } | undefined {
+  const name = model.callee(call).name;
+  if (name && NAMES_THE_PAGE.has(name) && call.arguments[0]) {
+    const value = model.stringValue(call.arguments[0], UNKNOWN_PART);
+    if (value === undefined || value.includes(UNKNOWN_PART)) return { to: undefined, action: true, signsIn: false };
+    return { to: pathOf(new URL(value, base).href), action: false, signsIn: false };
+  }
+  return name && MAY_NAVIGATE.has(name) ? { to: undefined, action: true, signsIn } : undefined;
+}
+
 /**
  * Where a locator is first used, not where it is made: `const sort = page.getByTestId('sort')` at the top
- * of a test, first clicked after signing in, is on the page after signing in. A locator held in a
- * variable is used at the earliest later reference (followed through further variables); one used where
- * it is made, at the call.
+ * of a test, first clicked after signing in, is on the page after signing in; a page object's
+ * `this.total = page.getByTestId('cart-total')` where `cart.total` is first read; a method's locator where the
+ * method is called (src/analysis/run-paths.ts). A locator held in a variable or field is used at the
+ * earliest later reference (followed through further holders); one used where it is made, at the call.
  */
-function firstUse(model: SpecModel, expr: ts.Expression, depth: number): number {
+function firstUse(model: SpecModel, expr: ts.Expression, depth: number): RunPath | undefined {
   let node: ts.Node = expr;
   // Up the chain it heads: `page.getByTestId('x').filter(…)` is one locator, held or used as a whole.
   for (;;) {
@@ -175,10 +186,35 @@ function firstUse(model: SpecModel, expr: ts.Expression, depth: number): number 
     if (!chained && !ts.isParenthesizedExpression(parent) && !ts.isAsExpression(parent) && !ts.isNonNullExpression(parent)) break;
     node = parent;
   }
-  const holder = node.parent;
-  if (depth > MAX_DEPTH || !ts.isVariableDeclaration(holder) || holder.initializer !== node || !ts.isIdentifier(holder.name)) return expr.getStart();
-  const later = model.referencesTo(holder).filter((ref) => ref.getStart() > holder.getEnd());
-  return later.length === 0 ? expr.getStart() : Math.min(...later.map((ref) => firstUse(model, ref, depth + 1)));
+  const references = depth > MAX_DEPTH ? undefined : laterReferences(model, node);
+  if (references === undefined || (references.length === 0 && !heldInField(node))) return earliest(runPaths(model, expr, expr.getStart()));
+  return earliest(references.map((ref) => firstUse(model, ref, depth + 1)).filter((path) => path !== undefined));
+}
+
+/**
+ * The references to what holds a locator: a variable after its declaration, a field (`this.total = …`,
+ * `readonly total = …`) wherever it is read; undefined when nothing holds it.
+ */
+function laterReferences(model: SpecModel, value: ts.Node): ts.Expression[] | undefined {
+  const holder = value.parent;
+  if (ts.isVariableDeclaration(holder) && holder.initializer === value && ts.isIdentifier(holder.name)) {
+    return model.referencesTo(holder).filter((ref) => ref.getStart() > holder.getEnd());
+  }
+  const field = fieldHolding(value);
+  if (!field) return undefined;
+  const name = field.name.getText(model.sourceFile);
+  return model.nodes<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression).filter((access) => access.name.text === name && access !== field);
+}
+
+/** A field nothing reads holds a locator the test never uses: nothing to judge. */
+function heldInField(value: ts.Node): boolean {
+  return fieldHolding(value) !== undefined;
+}
+
+function fieldHolding(value: ts.Node): ts.PropertyAccessExpression | ts.PropertyDeclaration | undefined {
+  const holder = value.parent;
+  if (ts.isBinaryExpression(holder) && holder.right === value && holder.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(holder.left) && holder.left.expression.kind === ts.SyntaxKind.ThisKeyword) return holder.left;
+  return ts.isPropertyDeclaration(holder) && holder.initializer === value && ts.isIdentifier(holder.name) ? holder : undefined;
 }
 
 function pathOf(url: string): string {

@@ -240,4 +240,38 @@ describe('no-unknown-testid: a site, judged along the flow', () => {
     const invented = "const sort = page.getByTestId('sort');\nawait page.getByTestId('login-button').click();\nawait sort.click();";
     expect(checkSite(invented)[0]).toMatchObject({ severity: 'warning' });
   });
+
+  it("judges a page object's locators where the test reads its fields and calls its methods, not where the class is written", () => {
+    const pageObject = (test: string) => `import { test, expect, type Locator, type Page } from '@playwright/test';
+
+class CartPage {
+  readonly lines: Locator;
+  readonly checkout = this.page.getByTestId('checkout-button');
+
+  constructor(private readonly page: Page) {
+    this.lines = page.getByTestId('cart-item');
+  }
+
+  async open() {
+    await this.page.goto('/cart');
+  }
+
+  get first() {
+    return this.page.getByTestId('cart-item').first();
+  }
+}
+
+test('cart', async ({ page }) => {
+  const cart = new CartPage(page);
+${test}
+});
+`;
+    const lintSite = (code: string) => lint(RULE, code, { inventory: site });
+    // Read after the method that goes to the cart: on the cart, where the ids are.
+    expect(lintSite(pageObject("  await cart.open();\n  await expect(cart.lines).toHaveCount(1);\n  await expect(cart.first).toBeVisible();\n  await cart.checkout.click();"))).toEqual([]);
+    // Read before it: on the start page, which has none of them.
+    const early = lintSite(pageObject("  await expect(cart.lines).toHaveCount(1);\n  await cart.open();"));
+    expect(early.map((i) => [i.line, i.severity])).toEqual([[8, 'error']]);
+    expect(early[0]!.message).toContain('"cart-item" is not on the explored page (http://127.0.0.1:4000/)');
+  });
 });
