@@ -11,6 +11,8 @@
 import { isFunctionLike, SpecModel, type Expectation } from '../analysis/model.ts';
 import { callsBefore, classifyCall, testCalls } from '../analysis/test-steps.ts';
 import { signInSteps } from '../analysis/sign-in-steps.ts';
+import { boundValues } from '../analysis/bound-values.ts';
+import { MAX_DEPTH } from '../analysis/depth.ts';
 import { ts } from '../util/typescript.js';
 import { withoutPagePaths } from '../util/page-paths.ts';
 import { pageObjectCalls } from './page-object-steps.ts';
@@ -436,8 +438,11 @@ function shownText(model: SpecModel, node: ts.Node): string {
   return cut.reduceRight((kept, [from, to]) => kept.slice(0, from) + kept.slice(to), text);
 }
 
-/** The string values and regular expressions under a node, identifiers followed to their values. */
-function valuesUnder(model: SpecModel, node: ts.Node): Array<string | RegExp> {
+/**
+ * The string values and regular expressions under a node, identifiers followed to their values: through
+ * declarations, and to what a helper's calls pass for its parameter or a table's rows hold (bound-values.ts).
+ */
+function valuesUnder(model: SpecModel, node: ts.Node, depth = 0): Array<string | RegExp> {
   const found: Array<string | RegExp> = [];
   const visit = (n: ts.Node): void => {
     // What a locator filters out is not what it shows: `filter({ hasNotText: 'Total: $8' })`.
@@ -451,7 +456,8 @@ function valuesUnder(model: SpecModel, node: ts.Node): Array<string | RegExp> {
       if (value !== undefined) found.push(value);
       else {
         const resolved = model.resolve(n);
-        if (resolved !== n) found.push(model.text(resolved), ...valuesUnder(model, resolved));
+        if (resolved !== n) found.push(model.text(resolved), ...valuesUnder(model, resolved, depth));
+        else if (depth < MAX_DEPTH) for (const bound of boundValues(model, n)) found.push(...valuesUnder(model, bound, depth + 1));
       }
     }
     ts.forEachChild(n, visit);

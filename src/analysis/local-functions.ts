@@ -121,6 +121,7 @@ export class LocalFunctionModel extends TestApiModel {
       const declaration = this.declarationOf(e);
       if (!declaration) return undefined;
       if (ts.isClassDeclaration(declaration)) return declaration;
+      if (ts.isBindingElement(declaration)) return this.fixtureClass(declaration, depth + 1);
       if (ts.isVariableDeclaration(declaration) || ts.isParameter(declaration)) {
         if (declaration.initializer) return this.classOf(declaration.initializer, depth + 1);
         return declaration.type ? this.classNamed(declaration.type) : undefined;
@@ -134,6 +135,31 @@ export class LocalFunctionModel extends TestApiModel {
       if (value) return this.classOf(value, depth + 1);
       const type = classMemberType(cls, e.name.text, this.sourceFile);
       return type ? this.classNamed(type) : undefined;
+    }
+    return undefined;
+  }
+
+  /**
+   * The class of a fixture a test destructures (`async ({ searchPage }) => …`) that the file's `test.extend`
+   * defines: by its declared type (`extend<{ searchPage: SearchPage }>`) or what its function hands to `use`.
+   */
+  private fixtureClass(binding: ts.BindingElement, depth: number): ts.ClassLikeDeclaration | undefined {
+    const key = binding.propertyName ?? binding.name;
+    if (!ts.isIdentifier(key) || depth > MAX_DEPTH) return undefined;
+    for (const call of this.calls) {
+      const callee = this.unwrap(call.expression);
+      if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'extend') continue;
+      const declared = call.typeArguments?.[0];
+      const member = declared && ts.isTypeLiteralNode(declared) ? declared.members.find((m) => ts.isPropertySignature(m) && m.name.getText(this.sourceFile) === key.text) : undefined;
+      const type = member && ts.isPropertySignature(member) ? member.type : undefined;
+      const byType = type ? this.classNamed(type) : undefined;
+      if (byType) return byType;
+      const fixtures = call.arguments[0] && this.objectLiteral(call.arguments[0]);
+      const fixture = fixtures?.properties.find((p) => this.propertyName(p) === key.text);
+      const body = fixture && ts.isPropertyAssignment(fixture) && isFunctionLike(fixture.initializer) ? fixture.initializer : fixture && ts.isMethodDeclaration(fixture) ? fixture : undefined;
+      const use = body?.parameters[1]?.name;
+      const handed = use && ts.isIdentifier(use) ? this.callsWrittenIn(body).find((c) => ts.isIdentifier(c.expression) && c.expression.text === use.text)?.arguments[0] : undefined;
+      if (handed) return this.classOf(handed, depth + 1);
     }
     return undefined;
   }

@@ -273,6 +273,33 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     expect(uncoveredParts('search the docs and see "Locators" in the results', spec(`  await page.goto('/search');\n  await page.getByRole('searchbox').fill('Locators');\n  await page.keyboard.press('Enter');\n  await expect(page.getByTestId('search-result')).toContainText(['Locators']);`))).toEqual([]);
   });
 
+  it("an outcome asserted through a helper's parameter or a table's rows is covered by the values passed", () => {
+    const helper = `import { test, expect, type Page } from '@playwright/test';
+async function expectCartTotal(page: Page, total: string) {
+  await expect(page.getByTestId('cart-total')).toHaveText(total);
+}
+test('mug', async ({ page }) => {
+${SIGN_IN}
+  await page.getByTestId('product-link-mug').click();
+  await page.getByTestId('add-to-cart').click();
+  await expectCartTotal(page, 'Total: $8');
+});
+`;
+    expect(uncoveredParts('sign in, add the coffee mug and see "Total: $8" in the cart', helper)).toEqual([]);
+    expect(uncoveredParts('sign in, add the coffee mug and see "Total: $8" in the cart', helper.replace("'Total: $8'", "'Total: $0'"))).toEqual([expect.stringContaining('the request expects "Total: $8" but no assertion checks it')]);
+    const table = `import { test, expect } from '@playwright/test';
+const ROWS = [{ todo: 'Buy milk', after: '1 item left' }];
+for (const { todo, after } of ROWS) {
+  test(todo, async ({ page }) => {
+    await page.goto('/todos');
+    await page.getByTestId('todo-item').filter({ hasText: todo }).getByTestId('todo-toggle').check();
+    await expect(page.getByTestId('todo-count')).toHaveText(after);
+  });
+}
+`;
+    expect(uncoveredParts('complete the "Buy milk" todo and see "1 item left"', table)).toEqual([]);
+  });
+
   it('an empty list may be shown by a negated assertion', () => {
     expect(uncoveredParts('search for "zebra" and see that there are no results', spec(`  await page.goto('/search');\n  await page.getByRole('searchbox').fill('zebra');\n  await page.keyboard.press('Enter');\n  await expect(page.getByTestId('search-result')).not.toBeVisible();`))).toEqual([]);
   });
