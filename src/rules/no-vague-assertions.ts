@@ -1,6 +1,8 @@
 import { ts } from '../util/typescript.js';
 import { isFunctionLike, type Expectation, type SpecModel } from '../analysis/model.ts';
 import { noOptions } from '../util/zod-helpers.ts';
+import { MAX_DEPTH } from '../analysis/depth.ts';
+import { classifyCall } from '../analysis/test-steps.ts';
 import { defineRule, type Finding } from './types.ts';
 
 /** Matchers whose argument is the text, value, title or URL expected: a pattern there must say something. */
@@ -53,6 +55,10 @@ function vagueness(model: SpecModel, expectation: Expectation): string | undefin
       if (matcher === 'toContainText' && model.stringValue(text) === '') return `\`${shown}\` is contained in every text`;
     }
   }
+  const reading = !negated && args[0] ? pageReadIn(model, args[0], 0) : undefined;
+  if (reading && !actsBetween(model, reading, expectation.call)) {
+    return `\`${shown}\` expects what the page already shows (\`${model.text(reading)}\`, read just before with nothing done since)`;
+  }
   if (!negated && matcher === 'toHaveURL' && args[0] && isFunctionLike(model.unwrap(args[0]))) {
     return `\`${shown}\` hides which addresses it accepts (a predicate may accept the page the test started on)`;
   }
@@ -75,6 +81,25 @@ function vagueness(model: SpecModel, expectation: Expectation): string | undefin
     if (isPlaywrightRead(model, read)) return `\`${shown}\` on what \`${model.text(read)}\` returns holds for every page (it never returns undefined)`;
   }
   return undefined;
+}
+
+/** An awaited read of the page (`await total.innerText()`) that an expected value is computed from, followed through variables. */
+function pageReadIn(model: SpecModel, expr: ts.Node, depth: number): ts.AwaitExpression | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  if (ts.isAwaitExpression(expr)) {
+    const awaited = model.unwrap(expr.expression);
+    if (ts.isCallExpression(awaited) && isPlaywrightRead(model, awaited)) return expr;
+  }
+  if (ts.isIdentifier(expr)) {
+    const resolved = model.resolve(expr);
+    return resolved === expr ? undefined : pageReadIn(model, resolved, depth + 1);
+  }
+  return ts.forEachChild(expr, (child) => pageReadIn(model, child, depth));
+}
+
+/** Whether the spec acts (clicks, fills, goes somewhere) between a read and an assertion: then the read is what was before. */
+function actsBetween(model: SpecModel, read: ts.Node, assertion: ts.Node): boolean {
+  return model.calls.some((call) => call.pos >= read.end && call.end <= assertion.pos && ['action', 'navigation'].includes(classifyCall(model, call) ?? ''));
 }
 
 function isPlaywrightRead(model: SpecModel, call: ts.CallExpression): boolean {

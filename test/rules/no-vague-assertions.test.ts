@@ -81,6 +81,25 @@ describe('no-vague-assertions', () => {
     expect(issues.every((i) => i.severity === 'error')).toBe(true);
   });
 
+  it('flags an expected value read from the page just before, with nothing done since; one read before acting is what was', () => {
+    expect(
+      lines([
+        "  const total = page.getByTestId('cart-total');",
+        '  const shown = await total.innerText();',
+        '  await expect(total).toHaveText(shown);',
+        "  const reported = parseInt(await page.getByTestId('search-status').innerText(), 10);",
+        "  await expect(page.getByTestId('search-result')).toHaveCount(reported);",
+        "  await expect(page.getByTestId('name')).toHaveValue(await page.getByTestId('name').inputValue());",
+        "  const before = await page.getByTestId('todo-count').innerText();",
+        "  await page.getByTestId('todo-toggle').check();",
+        "  await expect(page.getByTestId('todo-count')).not.toHaveText(before);",
+        "  const href = await page.getByTestId('docs-link').getAttribute('href');",
+        "  await page.getByTestId('docs-link').click();",
+        '  await expect(page).toHaveURL(href!);',
+      ]),
+    ).toEqual([6, 8, 9]);
+  });
+
   it('flags bounds every count satisfies and truthiness of objects and pending promises', () => {
     expect(
       lines([
