@@ -12,6 +12,7 @@ import { isFunctionLike, SpecModel, type Expectation } from '../analysis/model.t
 import { callsBefore, classifyCall, testCalls } from '../analysis/test-steps.ts';
 import { signInSteps } from '../analysis/sign-in-steps.ts';
 import { boundValues } from '../analysis/bound-values.ts';
+import { customMatcherNames } from '../analysis/custom-matchers.ts';
 import { MAX_DEPTH } from '../analysis/depth.ts';
 import { ts } from '../util/typescript.js';
 import { withoutPagePaths } from '../util/page-paths.ts';
@@ -299,21 +300,24 @@ const ELEMENT_NOUNS = /\b(?:form|button|field|input|list|table|message|dialog|mo
 const PAGE_NOUNS = /\b(?:page|pages|screen|view|site|url|title)\b/;
 
 /** Matchers of an element's state, which read none of its text or value. */
-const STATE_MATCHERS = new Set(['toBeVisible', 'toBeAttached', 'toBeInViewport', 'toBeEnabled', 'toBeDisabled', 'toBeEditable', 'toBeFocused', 'toBeTruthy', 'toBeDefined']);
+const STATE_MATCHERS = new Set(['toBeVisible', 'toBeAttached', 'toBeInViewport', 'toBeEnabled', 'toBeDisabled', 'toBeEditable', 'toBeFocused', 'toBeTruthy', 'toBeDefined', 'toHaveCSS']);
 /** Words of a named element that is a value: seeing it means reading what it says, not that it is there. */
 const VALUE_WORDS = /\b(?:total|subtotal|sum|price|prices|amount|balance|count|counter|score|quantity|tally)\b/;
 
 /** Matchers a hidden element passes that read no text of it. */
-const HIDDEN_PASSING = new Set(['toBeAttached', 'toHaveAttribute', 'toHaveRole', 'toHaveAccessibleName', 'toHaveId', 'toHaveJSProperty']);
+const HIDDEN_PASSING = new Set(['toBeAttached', 'toHaveAttribute', 'toHaveRole', 'toHaveAccessibleName', 'toHaveId', 'toHaveJSProperty', 'toHaveCSS']);
 
 function passesHidden(e: Expectation): boolean {
   return HIDDEN_PASSING.has(e.matcher) || (e.matcher === 'toHaveCount' && countArgument(e) === 1);
 }
 
+/** Matchers whose expected text is the whole text: an empty one says there is none. */
+const FULL_TEXT_MATCHERS = new Set(['toHaveValue', 'toHaveText', 'toHaveAccessibleName', 'toHaveAccessibleDescription']);
+
 /** It passes when nothing is there: hidden (`toBeVisible({ visible: false })` too), none of it, an empty field or element. */
 function meansAbsent(e: Expectation): boolean {
   const [expected] = e.call.arguments;
-  const emptyValue = e.matcher === 'toHaveValue' && expected !== undefined && ts.isStringLiteralLike(expected) && expected.text === '';
+  const emptyValue = FULL_TEXT_MATCHERS.has(e.matcher) && expected !== undefined && ts.isStringLiteralLike(expected) && expected.text === '';
   const turnedOff = (e.matcher === 'toBeVisible' && optionIsFalse(e, 'visible')) || (e.matcher === 'toBeAttached' && optionIsFalse(e, 'attached'));
   return e.matcher === 'toBeHidden' || e.matcher === 'toBeEmpty' || emptyValue || turnedOff || (e.matcher === 'toHaveCount' && countArgument(e) === 0);
 }
@@ -359,9 +363,11 @@ function assertionTexts(model: SpecModel, tests: readonly TestFlow[]): Assertion
   const acting = tests.filter((test) => test.acts.some(Boolean));
   const doing = acting.filter((test) => test.acts.some((acts, index) => acts && !test.signIn.has(index)));
   const running = new Set((doing.length > 0 ? doing : acting.length > 0 ? acting : tests).flatMap((test) => test.calls));
+  // What the spec's own matcher accepts is its code's, not a value read here.
+  const ownMatchers = customMatcherNames(model);
   return model
     .expectations()
-    .filter((e) => running.has(e.call) && !constantSubject(model, e) && !swallowed(model, e.call) && !deferred(model, e.call))
+    .filter((e) => running.has(e.call) && !constantSubject(model, e) && !swallowed(model, e.call) && !deferred(model, e.call) && !ownMatchers.has(e.matcher) && !overPageElements(model, e.call) && !ofResponse(model, e))
     .map((e) => {
       const subject = e.subject ? model.resolve(e.subject) : undefined;
       const nodes: ts.Node[] = [...(subject ? [subject] : []), ...e.call.arguments];
@@ -408,6 +414,42 @@ function readsBeforeActing(call: ts.CallExpression, tests: readonly TestFlow[]):
     const doing = acts.findIndex((acting, index) => acting && !signIn.has(index));
     return doing >= 0 && calls.lastIndexOf(call) < doing;
   });
+}
+
+/** Reads of all the elements a locator matches: a loop over them runs once per element the page has, maybe never. */
+const ELEMENT_LISTS = new Set(['all', 'allTextContents', 'allInnerTexts', 'elementHandles', 'count']);
+
+/** In a loop over the elements the page has (`for (const row of await rows.all())`): with none, it asserts nothing. */
+function overPageElements(model: SpecModel, call: ts.Node): boolean {
+  for (let node = call.parent; node && !ts.isSourceFile(node); node = node.parent) {
+    const bound = ts.isForOfStatement(node) ? node.expression : ts.isForStatement(node) ? node.condition : ts.isCallExpression(node) && ['forEach', 'map'].includes(model.callee(node).name ?? '') ? node.expression : undefined;
+    if (bound && readsElementList(model, bound)) return true;
+  }
+  return false;
+}
+
+function readsElementList(model: SpecModel, node: ts.Node): boolean {
+  if (ts.isCallExpression(node) && ELEMENT_LISTS.has(model.callee(node).name ?? '')) return true;
+  if (ts.isIdentifier(node)) {
+    const resolved = model.resolve(node);
+    if (resolved !== node) return readsElementList(model, resolved);
+  }
+  return ts.forEachChild(node, (child) => readsElementList(model, child)) ?? false;
+}
+
+/** An assertion on what an HTTP request returned (`page.request.get('/login')`): the served page, not what it shows. */
+function ofResponse(model: SpecModel, e: Expectation): boolean {
+  if (!e.subject) return false;
+  const mentions = (node: ts.Node, depth: number): boolean => {
+    if (depth > MAX_DEPTH) return false;
+    if (ts.isIdentifier(node)) {
+      const resolved = model.resolve(node);
+      if (resolved !== node) return mentions(resolved, depth + 1);
+    }
+    if (ts.isCallExpression(node) && model.callee(node).receiver && model.kindOf(model.callee(node).receiver!) === 'request') return true;
+    return ts.forEachChild(node, (child) => mentions(child, depth)) ?? false;
+  };
+  return mentions(e.subject, 0);
 }
 
 /** Inside `Promise.allSettled([...])`, `Promise.any([...])` or `Promise.race([...])`, where a failed assertion fails nothing. */

@@ -108,8 +108,12 @@ function readEchoes(model: SpecModel, action: string, call: ts.CallExpression, r
   return VALUE_SETTERS.has(action) && !expectation.negated && EQUALITY.has(expectation.matcher) && expected !== undefined && holdsTyped(model, call, expected);
 }
 
-/** `check()` then a ticked state, `uncheck()` then an unticked one. */
+/** Actions that toggle a box: after one, its ticked state (either way) is the spec's own doing. */
+const TOGGLES = new Set(['click', 'tap', 'setChecked']);
+
+/** `check()` then a ticked state, `uncheck()` then an unticked one, a click on the box then either. */
 function ticks(action: string, unticked: boolean): boolean {
+  if (TOGGLES.has(action)) return true;
   return action === 'check' ? !unticked : action === 'uncheck' && unticked;
 }
 

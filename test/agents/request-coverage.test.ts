@@ -168,6 +168,9 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     ['an assertion in a dialog handler (the app opens none)', `  page.once('dialog', async () => {\n    await expect(page.getByTestId('cart-total')).toHaveText('Total: $8');\n  });`],
     ['an assertion in a timer', `  setTimeout(() => expect(page.getByTestId('cart-total')).toHaveText('Total: $8'), 0);`],
     ['the quote in a filter of an element asserted hidden through an option', `  await expect(page.getByTestId('cart-item').filter({ hasText: 'Total: $8' })).toBeVisible({ visible: false });`],
+    ["the spec's own matcher, whose code decides what passes", `  expect.extend({ async toShowTotal(locator, total) { return { pass: true, message: () => total }; } });\n  await expect(page.getByTestId('cart-total')).toShowTotal('Total: $8');`],
+    ['an assertion in a loop over the elements that already show it (none on a broken app)', `  for (const total of await page.getByTestId('cart-total').filter({ hasText: 'Total: $8' }).all()) {\n    await expect(total).toHaveText('Total: $8');\n  }`],
+    ['the served page fetched over HTTP, not the page shown', `  const served = await page.request.get('/cart');\n  expect(await served.text()).toContain('Total: $8');`],
   ])('%s', (_, check) => {
     expect(uncoveredParts(REQUEST, spec(`${MUG}\n${check}`))).toEqual(missingTotal);
   });
@@ -298,6 +301,14 @@ for (const { todo, after } of ROWS) {
 }
 `;
     expect(uncoveredParts('complete the "Buy milk" todo and see "1 item left"', table)).toEqual([]);
+  });
+
+  it('an empty full text or a style shows nothing seen', () => {
+    const order = (assertion: string) => spec(`${SIGN_IN}\n  await page.goto('/checkout');\n  await page.getByTestId('address-input').fill('1 Main St');\n  await page.getByTestId('place-order').click();\n  ${assertion}`);
+    const request = 'sign in, place an order to "1 Main St" and see the confirmation';
+    expect(uncoveredParts(request, order("await expect(page.getByTestId('order-confirmation')).toHaveAccessibleDescription('');"))).toEqual(['the request expects to see "the confirmation" but no assertion checks it: assert the element or page that shows "the confirmation"']);
+    expect(uncoveredParts(request, order("await expect(page.getByTestId('order-confirmation')).toHaveCSS('display', 'block');"))[0]).toContain('expects to see "the confirmation" but no assertion checks it (a hidden element passes');
+    expect(uncoveredParts(request, order("await expect(page.getByTestId('order-confirmation')).toHaveText('Order placed');"))).toEqual([]);
   });
 
   it('an empty list may be shown by a negated assertion', () => {

@@ -103,6 +103,11 @@ describe('neutraliseActions', () => {
       expect(neutraliseActions(tick(echo)).tests[0]!.checkLines, echo).toEqual([]);
     }
     expect(neutraliseActions(tick("await expect(page.getByTestId('todo-toggle')).toHaveJSProperty('checked', false);")).tests[0]!.checkLines).toEqual([6]);
+    // A click on the box toggles it: its ticked state, either way, is the spec's doing.
+    const clicked = (assertion: string) => wrap(`  await page.goto('/todos');\n  await page.getByTestId('todo-toggle').click();\n  ${assertion}`);
+    expect(neutraliseActions(clicked("await expect(page.getByTestId('todo-toggle')).toBeChecked();")).tests[0]!.checkLines).toEqual([]);
+    expect(neutraliseActions(clicked("await expect(page.getByTestId('todo-toggle')).not.toBeChecked();")).tests[0]!.checkLines).toEqual([]);
+    expect(neutraliseActions(clicked("await expect(page.getByTestId('todo-item')).toHaveClass(/done/);")).tests[0]!.checkLines).toEqual([6]);
   });
 
   it('keeps an assertion on the same element that checks what the app made of the action', () => {

@@ -4,6 +4,7 @@
  * one before it: modules, own objects, load-time code, globals, Playwright members; allowed-code.ts walks the file.
  */
 import type { SpecModel } from '../../analysis/model.ts';
+import { customMatcherNames } from '../../analysis/custom-matchers.ts';
 import { ts } from '../../util/typescript.js';
 import type { Finding, RuleEnvironment } from '../types.ts';
 import type { AllowedCodeOptions } from './options.ts';
@@ -19,20 +20,6 @@ export function isRelative(module: string): boolean {
 export function shorten(text: string): string {
   const flat = text.replace(/\s+/g, ' ');
   return flat.length > 60 ? `${flat.slice(0, 57)}…` : flat;
-}
-
-/** The keys of every `expect.extend({...})` object of the file. */
-function customMatcherNames(model: SpecModel): Set<string> {
-  const names = new Set<string>();
-  for (const call of model.calls) {
-    if (model.playwrightPath(call.expression) !== 'expect.extend') continue;
-    const object = call.arguments[0] && model.objectLiteral(call.arguments[0]);
-    for (const property of object?.properties ?? []) {
-      const name = model.propertyName(property);
-      if (name !== undefined && !name.startsWith('_')) names.add(name);
-    }
-  }
-  return names;
 }
 
 export class GatePolicy {
