@@ -109,20 +109,45 @@ function firstWrite(model: SpecModel, fn: ts.SignatureDeclaration & { body?: ts.
   return found;
 }
 
-/** `page.route('**\/shop.js', route => route.fulfill(…))`: a pattern of the app's code, a handler that fulfills. */
+/**
+ * `page.route('**\/shop.js', route => route.fulfill(…))`: a handler that fulfills a pattern of the app's code,
+ * or fulfills anything with a page or a script of the spec's own (`contentType: 'text/html'`, a body that is
+ * HTML), whatever its pattern (`**\/checkout`).
+ */
 function servesCode(model: SpecModel, call: ts.CallExpression, codeRoute: RegExp): boolean {
   const [pattern, handler] = call.arguments;
   if (!pattern || !handler) return false;
   const value = model.resolve(pattern);
   // A regular expression's source, its anchors dropped: /shop\.js$/ is read as shop\.js.
   const text = ts.isRegularExpressionLiteral(value) ? value.text.slice(1, value.text.lastIndexOf('/')).replace(/^\^|\$$/g, '') : model.stringValue(pattern);
-  if (text === undefined || !codeRoute.test(text)) return false;
-  const body = model.resolve(handler);
-  let fulfills = false;
+  const fulfills: ts.CallExpression[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'fulfill') fulfills = true;
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'fulfill') fulfills.push(node);
     ts.forEachChild(node, visit);
   };
-  visit(body);
-  return fulfills;
+  visit(model.resolve(handler));
+  if (fulfills.length === 0) return false;
+  return (text !== undefined && codeRoute.test(text)) || fulfills.some((fulfill) => fulfillsWithCode(model, fulfill));
+}
+
+/** Media types of a page or a script: what the browser runs. */
+const CODE_TYPES = /html|javascript|ecmascript/i;
+/** The start of a page or a script element in a body. */
+const CODE_BODY = /<(?:!doctype|html|script|body)\b/i;
+
+/** `route.fulfill({ contentType: 'text/html', body: '<!doctype html>…' })`: what it serves is code the browser runs. */
+function fulfillsWithCode(model: SpecModel, fulfill: ts.CallExpression): boolean {
+  const options = fulfill.arguments[0] && model.objectLiteral(fulfill.arguments[0]);
+  if (!options) return false;
+  const valueOf = (name: string) => {
+    const property = options.properties.find((p) => model.propertyName(p) === name);
+    return property && ts.isPropertyAssignment(property) ? property.initializer : undefined;
+  };
+  const text = (expr: ts.Expression | undefined) => (expr ? model.stringValue(expr, ' ') : undefined);
+  const headers = valueOf('headers');
+  const headerObject = headers && model.objectLiteral(headers);
+  const headerType = headerObject?.properties.find((p) => model.propertyName(p)?.toLowerCase() === 'content-type');
+  const types = [text(valueOf('contentType')), headerType && ts.isPropertyAssignment(headerType) ? text(headerType.initializer) : undefined];
+  const path = text(valueOf('path'));
+  return types.some((type) => type !== undefined && CODE_TYPES.test(type)) || CODE_BODY.test(text(valueOf('body')) ?? '') || (path !== undefined && /\.(?:html?|m?js)$/i.test(path));
 }

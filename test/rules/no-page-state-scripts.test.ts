@@ -42,6 +42,20 @@ describe('no-page-state-scripts: a page function may read the page, not change i
     }
   });
 
+  it('flags a route of any path that fulfills a page or a script of its own; data stays allowed', () => {
+    for (const fulfill of [
+      "{ contentType: 'text/html', body: page }",
+      "{ body: '<!doctype html><p data-testid=\"order-confirmation\">Thanks</p>' }",
+      "{ headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: html }",
+      "{ path: 'stubs/checkout.html' }",
+    ]) {
+      expect(lint(RULE, spec(`  await page.route('**/checkout', (route) => route.fulfill(${fulfill}));`)), fulfill).toHaveLength(1);
+    }
+    for (const fulfill of ["{ json: { total: 8 } }", "{ status: 500, body: 'Internal error' }", "{ contentType: 'application/json', body: '[]' }", "{ path: 'fixtures/items.json' }"]) {
+      expect(lint(RULE, spec(`  await page.route('**/api/items', (route) => route.fulfill(${fulfill}));`)), fulfill).toEqual([]);
+    }
+  });
+
   it('leaves a method of the same name on an object that is not Playwright’s alone', () => {
     expect(lines("  const store = { evaluate: (fn: () => void) => fn() };\n  store.evaluate(() => { localStorage.clear(); });")).toEqual([]);
   });
