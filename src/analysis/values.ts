@@ -12,6 +12,9 @@ export interface PropertyHit {
   value: ts.Expression;
 }
 
+/** JavaScript's URI encoders, evaluated on known text. */
+const URI_ENCODERS: ReadonlyMap<string, (text: string) => string> = new Map([['encodeURIComponent', encodeURIComponent], ['encodeURI', encodeURI]]);
+
 const PROMISE_COMBINATORS = new Set(['all', 'allSettled', 'race', 'any']);
 
 export class ValueModel extends ParsedSpec {
@@ -73,6 +76,11 @@ export class ValueModel extends ParsedSpec {
       const declaration = this.declarationOf(e);
       const initializer = !declaration ? undefined : constantsOnly ? constValue(declaration) : ts.isVariableDeclaration(declaration) ? declaration.initializer : undefined;
       return initializer ? this.evaluateString(initializer, placeholder, constantsOnly, depth + 1) : placeholder;
+    }
+    if (!constantsOnly && ts.isCallExpression(e) && ts.isIdentifier(e.expression) && URI_ENCODERS.has(e.expression.text) && e.arguments.length === 1) {
+      // `encodeURIComponent('/products')`: a known text encoded is known too (a placeholder would be mangled).
+      const text = this.evaluateString(e.arguments[0]!, undefined, constantsOnly, depth + 1);
+      return text === undefined ? placeholder : URI_ENCODERS.get(e.expression.text)!(text);
     }
     if (!constantsOnly && (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e))) {
       const name = this.memberName(e);

@@ -125,7 +125,10 @@ describe('SpecModel.stringValue', () => {
       'const unknown = process.env.X;',
       'const partial = `.css-${unknown}`;',
       'const n = 42;',
-      "sel; joined; urls.home; urls['home']; urls[key]; urls.nested.deep; unknown; partial; n; urls.missing;",
+      "const next = `/?next=${encodeURIComponent('/products')}`;",
+      'const encodedUnknown = encodeURIComponent(unknown);',
+      "const notEncoder = constructor('x');",
+      "sel; joined; urls.home; urls['home']; urls[key]; urls.nested.deep; unknown; partial; n; urls.missing; next; encodedUnknown; notEncoder;",
     ].join('\n'),
   );
   const value = (text: string, placeholder?: string) => model.stringValue(find(model, text), placeholder);
@@ -138,6 +141,7 @@ describe('SpecModel.stringValue', () => {
     expect(value('urls[key]')).toBe('/home');
     expect(value('urls.nested.deep')).toBe('/app');
     expect(value('n')).toBe('42');
+    expect(value('next')).toBe('/?next=%2Fproducts');
   });
 
   it('is undefined for unknown parts unless a placeholder stands in for them', () => {
@@ -145,6 +149,9 @@ describe('SpecModel.stringValue', () => {
     expect(value('partial')).toBeUndefined();
     expect(value('partial', 'x0')).toBe('.css-x0');
     expect(value('urls.missing')).toBeUndefined();
+    expect(value('encodedUnknown')).toBeUndefined();
+    expect(value('encodedUnknown', 'x0')).toBe('x0');
+    expect(value('notEncoder')).toBeUndefined();
   });
 });
 
