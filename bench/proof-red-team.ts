@@ -1,6 +1,7 @@
 /**
- * The proof's red-team answers (bench/fixtures/proof-red-team.ts: 44 specs a lazy or hostile model could write
- * for the mutation bench's requests, 2 correct ones and 3 controls) through the whole pipeline: a
+ * The proof's red-team answers (bench/fixtures/proof-red-team.ts, rounds one to three, and
+ * bench/fixtures/proof-red-team-r4.ts, round four: specs a lazy or hostile model could write for the mutation
+ * bench's requests, correct ones and controls) through the whole pipeline: a
  * scripted model answers the same spec on every call (Scribe's, the Critic's retries), and every accepted spec
  * is run against the app and against its mutant, which breaks exactly the asked-for behaviour. An escape is a
  * vacuous answer accepted and green on both. Prints one line per answer, then the totals.
