@@ -35,6 +35,8 @@ export interface AssertionText {
   absent: boolean;
   /** It passes on a hidden element without reading its text: `toBeAttached()`, an attribute, a role, a count of one. */
   presenceOnly: boolean;
+  /** It checks a state a hidden element has too (`toBeEnabled()`, `toBeChecked()`): it shows the element only when that state is what is asked. */
+  stateOnly: boolean;
   /** It checks a state of the element (`toBeVisible()`, `toBeEnabled()`), not what it reads: no value is shown by it. */
   readsNothing: boolean;
   /** It checks the page's title or URL: a page is seen so, not an element on it. */
@@ -53,6 +55,9 @@ const STATE_MATCHERS = new Set(['toBeVisible', 'toBeAttached', 'toBeInViewport',
 
 /** Matchers a hidden element passes that read no text of it. */
 const HIDDEN_PASSING = new Set(['toBeAttached', 'toHaveAttribute', 'toHaveRole', 'toHaveAccessibleName', 'toHaveId', 'toHaveJSProperty', 'toHaveCSS']);
+
+/** States an element has whether or not it is shown. */
+const HIDDEN_STATES = new Set(['toBeEnabled', 'toBeDisabled', 'toBeEditable', 'toBeChecked']);
 
 function passesHidden(e: Expectation): boolean {
   return HIDDEN_PASSING.has(e.matcher) || (e.matcher === 'toHaveCount' && countArgument(e) === 1);
@@ -129,6 +134,7 @@ export function assertionTexts(model: SpecModel, tests: readonly TestFlow[]): As
         negated: e.negated,
         absent: absent !== e.negated,
         presenceOnly: !e.negated && !absent && passesHidden(e),
+        stateOnly: HIDDEN_STATES.has(e.matcher),
         readsNothing: STATE_MATCHERS.has(e.matcher),
         ofPage: PAGE_MATCHERS.has(e.matcher),
         holdsAtStart: e.matcher === 'toHaveURL' && !e.negated && urlHoldsAtStart(model, e, tests),

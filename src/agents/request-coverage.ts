@@ -83,6 +83,8 @@ const ACTION_NEEDS: readonly ActionNeed[] = [
 ];
 
 /** A named thing that is an element on a page, not the page: "the sign-in form" is not seen by the page's title. */
+/** Words of an outcome that is a state of an element, which `toBeEnabled()` or `toBeChecked()` shows. */
+const STATE_WORDS = /\b(?:enabled|disabled|editable|read-?only|active|inactive|checked|unchecked|ticked|unticked|selected|greyed|grayed|clickable)\b/;
 const ELEMENT_NOUNS = /\b(?:form|button|field|input|list|table|message|dialog|modal|menu|banner|link|heading|box|card|row|item|items|panel|badge|label|status|total|count)\b/;
 const PAGE_NOUNS = /\b(?:page|pages|screen|view|site|url|title)\b/;
 /** Words of a named element that is a value: seeing it means reading what it says, not that it is there. */
@@ -101,8 +103,8 @@ export function uncoveredParts(description: string, code: string, file = 'candid
   // An assertion that something is not there (negated, hidden, none of it) shows only an empty list.
   const positive = assertions.filter((a) => !a.absent);
   // What the request expects to see is not shown by an element being in the page: a hidden one is too.
-  const shown = positive.filter((a) => !a.presenceOnly);
-  const onlyPresent = (matches: (a: AssertionText) => boolean) => (positive.some((a) => a.presenceOnly && matches(a)) ? ` (a hidden element passes its assertion too: toBeAttached, a count of one, an attribute or role show it is in the page, not that it is seen; assert it is visible or its text)` : '');
+  const shown = positive.filter((a) => !a.presenceOnly && (!a.stateOnly || STATE_WORDS.test(request.outcome)));
+  const onlyPresent = (matches: (a: AssertionText) => boolean) => (positive.some((a) => !shown.includes(a) && matches(a)) ? ` (a hidden element passes its assertion too: toBeAttached, a count of one, an attribute, a role or an enabled state show it is in the page, not that it is seen; assert it is visible or its text)` : '');
   for (const quote of request.referredInputs) {
     // "add a todo "Pay rent" and see it": the page shows it, not the field it was typed into.
     if (!shown.some((a) => a.matcher !== 'toHaveValue' && quotedIn(quote, a))) missing.push(`the request refers back to "${quote}" and expects to see it, but no assertion checks that the page shows it: assert it where it appears, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);

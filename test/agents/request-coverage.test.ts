@@ -311,6 +311,12 @@ for (const { todo, after } of ROWS) {
     expect(uncoveredParts(request, order("await expect(page.getByTestId('order-confirmation')).toHaveText('Order placed');"))).toEqual([]);
   });
 
+  it('an enabled or checked state shows an element only when that state is what the request asks to see', () => {
+    const loggedOut = (assertion: string) => spec(`${SIGN_IN}\n  await page.getByTestId('logout-button').click();\n  ${assertion}`);
+    expect(uncoveredParts('log in, then log out and see the sign-in form', loggedOut("await expect(page.getByTestId('login-form')).toBeEnabled();"))).toEqual([expect.stringContaining('expects to see "the sign-in form" but no assertion checks it (a hidden element passes its assertion too')]);
+    expect(uncoveredParts('log in, then log out and see the sign-in button enabled', loggedOut("await expect(page.getByTestId('login-button')).toBeEnabled();"))).toEqual([]);
+  });
+
   it('an empty list may be shown by a negated assertion', () => {
     expect(uncoveredParts('search for "zebra" and see that there are no results', spec(`  await page.goto('/search');\n  await page.getByRole('searchbox').fill('zebra');\n  await page.keyboard.press('Enter');\n  await expect(page.getByTestId('search-result')).not.toBeVisible();`))).toEqual([]);
   });
