@@ -45,6 +45,11 @@ export interface AssertionText {
   holdsAtStart: boolean;
   /** Every test that runs it acts (beyond signing in) only after it: it reads the page as it was before anything was done. */
   beforeActing: boolean;
+  /**
+   * Its text without the scope its element is looked up in (`page.getByTestId('dashboard').getByTestId('user')`
+   * is the user): what it checks of the element itself. The same as `text` when there is no scope.
+   */
+  ownText: string;
 }
 
 /** Matchers of the page as a whole. */
@@ -127,6 +132,9 @@ export function assertionTexts(model: SpecModel, tests: readonly TestFlow[]): As
       // The subject as it resolves, not the name of the variable that holds it: `expect(cartTotal)` of the "Added" message is not the cart total.
       const written = `expect(${subject ? shownText(model, subject) : ''}).${[...e.modifiers, e.matcher].join('.')}(${e.call.arguments.map((a) => model.text(a)).join(', ')})`;
       const absent = meansAbsent(e);
+      const element = subject ? scopedElement(model, subject) : undefined;
+      const own = element ? [...element.arguments, ...e.call.arguments].flatMap((n) => valuesUnder(model, n)) : values;
+      const ownWritten = element ? `expect(${model.callee(element).name}(${element.arguments.map((a) => shownText(model, a)).join(', ')})).${[...e.modifiers, e.matcher].join('.')}(${e.call.arguments.map((a) => model.text(a)).join(', ')})` : written;
       return {
         matcher: e.matcher,
         text: [written, ...values.filter((v) => typeof v === 'string')].join(' '),
@@ -139,8 +147,24 @@ export function assertionTexts(model: SpecModel, tests: readonly TestFlow[]): As
         ofPage: PAGE_MATCHERS.has(e.matcher),
         holdsAtStart: e.matcher === 'toHaveURL' && !e.negated && urlHoldsAtStart(model, e, tests),
         beforeActing: readsBeforeActing(e.call, tests),
+        ownText: [ownWritten, ...own.filter((v) => typeof v === 'string')].join(' '),
       };
     });
+}
+
+/** Calls that narrow a locator to some of its elements: the same element still. */
+const NARROWING = new Set(['filter', 'first', 'last', 'nth', 'and']);
+/** Calls that look an element up, inside the page or inside another element. */
+const LOOKUPS = new Set(['getByTestId', 'getByRole', 'getByText', 'getByLabel', 'getByPlaceholder', 'getByAltText', 'getByTitle', 'locator']);
+
+/** The lookup of a subject's element when it is looked up inside another element (its scope); undefined when it is not. */
+function scopedElement(model: SpecModel, subject: ts.Expression, depth = 0): ts.CallExpression | undefined {
+  const e = model.resolve(subject);
+  if (depth > MAX_DEPTH || !ts.isCallExpression(e)) return undefined;
+  const { name, receiver } = model.callee(e);
+  if (!name || !receiver) return undefined;
+  if (NARROWING.has(name)) return scopedElement(model, receiver, depth + 1);
+  return LOOKUPS.has(name) && model.kindOf(receiver) === 'locator' ? e : undefined;
 }
 
 /** `expect('Total: $8').toBe('Total: $8')`, `expect.poll(() => 'Total: $8')`: a value the spec wrote, not one the page shows. */

@@ -83,6 +83,8 @@ const ACTION_NEEDS: readonly ActionNeed[] = [
 ];
 
 /** A named thing that is an element on a page, not the page: "the sign-in form" is not seen by the page's title. */
+/** Matchers that show an element visible, and so every element it is inside. */
+const VISIBILITY = new Set(['toBeVisible', 'toBeInViewport']);
 /** Words of an outcome that is a state of an element, which `toBeEnabled()` or `toBeChecked()` shows. */
 const STATE_WORDS = /\b(?:enabled|disabled|editable|read-?only|active|inactive|checked|unchecked|ticked|unticked|selected|greyed|grayed|clickable)\b/;
 const ELEMENT_NOUNS = /\b(?:form|button|field|input|list|table|message|dialog|modal|menu|banner|link|heading|box|card|row|item|items|panel|badge|label|status|total|count)\b/;
@@ -129,7 +131,9 @@ export function uncoveredParts(description: string, code: string, file = 'candid
     if (keyword.inRequest.test(request.outcome) && !checking.some((a) => keyword.inAssertion.test(a.text))) missing.push(`the request expects ${keyword.name} but no assertion checks for one: ${keyword.advice}`);
   }
   for (const phrase of request.namedElements) {
-    const names = (a: AssertionText) => phrase.words.some((w) => a.text.toLowerCase().includes(stem(w)));
+    // Named only by the scope its element is looked up in, a check of something inside shows the named element
+    // only when it shows it visible: the text of a user name inside a hidden dashboard passes too.
+    const names = (a: AssertionText) => phrase.words.some((w) => a.text.toLowerCase().includes(stem(w))) && (phrase.absence || VISIBILITY.has(a.matcher) || phrase.words.some((w) => a.ownText.toLowerCase().includes(stem(w))));
     // What is to be seen gone is shown by a check that it is not there; an element by a check of it, not of the page's title or URL.
     const element = ELEMENT_NOUNS.test(phrase.text) && !PAGE_NOUNS.test(phrase.text);
     if (!(phrase.absence ? assertions : shown).some((a) => names(a) && !(element && a.ofPage) && !a.holdsAtStart)) {

@@ -317,6 +317,15 @@ for (const { todo, after } of ROWS) {
     expect(uncoveredParts('log in, then log out and see the sign-in button enabled', loggedOut("await expect(page.getByTestId('login-button')).toBeEnabled();"))).toEqual([]);
   });
 
+  it('an element named only by the scope a checked element is looked up in is seen only when the check shows it visible', () => {
+    const request = 'log in and see the dashboard';
+    const inside = (assertion: string) => spec(`${SIGN_IN}\n  ${assertion}`);
+    expect(uncoveredParts(request, inside("await expect(page.getByTestId('dashboard').getByTestId('current-user')).toHaveText('ada');"))).toEqual([expect.stringContaining('expects to see "the dashboard" but no assertion checks it')]);
+    expect(uncoveredParts(request, inside("await expect(page.getByTestId('dashboard').getByTestId('current-user')).toBeVisible();"))).toEqual([]);
+    expect(uncoveredParts(request, inside("await expect(page.getByTestId('dashboard').getByRole('heading')).toHaveText('Dashboard');"))).toEqual([]);
+    expect(uncoveredParts(request, inside("const dashboard = page.getByTestId('dashboard');\n  await expect(dashboard.getByTestId('dashboard-heading').first()).toHaveText('Welcome');"))).toEqual([]);
+  });
+
   it('an empty list may be shown by a negated assertion', () => {
     expect(uncoveredParts('search for "zebra" and see that there are no results', spec(`  await page.goto('/search');\n  await page.getByRole('searchbox').fill('zebra');\n  await page.keyboard.press('Enter');\n  await expect(page.getByTestId('search-result')).not.toBeVisible();`))).toEqual([]);
   });
