@@ -121,7 +121,12 @@ export function uncoveredParts(description: string, code: string, file = 'candid
     if (!shown.some((a) => quotedIn(quote, a))) missing.push(`the request expects "${quote}" but no assertion checks it${onlyPresent((a) => quotedIn(quote, a))}: assert it, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
   }
   for (const quote of request.quotedInputs) {
-    if (!strings.some((s) => normal(s).includes(normal(quote)))) missing.push(`the request names "${quote}" but the spec never uses it: use that exact value where the request does`);
+    if (!strings.some((s) => normal(s).includes(normal(quote)))) {
+      missing.push(`the request names "${quote}" but the spec never uses it: use that exact value where the request does`);
+      continue;
+    }
+    const overtyped = retypedUnchecked(model, tests, quote);
+    if (overtyped) missing.push(`the spec types "${quote}" (line ${overtyped.typed}) but types over it in the same field (line ${overtyped.over}) before checking anything: assert what "${quote}" does before typing again`);
   }
   for (const count of request.counts) {
     if (!assertions.filter((a) => !a.negated).some((a) => new RegExp(`(?<![\\d.])${count.digits}(?![\\d.])`).test(a.text))) missing.push(`the request expects ${count.phrase} but no assertion checks that number: assert it (e.g. toHaveCount(${count.digits}) or the text that shows it)`);
@@ -208,6 +213,34 @@ function typedValues(model: SpecModel, tests: readonly TestFlow[]): Array<{ valu
     const value = TYPING.has(model.callee(call).name ?? '') && call.arguments[0] ? model.stringValue(call.arguments[0]) : undefined;
     return value ? [{ value, line: model.position(call).line }] : [];
   }));
+}
+
+/**
+ * A quoted input every test types and then types over in the same field before any assertion (`fill('zebra')`,
+ * Enter, `fill('locators')`, Enter, then the checks): what the request's value did is never looked at.
+ */
+function retypedUnchecked(model: SpecModel, tests: readonly TestFlow[], quote: string): { typed: number; over: number } | undefined {
+  let found: { typed: number; over: number } | undefined;
+  for (const { calls } of tests) {
+    const at = calls.findIndex((call) => typesQuote(model, call, quote));
+    if (at < 0) continue;
+    const field = model.text(model.resolve(model.callee(calls[at]!).receiver!));
+    const over = calls.findIndex((call, index) => {
+      if (index <= at || !TYPING.has(model.callee(call).name ?? '')) return false;
+      const receiver = model.callee(call).receiver;
+      // Clearing the field (`fill('')`) is not typing something else.
+      return receiver !== undefined && model.text(model.resolve(receiver)) === field && !typesQuote(model, call, quote) && (!call.arguments[0] || model.stringValue(call.arguments[0]) !== '');
+    });
+    const checked = calls.findIndex((call, index) => index > at && model.expectation(call) !== undefined);
+    if (over < 0 || (checked >= 0 && checked < over)) return undefined;
+    found ??= { typed: model.position(calls[at]!).line, over: model.position(calls[over]!).line };
+  }
+  return found;
+}
+
+function typesQuote(model: SpecModel, call: ts.CallExpression, quote: string): boolean {
+  const value = TYPING.has(model.callee(call).name ?? '') && call.arguments[0] ? model.stringValue(call.arguments[0]) : undefined;
+  return value !== undefined && normal(value).includes(normal(quote)) && model.callee(call).receiver !== undefined;
 }
 
 /**

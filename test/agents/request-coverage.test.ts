@@ -326,6 +326,15 @@ for (const { todo, after } of ROWS) {
     expect(uncoveredParts(request, inside("const dashboard = page.getByTestId('dashboard');\n  await expect(dashboard.getByTestId('dashboard-heading').first()).toHaveText('Welcome');"))).toEqual([]);
   });
 
+  it('a quoted input typed over in the same field before any check is never looked at', () => {
+    const request = 'search for "zebra" and see that there are no results';
+    const search = (between: string) => spec(`  await page.goto('/search');\n  const query = page.getByTestId('search-input');\n  await query.fill('zebra');\n  await query.press('Enter');\n${between}  await query.fill('locators');\n  await query.press('Enter');\n  await expect(page.getByTestId('search-empty')).toBeHidden();\n  await expect(page.getByTestId('search-result')).toHaveCount(0);`);
+    expect(uncoveredParts(request, search(''))).toEqual([expect.stringContaining('the spec types "zebra" (line 6) but types over it in the same field (line 8) before checking anything')]);
+    expect(uncoveredParts(request, search("  await expect(page.getByTestId('search-empty')).toBeVisible();\n"))).toEqual([]);
+    // Clearing the field is not typing something else.
+    expect(uncoveredParts(request, search('').replace("query.fill('locators')", "query.fill('')"))).toEqual([]);
+  });
+
   it('an empty list may be shown by a negated assertion', () => {
     expect(uncoveredParts('search for "zebra" and see that there are no results', spec(`  await page.goto('/search');\n  await page.getByRole('searchbox').fill('zebra');\n  await page.keyboard.press('Enter');\n  await expect(page.getByTestId('search-result')).not.toBeVisible();`))).toEqual([]);
   });
