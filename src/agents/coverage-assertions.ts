@@ -11,6 +11,7 @@ import { boundValues } from '../analysis/bound-values.ts';
 import { customMatcherNames } from '../analysis/custom-matchers.ts';
 import { MAX_DEPTH } from '../analysis/depth.ts';
 import { ts } from '../util/typescript.js';
+import { regExpOfLiteral } from '../util/regexp.ts';
 
 /** A test's calls (the hooks that run before it first), which of them act on the page, and which of those sign in. */
 export interface TestFlow {
@@ -98,7 +99,7 @@ function urlHoldsAtStart(model: SpecModel, e: Expectation, tests: readonly TestF
   const path = opened ? model.stringValue(opened.arguments[0]!) : undefined;
   if (!expected || path === undefined || !URL.canParse(path, 'http://app.test')) return false;
   const url = new URL(path, 'http://app.test').href;
-  const pattern = ts.isRegularExpressionLiteral(expected) ? regExpOf(expected.text) : undefined;
+  const pattern = ts.isRegularExpressionLiteral(expected) ? regExpOfLiteral(expected.text) : undefined;
   if (pattern) return pattern.test(url);
   const text = model.stringValue(expected);
   return text !== undefined && (text === url || text === path);
@@ -268,7 +269,7 @@ function valuesUnder(model: SpecModel, node: ts.Node, depth = 0): Array<string |
     if (excludes(n)) return;
     if (ts.isStringLiteralLike(n) || ts.isNumericLiteral(n)) found.push(n.text);
     else if (ts.isRegularExpressionLiteral(n)) {
-      const pattern = regExpOf(n.text);
+      const pattern = regExpOfLiteral(n.text);
       if (pattern) found.push(pattern);
     } else if (ts.isIdentifier(n)) {
       const value = model.stringValue(n);
@@ -285,11 +286,3 @@ function valuesUnder(model: SpecModel, node: ts.Node, depth = 0): Array<string |
   return found;
 }
 
-function regExpOf(literal: string): RegExp | undefined {
-  const end = literal.lastIndexOf('/');
-  try {
-    return new RegExp(literal.slice(1, end), literal.slice(end + 1).replace(/[gy]/g, ''));
-  } catch {
-    return undefined;
-  }
-}

@@ -4,6 +4,7 @@
  * neutralises them with their action (src/analysis/neutralise.ts).
  */
 import { ts } from '../util/typescript.js';
+import { regExpOfLiteral } from '../util/regexp.ts';
 import type { Expectation, SpecModel } from './model.ts';
 import { MAX_DEPTH } from './depth.ts';
 
@@ -125,12 +126,7 @@ function holdsTyped(model: SpecModel, action: ts.CallExpression, expected: ts.Ex
   const value = model.stringValue(typed);
   const pattern = model.resolve(model.unwrap(expected));
   if (value === undefined || !ts.isRegularExpressionLiteral(pattern)) return false;
-  const end = pattern.text.lastIndexOf('/');
-  try {
-    return new RegExp(pattern.text.slice(1, end), pattern.text.slice(end + 1).replace(/[gy]/g, '')).test(value);
-  } catch {
-    return false;
-  }
+  return regExpOfLiteral(pattern.text)?.test(value) ?? false;
 }
 
 /**

@@ -14,6 +14,7 @@ import { isFunctionLike } from '../analysis/syntax.ts';
 import { ruleOptions } from '../util/zod-helpers.ts';
 import { defineRule, type Finding } from './types.ts';
 import { mayBePlaywrightObject } from './utils/ast.ts';
+import { literalParts } from '../util/regexp.ts';
 
 const Options = ruleOptions({
   /** Playwright methods whose function (or text) runs in the page. */
@@ -119,7 +120,7 @@ function servesCode(model: SpecModel, call: ts.CallExpression, codeRoute: RegExp
   if (!pattern || !handler) return false;
   const value = model.resolve(pattern);
   // A regular expression's source, its anchors dropped: /shop\.js$/ is read as shop\.js.
-  const text = ts.isRegularExpressionLiteral(value) ? value.text.slice(1, value.text.lastIndexOf('/')).replace(/^\^|\$$/g, '') : model.stringValue(pattern);
+  const text = ts.isRegularExpressionLiteral(value) ? literalParts(value.text).source.replace(/^\^|\$$/g, '') : model.stringValue(pattern);
   const fulfills: ts.CallExpression[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'fulfill') fulfills.push(node);
