@@ -53,7 +53,8 @@ function callSites(model: SpecModel, declared: ts.Node): ts.Node[] {
   if (ts.isClassLike(declared)) return constructions(model, declared);
   if (ts.isGetAccessorDeclaration(declared)) {
     const name = declared.name.getText(model.sourceFile);
-    return model.nodes<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression).filter((access) => access.name.text === name && !within(access, declared));
+    // A read of the member, not a call of a method of the same name (`locator.first()`).
+    return model.nodes<ts.PropertyAccessExpression>(ts.SyntaxKind.PropertyAccessExpression).filter((access) => access.name.text === name && !within(access, declared) && !(ts.isCallExpression(access.parent) && access.parent.expression === access));
   }
   return model.calls.filter((call) => !within(call, declared) && model.localFunction(call) === declared);
 }

@@ -269,6 +269,8 @@ ${test}
     const lintSite = (code: string) => lint(RULE, code, { inventory: site });
     // Read after the method that goes to the cart: on the cart, where the ids are.
     expect(lintSite(pageObject("  await cart.open();\n  await expect(cart.lines).toHaveCount(1);\n  await expect(cart.first).toBeVisible();\n  await cart.checkout.click();"))).toEqual([]);
+    // A call of a locator's method of the getter's name (`first()`) is no read of the getter.
+    expect(lintSite(pageObject("  await page.getByTestId('username').first().click();\n  await cart.open();\n  await expect(cart.first).toBeVisible();"))).toEqual([]);
     // Read before it: on the start page, which has none of them.
     const early = lintSite(pageObject("  await expect(cart.lines).toHaveCount(1);\n  await cart.open();"));
     expect(early.map((i) => [i.line, i.severity])).toEqual([[8, 'error']]);
