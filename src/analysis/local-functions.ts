@@ -147,8 +147,7 @@ export class LocalFunctionModel extends TestApiModel {
     const key = binding.propertyName ?? binding.name;
     if (!ts.isIdentifier(key) || depth > MAX_DEPTH) return undefined;
     for (const call of this.calls) {
-      const callee = this.unwrap(call.expression);
-      if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'extend') continue;
+      if (this.playwrightPath(call.expression) !== 'test.extend') continue;
       const declared = call.typeArguments?.[0];
       const member = declared && ts.isTypeLiteralNode(declared) ? declared.members.find((m) => ts.isPropertySignature(m) && m.name.getText(this.sourceFile) === key.text) : undefined;
       const type = member && ts.isPropertySignature(member) ? member.type : undefined;
