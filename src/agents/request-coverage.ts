@@ -97,71 +97,97 @@ export function uncoveredParts(description: string, code: string, file = 'candid
   const model = SpecModel.fromText(file, code);
   const request = readRequest(description);
   const tests = model.tests().map((test) => flowOf(model, [...callsBefore(model, test), ...testCalls(model, test)]));
-  const assertions = assertionTexts(model, tests);
-  const strings = codeStrings(model);
+  const checks = checksOf(assertionTexts(model, tests), request);
+  const missing = [
+    ...referredInputGaps(request, checks),
+    ...quotedOutcomeGaps(request, checks, typedValues(model, tests)),
+    ...quotedInputGaps(model, tests, request, codeStrings(model)),
+    ...countGaps(request, checks),
+    ...keywordGaps(request, checks),
+    ...namedElementGaps(request, checks),
+  ];
+  // "See the result" is not shown by checks that only say what is not there (not the first text, no error).
+  if (missing.length === 0 && request.outcome.trim() !== '' && !ABSENCE.test(request.outcome) && checks.all.length > 0 && checks.positive.length === 0) {
+    missing.push(`the request expects to see ${request.outcome.replace(OUTCOME_MARKER, '').trim() || 'something'} but every assertion checks only what is not there (negated, hidden, empty or none): assert what is shown`);
+  }
+  if (request.signInOnly && request.outcome.trim() !== '') missing.push(...goesOnAfterSigningIn(model, tests));
   const methods = stepMethods(model, tests, file, code);
-  const missing: string[] = [];
+  for (const need of request.actions) {
+    if (![...methods].some((m) => need.methods.has(m))) missing.push(`the request asks to ${need.name} but the spec has no step that does it: ${need.advice}`);
+  }
+  return missing;
+}
 
-  // An assertion that something is not there (negated, hidden, none of it) shows only an empty list.
-  const positive = assertions.filter((a) => !a.absent);
-  // What the request expects to see is not shown by an element being in the page: a hidden one is too.
+/** The spec's assertions, and those of them that can show what the request expects to see. */
+interface Checks {
+  all: AssertionText[];
+  /** Not an assertion that something is not there (negated, hidden, none of it): that shows only an empty list. */
+  positive: AssertionText[];
+  /** Not one a hidden element passes too (in the page is not seen), nor a state unless that state is asked. */
+  shown: AssertionText[];
+  /** The hint for an outcome only such an assertion names. */
+  onlyPresent: (matches: (a: AssertionText) => boolean) => string;
+}
+
+function checksOf(all: AssertionText[], request: ReadRequest): Checks {
+  const positive = all.filter((a) => !a.absent);
   const shown = positive.filter((a) => !a.presenceOnly && (!a.stateOnly || STATE_WORDS.test(request.outcome)));
   const onlyPresent = (matches: (a: AssertionText) => boolean) => (positive.some((a) => !shown.includes(a) && matches(a)) ? ` (a hidden element passes its assertion too: toBeAttached, a count of one, an attribute, a role or an enabled state show it is in the page, not that it is seen; assert it is visible or its text)` : '');
-  for (const quote of request.referredInputs) {
-    // "add a todo "Pay rent" and see it": the page shows it, not the field it was typed into.
-    if (!shown.some((a) => a.matcher !== 'toHaveValue' && quotedIn(quote, a))) missing.push(`the request refers back to "${quote}" and expects to see it, but no assertion checks that the page shows it: assert it where it appears, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
-  }
-  const typed = typedValues(model, tests);
-  for (const quote of request.quotedOutcomes) {
+  return { all, positive, shown, onlyPresent };
+}
+
+/** "add a todo "Pay rent" and see it": the page shows it, not the field it was typed into. */
+function referredInputGaps(request: ReadRequest, { shown }: Checks): string[] {
+  return request.referredInputs
+    .filter((quote) => !shown.some((a) => a.matcher !== 'toHaveValue' && quotedIn(quote, a)))
+    .map((quote) => `the request refers back to "${quote}" and expects to see it, but no assertion checks that the page shows it: assert it where it appears, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
+}
+
+function quotedOutcomeGaps(request: ReadRequest, { shown, onlyPresent }: Checks, typed: ReadonlyArray<{ value: string; line: number }>): string[] {
+  return request.quotedOutcomes.flatMap((quote) => {
     const typing = request.asksToWrite || request.quotedInputs.some((input) => normal(input).includes(normal(quote))) ? undefined : typed.find((t) => normal(t.value).includes(normal(quote)));
-    if (typing) {
-      missing.push(`the request expects the app to show "${quote}", but the spec types it itself (line ${typing.line}), so the page shows it whatever the app does: type only what the request gives, and assert "${quote}" where the app shows it`);
-      continue;
-    }
-    if (!shown.some((a) => quotedIn(quote, a))) missing.push(`the request expects "${quote}" but no assertion checks it${onlyPresent((a) => quotedIn(quote, a))}: assert it, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`);
-  }
-  for (const quote of request.quotedInputs) {
-    if (!strings.some((s) => normal(s).includes(normal(quote)))) {
-      missing.push(`the request names "${quote}" but the spec never uses it: use that exact value where the request does`);
-      continue;
-    }
+    if (typing) return [`the request expects the app to show "${quote}", but the spec types it itself (line ${typing.line}), so the page shows it whatever the app does: type only what the request gives, and assert "${quote}" where the app shows it`];
+    if (shown.some((a) => quotedIn(quote, a))) return [];
+    return [`the request expects "${quote}" but no assertion checks it${onlyPresent((a) => quotedIn(quote, a))}: assert it, e.g. await expect(<the element that shows it>).toContainText('${quote.replace(/'/g, "\\'")}')`];
+  });
+}
+
+function quotedInputGaps(model: SpecModel, tests: readonly TestFlow[], request: ReadRequest, strings: readonly string[]): string[] {
+  return request.quotedInputs.flatMap((quote) => {
+    if (!strings.some((s) => normal(s).includes(normal(quote)))) return [`the request names "${quote}" but the spec never uses it: use that exact value where the request does`];
     const overtyped = retypedUnchecked(model, tests, quote);
-    if (overtyped) missing.push(`the spec types "${quote}" (line ${overtyped.typed}) but types over it in the same field (line ${overtyped.over}) before checking anything: assert what "${quote}" does before typing again`);
-  }
-  for (const count of request.counts) {
-    if (!assertions.filter((a) => !a.negated).some((a) => new RegExp(`(?<![\\d.])${count.digits}(?![\\d.])`).test(a.text))) missing.push(`the request expects ${count.phrase} but no assertion checks that number: assert it (e.g. toHaveCount(${count.digits}) or the text that shows it)`);
-  }
-  for (const keyword of OUTCOME_KEYWORDS) {
-    const checking = keyword.name === 'empty' ? assertions : positive;
-    if (keyword.inRequest.test(request.outcome) && !checking.some((a) => keyword.inAssertion.test(a.text))) missing.push(`the request expects ${keyword.name} but no assertion checks for one: ${keyword.advice}`);
-  }
-  for (const phrase of request.namedElements) {
+    return overtyped ? [`the spec types "${quote}" (line ${overtyped.typed}) but types over it in the same field (line ${overtyped.over}) before checking anything: assert what "${quote}" does before typing again`] : [];
+  });
+}
+
+function countGaps(request: ReadRequest, { all }: Checks): string[] {
+  return request.counts
+    .filter((count) => !all.filter((a) => !a.negated).some((a) => new RegExp(`(?<![\\d.])${count.digits}(?![\\d.])`).test(a.text)))
+    .map((count) => `the request expects ${count.phrase} but no assertion checks that number: assert it (e.g. toHaveCount(${count.digits}) or the text that shows it)`);
+}
+
+function keywordGaps(request: ReadRequest, { all, positive }: Checks): string[] {
+  return OUTCOME_KEYWORDS.filter((keyword) => keyword.inRequest.test(request.outcome) && !(keyword.name === 'empty' ? all : positive).some((a) => keyword.inAssertion.test(a.text)))
+    .map((keyword) => `the request expects ${keyword.name} but no assertion checks for one: ${keyword.advice}`);
+}
+
+function namedElementGaps(request: ReadRequest, { all, shown, onlyPresent }: Checks): string[] {
+  return request.namedElements.flatMap((phrase) => {
     // Named only by the scope its element is looked up in, a check of something inside shows the named element
     // only when it shows it visible: the text of a user name inside a hidden dashboard passes too.
     const names = (a: AssertionText) => phrase.words.some((w) => a.text.toLowerCase().includes(stem(w))) && (phrase.absence || VISIBILITY.has(a.matcher) || phrase.words.some((w) => a.ownText.toLowerCase().includes(stem(w))));
     // What is to be seen gone is shown by a check that it is not there; an element by a check of it, not of the page's title or URL.
     const element = ELEMENT_NOUNS.test(phrase.text) && !PAGE_NOUNS.test(phrase.text);
-    if (!(phrase.absence ? assertions : shown).some((a) => names(a) && !(element && a.ofPage) && !a.holdsAtStart)) {
-      missing.push(`the request expects to see ${phrase.text} but no assertion checks it${onlyPresent(names)}: assert the element or page that shows ${phrase.text}`);
-      continue;
+    if (!(phrase.absence ? all : shown).some((a) => names(a) && !(element && a.ofPage) && !a.holdsAtStart)) {
+      return [`the request expects to see ${phrase.text} but no assertion checks it${onlyPresent(names)}: assert the element or page that shows ${phrase.text}`];
     }
     // A value (a total, a count) is seen by reading it, as a number or by its name: the "Added to your cart" flash
     // names the cart, not its total, and `toBeVisible()` of the total reads nothing.
     const valueWords = phrase.words.filter((w) => VALUE_WORDS.test(w));
     const readsValue = (a: AssertionText) => !a.readsNothing && !a.beforeActing && names(a) && (/\d/.test(a.text) || valueWords.some((w) => a.text.toLowerCase().includes(stem(w))));
-    if (!phrase.absence && valueWords.length > 0 && !shown.some(readsValue)) {
-      missing.push(`the request expects to see ${phrase.text}, a value, but no assertion reads it after the spec acts (one that it is visible shows it is there, not what it says; one before acting shows what it was): assert its text, e.g. toHaveText or toContainText with the value the request's actions make`);
-    }
-  }
-  // "See the result" is not shown by checks that only say what is not there (not the first text, no error).
-  if (missing.length === 0 && request.outcome.trim() !== '' && !ABSENCE.test(request.outcome) && assertions.length > 0 && positive.length === 0) {
-    missing.push(`the request expects to see ${request.outcome.replace(OUTCOME_MARKER, '').trim() || 'something'} but every assertion checks only what is not there (negated, hidden, empty or none): assert what is shown`);
-  }
-  if (request.signInOnly && request.outcome.trim() !== '') missing.push(...goesOnAfterSigningIn(model, tests));
-  for (const need of request.actions) {
-    if (![...methods].some((m) => need.methods.has(m))) missing.push(`the request asks to ${need.name} but the spec has no step that does it: ${need.advice}`);
-  }
-  return missing;
+    if (phrase.absence || valueWords.length === 0 || shown.some(readsValue)) return [];
+    return [`the request expects to see ${phrase.text}, a value, but no assertion reads it after the spec acts (one that it is visible shows it is there, not what it says; one before acting shows what it was): assert its text, e.g. toHaveText or toContainText with the value the request's actions make`];
+  });
 }
 
 interface ReadRequest {
