@@ -1,6 +1,6 @@
 /**
  * The proof's red-team answers (bench/fixtures/proof-red-team.ts, rounds one to three, and
- * bench/fixtures/proof-red-team-r4.ts, round four: specs a lazy or hostile model could write for the mutation
+ * bench/fixtures/proof-red-team-r4.ts and -r5.ts, rounds four and five: specs a lazy or hostile model could write for the mutation
  * bench's requests, correct ones and controls) through the whole pipeline: a
  * scripted model answers the same spec on every call (Scribe's, the Critic's retries), and every accepted spec
  * is run against the app and against its mutant, which breaks exactly the asked-for behaviour. An escape is a
@@ -17,6 +17,7 @@ import { makeScribeProject } from '../test/fixtures/scribe-project.ts';
 import { bundledRunTarget } from '../test/fixtures/run-target.ts';
 import { ANSWERS, answerKind, EXTRA_CASES } from './fixtures/proof-red-team.ts';
 import { ROUND4 } from './fixtures/proof-red-team-r4.ts';
+import { ROUND5 } from './fixtures/proof-red-team-r5.ts';
 import { APPS, CASES, serveApp, snapshot } from './mutation-cases.ts';
 
 interface Row {
@@ -31,7 +32,7 @@ const only = process.argv.slice(2);
 const cases = [...CASES, ...EXTRA_CASES];
 const files = new Map(Object.entries(APPS).map(([name, app]) => [name, snapshot(app.dir)]));
 const rows: Row[] = [];
-for (const answer of [...ANSWERS, ...ROUND4].filter((a) => only.length === 0 || only.includes(a.id))) {
+for (const answer of [...ANSWERS, ...ROUND4, ...ROUND5].filter((a) => only.length === 0 || only.includes(a.id))) {
   const c = cases.find((k) => k.name === answer.case);
   if (!c) throw new Error(`${answer.id}: no case ${answer.case}`);
   const app = await serveApp(files.get(c.app)!);
