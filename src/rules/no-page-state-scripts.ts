@@ -68,24 +68,23 @@ export default defineRule({
 
 /** The first thing a page function does that is not a read: a write to what it did not declare, or a call not in the allow-list. */
 function firstWrite(model: SpecModel, fn: ts.SignatureDeclaration & { body?: ts.Node }, reads: ReadonlySet<string>, constructors: ReadonlySet<string>): { node: ts.Node; what: string } | undefined {
+  // The function's own values: variables it made itself (`const seen = {}`, `let count = 0`) and its own functions.
+  // A variable holding what the page gave it (`const el = document.querySelector(…)`, `const item = row`, a
+  // loop's element) is the page's, like a parameter: writing its properties writes the page.
   const locals = new Set<string>();
-  const declare = (name: ts.BindingName) => {
-    if (ts.isIdentifier(name)) locals.add(name.text);
-    else for (const element of name.elements) if (!ts.isOmittedExpression(element)) declare(element.name);
-  };
+  const functions = new Set<string>();
   const visitDeclarations = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) || ts.isParameter(node)) declare(node.name);
-    if ((ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node)) && node.name) locals.add(node.name.text);
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && ownValue(node)) locals.add(node.name.text);
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) functions.add(node.name.text);
+    if ((ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node)) && node.name) functions.add(node.name.text);
     ts.forEachChild(node, visitDeclarations);
   };
   visitDeclarations(fn);
-  // A parameter is the value handed in; assigning to its properties (`el.value = …`) writes the page all the same.
-  const parameters = new Set(fn.parameters.flatMap((p) => (ts.isIdentifier(p.name) ? [p.name.text] : [])));
   // A variable of the function's own, or a property of one (`const seen = {}; seen.a = 1`).
   const isLocal = (target: ts.Expression): boolean => {
     let root: ts.Expression = target;
     while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root) || ts.isParenthesizedExpression(root)) root = root.expression;
-    return ts.isIdentifier(root) && locals.has(root.text) && !parameters.has(root.text);
+    return ts.isIdentifier(root) && locals.has(root.text);
   };
   let found: { node: ts.Node; what: string } | undefined;
   const visit = (node: ts.Node): void => {
@@ -96,10 +95,12 @@ function firstWrite(model: SpecModel, fn: ts.SignatureDeclaration & { body?: ts.
       found = { node, what: `changes ${model.text(node.operand)}` };
     } else if (ts.isDeleteExpression(node)) {
       found = { node, what: `deletes ${model.text(node.expression)}` };
-    } else if (ts.isCallExpression(node)) {
-      const callee = node.expression;
+    } else if (ts.isCallExpression(node) || ts.isTaggedTemplateExpression(node)) {
+      // A tagged template (`region.append\`…\``) calls its tag like any call.
+      const callee = ts.isCallExpression(node) ? node.expression : node.tag;
       const called = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : undefined;
-      if (called === undefined || (!reads.has(called) && !(ts.isIdentifier(callee) && locals.has(called) && !parameters.has(called)))) found = { node, what: `calls ${model.text(callee)}(), which is not a read` };
+      if (ts.isPropertyAccessExpression(callee) && NAVIGATORS.test(model.text(callee.expression)) && called !== 'toString') found = { node, what: `calls ${model.text(callee)}(), which moves the page` };
+      else if (called === undefined || (!reads.has(called) && !(ts.isIdentifier(callee) && functions.has(called)))) found = { node, what: `calls ${model.text(callee)}(), which is not a read` };
     } else if (ts.isNewExpression(node)) {
       const constructed = ts.isIdentifier(node.expression) ? node.expression.text : undefined;
       if (constructed === undefined || !constructors.has(constructed)) found = { node, what: `constructs ${model.text(node.expression)}` };
@@ -130,6 +131,32 @@ function servesCode(model: SpecModel, call: ts.CallExpression, codeRoute: RegExp
   if (fulfills.length === 0) return false;
   return (text !== undefined && codeRoute.test(text)) || fulfills.some((fulfill) => fulfillsWithCode(model, fulfill));
 }
+
+/** What moves the page when its methods are called (`location.replace(…)`, `history.back()`), whatever the method's name. */
+const NAVIGATORS = /^(?:(?:window|self|globalThis|document)\.)?(?:location|history|navigation)$/;
+
+/** A variable the page function made itself: no value, or a literal, a new object or a computation of its own, not what the page handed it. */
+function ownValue(declaration: ts.VariableDeclaration): boolean {
+  const loop = declaration.parent.parent;
+  if (ts.isForOfStatement(loop) || ts.isForInStatement(loop)) return false;
+  const value = declaration.initializer;
+  return value === undefined || OWN_VALUE_KINDS.has(value.kind);
+}
+
+const OWN_VALUE_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
+  ts.SyntaxKind.ObjectLiteralExpression,
+  ts.SyntaxKind.ArrayLiteralExpression,
+  ts.SyntaxKind.StringLiteral,
+  ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+  ts.SyntaxKind.TemplateExpression,
+  ts.SyntaxKind.NumericLiteral,
+  ts.SyntaxKind.TrueKeyword,
+  ts.SyntaxKind.FalseKeyword,
+  ts.SyntaxKind.NullKeyword,
+  ts.SyntaxKind.NewExpression,
+  ts.SyntaxKind.ArrowFunction,
+  ts.SyntaxKind.FunctionExpression,
+]);
 
 /** Media types of a page or a script: what the browser runs. */
 const CODE_TYPES = /html|javascript|ecmascript/i;

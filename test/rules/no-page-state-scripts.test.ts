@@ -32,6 +32,12 @@ describe('no-page-state-scripts: a page function may read the page, not change i
     ['constructs an event', "  await page.evaluate(() => document.dispatchEvent(new Event('load')));"],
     ['a script as text', "  await page.evaluate('localStorage.clear()');"],
     ['a helper of the spec that writes, handed in by name', "  const fill = () => { document.title = 'x'; };\n  await page.evaluate(fill);"],
+    ['writes an element held in a variable of its own', "  await page.evaluate(() => { const el = document.querySelector('#status')!; el.textContent = 'Saved'; });"],
+    ['writes an element handed in, through an alias', "  await page.getByTestId('row').evaluate((row) => { const item = row; item.className = 'done'; });"],
+    ['writes an element of a loop over the page', "  await page.evaluate(() => { for (const li of document.querySelectorAll('li')) li.hidden = false; });"],
+    ['moves the page by script', "  await page.evaluate(() => location.replace('/products'));"],
+    ['moves back in history', '  await page.evaluate(() => window.history.back());'],
+    ['calls a method as a tagged template', '  await page.getByRole(\'status\').evaluate((region) => region.append`Subscribed`);'],
   ])('flags a page function that %s', (_, body) => {
     expect(lint(RULE, spec(body))).toHaveLength(1);
   });
