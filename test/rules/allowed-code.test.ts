@@ -404,8 +404,10 @@ describe('allowed-code: fixtures, structure and test.use', () => {
       "test.use({ connectOptions: { wsEndpoint: 'ws://127.0.0.1:9' } });",
       'const options = JSON.parse(\'{}\');',
       'test.use(options);',
+      '// A page without its scripts is another app than the one asked about.',
+      'test.use({ javaScriptEnabled: false });',
     ].join('\n');
-    expect(lines(code)).toEqual([3, 4, 5, 6, 7]);
+    expect(lines(code)).toEqual([3, 4, 5, 6, 7, 9]);
   });
 });
 
