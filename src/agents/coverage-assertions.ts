@@ -11,7 +11,7 @@ import { boundValues } from '../analysis/bound-values.ts';
 import { customMatcherNames } from '../analysis/custom-matchers.ts';
 import { MAX_DEPTH } from '../analysis/depth.ts';
 import { ts } from '../util/typescript.js';
-import { regExpOfLiteral } from '../util/regexp.ts';
+import { compilePattern, regExpOfLiteral } from '../util/regexp.ts';
 
 /** A test's calls (the hooks that run before it first), which of them act on the page, and which of those sign in. */
 export interface TestFlow {
@@ -131,14 +131,16 @@ export function assertionTexts(model: SpecModel, tests: readonly TestFlow[]): As
       const nodes: ts.Node[] = [...(subject ? [subject] : []), ...e.call.arguments];
       const values = nodes.flatMap((n) => valuesUnder(model, n));
       // The subject as it resolves, not the name of the variable that holds it: `expect(cartTotal)` of the "Added" message is not the cart total.
-      const written = `expect(${subject ? shownText(model, subject) : ''}).${[...e.modifiers, e.matcher].join('.')}(${e.call.arguments.map((a) => model.text(a)).join(', ')})`;
+      const written = `expect(${subject ? shownText(model, subject) : ''}).${[...e.modifiers, e.matcher].join('.')}(${e.call.arguments.map((a) => shownText(model, a)).join(', ')})`;
       const absent = meansAbsent(e);
       const element = subject ? scopedElement(model, subject) : undefined;
       const own = element ? [...element.arguments, ...e.call.arguments].flatMap((n) => valuesUnder(model, n)) : values;
-      const ownWritten = element ? `expect(${model.callee(element).name}(${element.arguments.map((a) => shownText(model, a)).join(', ')})).${[...e.modifiers, e.matcher].join('.')}(${e.call.arguments.map((a) => model.text(a)).join(', ')})` : written;
+      const ownWritten = element ? `expect(${model.callee(element).name}(${element.arguments.map((a) => shownText(model, a)).join(', ')})).${[...e.modifiers, e.matcher].join('.')}(${e.call.arguments.map((a) => shownText(model, a)).join(', ')})` : written;
+      // An ARIA snapshot's comments (`# Total: $8`) are YAML the matcher skips, not what it expects.
+      const read = (text: string) => (e.matcher === 'toMatchAriaSnapshot' ? withoutYamlComments(text) : text);
       return {
         matcher: e.matcher,
-        text: [written, ...values.filter((v) => typeof v === 'string')].join(' '),
+        text: read([written, ...values.filter((v) => typeof v === 'string')].join(' ')),
         patterns: values.filter((v) => v instanceof RegExp),
         negated: e.negated,
         absent: absent !== e.negated,
@@ -148,9 +150,24 @@ export function assertionTexts(model: SpecModel, tests: readonly TestFlow[]): As
         ofPage: PAGE_MATCHERS.has(e.matcher),
         holdsAtStart: e.matcher === 'toHaveURL' && !e.negated && urlHoldsAtStart(model, e, tests),
         beforeActing: readsBeforeActing(e.call, tests),
-        ownText: [ownWritten, ...own.filter((v) => typeof v === 'string')].join(' '),
+        ownText: read([ownWritten, ...own.filter((v) => typeof v === 'string')].join(' ')),
       };
     });
+}
+
+/** Each line without its YAML comment: a `#` at its start or after a space, outside a quoted text. */
+function withoutYamlComments(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      let quoted = false;
+      for (let i = 0; i < line.length; i++) {
+        if (line[i] === '"' && line[i - 1] !== '\\') quoted = !quoted;
+        else if (line[i] === '#' && !quoted && (i === 0 || /\s/.test(line[i - 1]!))) return line.slice(0, i);
+      }
+      return line;
+    })
+    .join('\n');
 }
 
 /** Calls that narrow a locator to some of its elements: the same element still. */
@@ -238,19 +255,25 @@ function swallowed(model: SpecModel, call: ts.Node): boolean {
   return false;
 }
 
-/** Options of a locator that name what it leaves out, not what it shows. */
-const EXCLUDING_OPTIONS = new Set(['hasNotText', 'hasNot']);
+/**
+ * Options that name nothing the page shows: what a locator leaves out (`hasNotText`, `hasNot`), and how long a
+ * matcher waits (`timeout: 10_000` is no number read).
+ */
+const SHOWING_NOTHING = new Set(['hasNotText', 'hasNot', 'timeout', 'intervals']);
 
-function excludes(node: ts.Node): node is ts.PropertyAssignment {
-  return ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && EXCLUDING_OPTIONS.has(node.name.text);
+/** What names nothing the page shows: such an option, or the label `locator.describe('…')` gives a locator for reports. */
+function showsNothing(model: SpecModel, node: ts.Node): boolean {
+  if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && SHOWING_NOTHING.has(node.name.text)) return true;
+  const call = node.parent;
+  return ts.isCallExpression(call) && call.arguments.includes(node as ts.Expression) && model.callee(call).name === 'describe' && model.callee(call).receiver !== undefined && model.kindOf(model.callee(call).receiver!) === 'locator';
 }
 
-/** A node's text without the options that name what a locator leaves out: `filter({ hasNotText: 'Total: $8' })` shows no total. */
+/** A node's text without what names nothing shown: `filter({ hasNotText: 'Total: $8' })` shows no total. */
 function shownText(model: SpecModel, node: ts.Node): string {
   const start = node.getStart(model.sourceFile);
   const cut: Array<[number, number]> = [];
   const visit = (n: ts.Node): void => {
-    if (excludes(n)) cut.push([n.getStart(model.sourceFile) - start, n.end - start]);
+    if (showsNothing(model, n)) cut.push([n.getStart(model.sourceFile) - start, n.end - start]);
     else ts.forEachChild(n, visit);
   };
   visit(node);
@@ -266,7 +289,15 @@ function valuesUnder(model: SpecModel, node: ts.Node, depth = 0): Array<string |
   const found: Array<string | RegExp> = [];
   const visit = (n: ts.Node): void => {
     // What a locator filters out is not what it shows: `filter({ hasNotText: 'Total: $8' })`.
-    if (excludes(n)) return;
+    if (showsNothing(model, n)) return;
+    // A pattern built at run time is a pattern, not the texts it is built from: known, it is kept as one.
+    if (ts.isNewExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'RegExp') {
+      const [source, flags] = n.arguments ?? [];
+      const text = source ? model.stringValue(source) : undefined;
+      const pattern = text === undefined ? undefined : compilePattern(text, (flags && model.stringValue(flags)) ?? '');
+      if (pattern) found.push(pattern);
+      return;
+    }
     if (ts.isStringLiteralLike(n) || ts.isNumericLiteral(n)) found.push(n.text);
     else if (ts.isRegularExpressionLiteral(n)) {
       const pattern = regExpOfLiteral(n.text);

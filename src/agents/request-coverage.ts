@@ -335,8 +335,8 @@ function codeStrings(model: SpecModel): string[] {
   const titles = new Set<ts.Node>();
   for (const call of model.calls) {
     const first = call.arguments[0];
-    // A hook's first argument is its body, not a title.
-    if (first && !isFunctionLike(first) && model.playwrightPath(call.expression)?.startsWith('test')) titles.add(first);
+    // A hook's first argument is its body, not a title, and test.extend's are fixtures, whose code the test runs.
+    if (first && !isFunctionLike(first) && !ts.isObjectLiteralExpression(first) && model.playwrightPath(call.expression)?.startsWith('test')) titles.add(first);
   }
   const found: string[] = [];
   const visit = (n: ts.Node): void => {

@@ -3,7 +3,8 @@ import { ts } from '../util/typescript.js';
 import type { SpecModel } from './model.ts';
 
 const SUBMITS: ReadonlySet<string> = new Set(['click', 'press', 'tap', 'dblclick']);
-const TYPING: ReadonlySet<string> = new Set(['fill', 'type', 'pressSequentially']);
+/** Typing into a field, or at the focus (`page.keyboard.insertText(…)`). */
+const TYPING: ReadonlySet<string> = new Set(['fill', 'type', 'pressSequentially', 'insertText']);
 
 /**
  * The indexes of `calls` (in the order the flow makes them) that sign in: each fill of an environment variable

@@ -171,6 +171,9 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     ["the spec's own matcher, whose code decides what passes", `  expect.extend({ async toShowTotal(locator, total) { return { pass: true, message: () => total }; } });\n  await expect(page.getByTestId('cart-total')).toShowTotal('Total: $8');`],
     ['an assertion in a loop over the elements that already show it (none on a broken app)', `  for (const total of await page.getByTestId('cart-total').filter({ hasText: 'Total: $8' }).all()) {\n    await expect(total).toHaveText('Total: $8');\n  }`],
     ['the served page fetched over HTTP, not the page shown', `  const served = await page.request.get('/cart');\n  expect(await served.text()).toContain('Total: $8');`],
+    ['the label locator.describe() gives a locator for reports', `  await expect(page.getByTestId('cart-total').describe('Total: $8')).toBeVisible();`],
+    ["a comment of an ARIA snapshot's template", "  await expect(page.getByTestId('cart-total')).toMatchAriaSnapshot(`\n    # Total: $8\n    - text: /Total: \\$\\d+/\n  `);"],
+    ['a pattern built from the quote that matches other totals too', "  const QUOTE = 'Total: $8';\n  await expect(page.getByTestId('cart-total')).toHaveText(new RegExp(QUOTE.replace(/\\d/, '\\\\d').replace('$', '\\\\$')));"],
   ])('%s', (_, check) => {
     expect(uncoveredParts(REQUEST, spec(`${MUG}\n${check}`))).toEqual(missingTotal);
   });
@@ -208,6 +211,9 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     expect(uncoveredParts(request, shop("  await page.getByTestId('nav-products').click();"))).toEqual([expect.stringContaining("(line 8: page.getByTestId('nav-products').click())")]);
     // Waiting for where signing in leads is not going on by itself; nor is acting after signing in when the request asks for more.
     expect(uncoveredParts(request, shop("  await page.waitForURL('**/products');"))).toEqual([]);
+    // Credentials typed at the focus sign in too.
+    const atFocus = spec(`  await page.goto('/');\n  await page.getByTestId('username').focus();\n  await page.keyboard.insertText(process.env.E2E_USERNAME ?? '');\n  await page.getByTestId('password').focus();\n  await page.keyboard.insertText(process.env.E2E_PASSWORD ?? '');\n  await page.getByTestId('login-button').click();\n  await page.goto('/products');\n  await expect(page.getByTestId('products-heading')).toHaveText('Products');`);
+    expect(uncoveredParts(request, atFocus)).toEqual([expect.stringContaining("after signing in the spec goes on by itself (line 10: page.goto('/products'))")]);
     expect(uncoveredParts('sign in, add the desk lamp to the cart and see the cart total', spec(`${SIGN_IN}\n  await page.goto('/products');\n  await page.getByTestId('add-to-cart').click();\n  await page.goto('/cart');\n  await expect(page.getByTestId('cart-total')).toHaveText('Total: $25');`))).toEqual([]);
   });
 
@@ -333,6 +339,27 @@ for (const { todo, after } of ROWS) {
     expect(uncoveredParts(request, search("  await expect(page.getByTestId('search-empty')).toBeVisible();\n"))).toEqual([]);
     // Clearing the field is not typing something else.
     expect(uncoveredParts(request, search('').replace("query.fill('locators')", "query.fill('')"))).toEqual([]);
+  });
+
+  it("a matcher's wait is no number read, and a fixture's strings are used by the test", () => {
+    const lamp = (assertion: string) => spec(`${SIGN_IN}\n  await page.getByTestId('product-link-lamp').click();\n  await page.getByTestId('add-to-cart').click();\n  ${assertion}`);
+    const request = 'sign in, add the desk lamp to the cart and see the cart total';
+    expect(uncoveredParts(request, lamp("await expect(page.getByTestId('cart-total')).toBeVisible({ timeout: 10_000 });"))).toEqual([expect.stringContaining('a value, but no assertion reads it')]);
+    expect(uncoveredParts(request, lamp("await expect(page.getByTestId('cart-total')).toHaveText('Total: $25', { timeout: 10_000 });"))).toEqual([]);
+    const fixture = `import { test as base, expect } from '@playwright/test';
+const test = base.extend<{ searched: void }>({
+  searched: async ({ page }, use) => {
+    await page.goto('/search');
+    await page.getByTestId('search-input').fill('locators');
+    await page.getByTestId('search-button').click();
+    await use();
+  },
+});
+test('search', async ({ page, searched }) => {
+  await expect(page.getByTestId('search-result')).toHaveText(['Locators and test ids']);
+});
+`;
+    expect(uncoveredParts('search for "locators" and see the result', fixture)).not.toContainEqual(expect.stringContaining('never uses it'));
   });
 
   it('an empty list may be shown by a negated assertion', () => {
