@@ -4,7 +4,8 @@
  * page-object methods it calls, each classified as a navigation, a user action, an assertion, a
  * screenshot or another Playwright call.
  */
-import type { ts } from '../util/typescript.js';
+import { ts } from '../util/typescript.js';
+import { MAX_DEPTH } from './depth.ts';
 import { isFunctionLike, MemoKey, type SpecModel, type TestBlock } from './model.ts';
 import { enclosingFunction } from './syntax.ts';
 import { ASYNC_METHODS, NAVIGATIONS, PLAYWRIGHT_OBJECTS, USER_ACTIONS, type ValueKind } from './playwright-api.ts';
@@ -42,11 +43,47 @@ export function testHooks(model: SpecModel): TestHook[] {
   return hooks;
 }
 
-/** The calls the hooks that run before a test make (its describe blocks' beforeAll and beforeEach), helpers followed, in source order. */
+/**
+ * The calls made before a test's body runs: the hooks before it (its describe blocks' beforeAll and beforeEach),
+ * then the setup of the fixtures of the file's `test.extend` it asks for (up to their `use(…)`), helpers followed.
+ */
 export function callsBefore(model: SpecModel, test: TestBlock): ts.CallExpression[] {
-  return testHooks(model)
+  const hooks = testHooks(model)
     .filter((hook) => BEFORE_HOOKS.has(hook.path) && hook.applies(test))
     .flatMap((hook) => model.reachableCalls(hook.body));
+  return [...hooks, ...fixtureSetup(model, test.body, 0)];
+}
+
+/** The calls the file's fixtures a function asks for (`async ({ page, searched }) => …`) make before they hand their value over. */
+function fixtureSetup(model: SpecModel, fn: ts.FunctionLikeDeclaration | undefined, depth: number): ts.CallExpression[] {
+  const asked = fn?.parameters[0]?.name;
+  if (!asked || !ts.isObjectBindingPattern(asked) || depth > MAX_DEPTH) return [];
+  const fixtures = fileFixtures(model);
+  return asked.elements.flatMap((element) => {
+    const key = element.propertyName ?? element.name;
+    const fixture = ts.isIdentifier(key) ? fixtures.get(key.text) : undefined;
+    if (!fixture) return [];
+    const use = fixture.parameters[1]?.name;
+    const calls = fixture.body ? model.reachableCalls(fixture.body) : [];
+    const handsOver = calls.findIndex((call) => use !== undefined && ts.isIdentifier(use) && ts.isIdentifier(call.expression) && call.expression.text === use.text);
+    // The fixtures it asks for are set up first.
+    return [...fixtureSetup(model, fixture, depth + 1), ...(handsOver < 0 ? calls : calls.slice(0, handsOver))];
+  });
+}
+
+/** The fixture functions of the file's `test.extend({...})` calls, by name. */
+function fileFixtures(model: SpecModel): Map<string, ts.FunctionLikeDeclaration> {
+  const found = new Map<string, ts.FunctionLikeDeclaration>();
+  for (const call of model.calls) {
+    if (model.playwrightPath(call.expression) !== 'test.extend') continue;
+    const object = call.arguments[0] && model.objectLiteral(call.arguments[0]);
+    for (const property of object?.properties ?? []) {
+      const name = model.propertyName(property);
+      const value = ts.isPropertyAssignment(property) ? model.unwrap(property.initializer) : ts.isMethodDeclaration(property) ? property : undefined;
+      if (name !== undefined && value && (isFunctionLike(value) || ts.isMethodDeclaration(value))) found.set(name, value);
+    }
+  }
+  return found;
 }
 
 /** Every call a test makes, helpers and page-object methods of the same file included. */

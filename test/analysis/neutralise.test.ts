@@ -138,6 +138,30 @@ test('subscribes', async ({ page }) => {
     expect(result.text).not.toContain('.click()');
   });
 
+  it("takes the actions of a test.extend fixture the test asks for, up to where it hands its value over", () => {
+    const code = `import { test as base, expect } from '@playwright/test';
+
+const test = base.extend<{ searched: string }>({
+  searched: async ({ page }, use) => {
+    await page.goto('/search');
+    await page.getByTestId('search-input').fill('locators');
+    await page.getByTestId('search-button').click();
+    await use('locators');
+    await page.getByTestId('search-input').clear();
+  },
+});
+
+test('search', async ({ page, searched }) => {
+  await expect(page.getByTestId('search-result')).toHaveText([searched]);
+});
+`;
+    const result = neutraliseActions(code);
+    expect(result.tests[0]!.actions.map((a) => a.source)).toEqual(["page.getByTestId('search-input').fill('locators')", "page.getByTestId('search-button').click()"]);
+    expect(result.text).toContain('.clear()');
+    // A fixture the test does not ask for does nothing for it.
+    expect(neutraliseActions(code.replace('{ page, searched }', '{ page }').replace('[searched]', "['locators']")).tests[0]!.actions).toEqual([]);
+  });
+
   it('makes a copy per group of actions an assertion follows, the last first: a trailing action with its own check does not carry the proof', () => {
     const code = wrap(`  await page.goto('/products');
   await page.getByTestId('product-link-lamp').click();
