@@ -261,10 +261,15 @@ function swallowed(model: SpecModel, call: ts.Node): boolean {
  */
 const SHOWING_NOTHING = new Set(['hasNotText', 'hasNot', 'timeout', 'intervals']);
 
-/** What names nothing the page shows: such an option, or the label `locator.describe('…')` gives a locator for reports. */
+/**
+ * What names nothing the page shows: such an option, the label `locator.describe('…')` gives a locator for
+ * reports, or the fallback of a read of the page (`(await total.textContent()) ?? 'Total: $8'`), expected only
+ * when the page shows nothing: the read is what is compared.
+ */
 function showsNothing(model: SpecModel, node: ts.Node): boolean {
   if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && SHOWING_NOTHING.has(node.name.text)) return true;
   const call = node.parent;
+  if (ts.isBinaryExpression(call) && call.right === node && FALLBACKS.has(call.operatorToken.kind) && readsThePage(call.left)) return true;
   return ts.isCallExpression(call) && call.arguments.includes(node as ts.Expression) && model.callee(call).name === 'describe' && model.callee(call).receiver !== undefined && model.kindOf(model.callee(call).receiver!) === 'locator';
 }
 
@@ -279,6 +284,13 @@ function shownText(model: SpecModel, node: ts.Node): string {
   visit(node);
   const text = model.text(node);
   return cut.reduceRight((kept, [from, to]) => kept.slice(0, from) + kept.slice(to), text);
+}
+
+const FALLBACKS: ReadonlySet<ts.SyntaxKind> = new Set([ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken]);
+
+/** Whether an expression awaits something (a read of the page, in a spec's expected value). */
+function readsThePage(node: ts.Node): boolean {
+  return ts.isAwaitExpression(node) || (ts.forEachChild(node, readsThePage) ?? false);
 }
 
 /**
@@ -307,7 +319,7 @@ function valuesUnder(model: SpecModel, node: ts.Node, depth = 0): Array<string |
       if (value !== undefined) found.push(value);
       else {
         const resolved = model.resolve(n);
-        if (resolved !== n) found.push(model.text(resolved), ...valuesUnder(model, resolved, depth));
+        if (resolved !== n) found.push(shownText(model, resolved), ...valuesUnder(model, resolved, depth));
         else if (depth < MAX_DEPTH) for (const bound of boundValues(model, n)) found.push(...valuesUnder(model, bound, depth + 1));
       }
     }

@@ -173,6 +173,7 @@ describe('uncoveredParts: assertions that check nothing of the outcome do not co
     ['the served page fetched over HTTP, not the page shown', `  const served = await page.request.get('/cart');\n  expect(await served.text()).toContain('Total: $8');`],
     ['the label locator.describe() gives a locator for reports', `  await expect(page.getByTestId('cart-total').describe('Total: $8')).toBeVisible();`],
     ["a comment of an ARIA snapshot's template", "  await expect(page.getByTestId('cart-total')).toMatchAriaSnapshot(`\n    # Total: $8\n    - text: /Total: \\$\\d+/\n  `);"],
+    ['the fallback of a read of the page, compared after a reload', "  const shown = (await page.getByTestId('cart-total').textContent()) ?? 'Total: $8';\n  await page.reload();\n  await expect(page.getByTestId('cart-total')).toHaveText(shown);"],
     ['a pattern built from the quote that matches other totals too', "  const QUOTE = 'Total: $8';\n  await expect(page.getByTestId('cart-total')).toHaveText(new RegExp(QUOTE.replace(/\\d/, '\\\\d').replace('$', '\\\\$')));"],
   ])('%s', (_, check) => {
     expect(uncoveredParts(REQUEST, spec(`${MUG}\n${check}`))).toEqual(missingTotal);
