@@ -68,23 +68,29 @@ export default defineRule({
 
 /** The first thing a page function does that is not a read: a write to what it did not declare, or a call not in the allow-list. */
 function firstWrite(model: SpecModel, fn: ts.SignatureDeclaration & { body?: ts.Node }, reads: ReadonlySet<string>, constructors: ReadonlySet<string>): { node: ts.Node; what: string } | undefined {
-  // The function's own values: variables it made itself (`const seen = {}`, `let count = 0`) and its own functions.
-  // A variable holding what the page gave it (`const el = document.querySelector(…)`, `const item = row`, a
-  // loop's element) is the page's, like a parameter: writing its properties writes the page.
-  const locals = new Set<string>();
+  // The function's variables may be set (`n += 1`, `text = el.textContent`). Only the values it made itself
+  // (`const seen = {}`) may have their properties set: a variable that holds what the page gave it
+  // (`const el = document.querySelector(…)`, `const item = row`, a loop's element, `el = …` later) is the page's,
+  // like a parameter, and writing its properties writes the page.
+  const declared = new Set<string>();
+  const pageValues = new Set<string>();
   const functions = new Set<string>();
   const visitDeclarations = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && ownValue(node)) locals.add(node.name.text);
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) functions.add(node.name.text);
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name)) {
+      declared.add(node.name.text);
+      if (!ownValue(node)) pageValues.add(node.name.text);
+      if (node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) functions.add(node.name.text);
+    }
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(node.left) && !OWN_VALUE_KINDS.has(node.right.kind)) pageValues.add(node.left.text);
     if ((ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node)) && node.name) functions.add(node.name.text);
     ts.forEachChild(node, visitDeclarations);
   };
   visitDeclarations(fn);
-  // A variable of the function's own, or a property of one (`const seen = {}; seen.a = 1`).
   const isLocal = (target: ts.Expression): boolean => {
+    if (ts.isIdentifier(target)) return declared.has(target.text);
     let root: ts.Expression = target;
     while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root) || ts.isParenthesizedExpression(root)) root = root.expression;
-    return ts.isIdentifier(root) && locals.has(root.text);
+    return ts.isIdentifier(root) && declared.has(root.text) && !pageValues.has(root.text);
   };
   let found: { node: ts.Node; what: string } | undefined;
   const visit = (node: ts.Node): void => {
@@ -135,7 +141,7 @@ function servesCode(model: SpecModel, call: ts.CallExpression, codeRoute: RegExp
 /** What moves the page when its methods are called (`location.replace(…)`, `history.back()`), whatever the method's name. */
 const NAVIGATORS = /^(?:(?:window|self|globalThis|document)\.)?(?:location|history|navigation)$/;
 
-/** A variable the page function made itself: no value, or a literal, a new object or a computation of its own, not what the page handed it. */
+/** A variable the page function made itself: no value yet, a literal, or a new object, not what the page handed it. */
 function ownValue(declaration: ts.VariableDeclaration): boolean {
   const loop = declaration.parent.parent;
   if (ts.isForOfStatement(loop) || ts.isForInStatement(loop)) return false;

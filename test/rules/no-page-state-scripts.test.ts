@@ -12,11 +12,12 @@ describe('no-page-state-scripts: a page function may read the page, not change i
       "  const titles = await page.locator('li').evaluateAll((items) => items.map((item) => item.textContent?.trim()));",
       "  const width = await page.getByTestId('panel').evaluate((el) => getComputedStyle(el).getPropertyValue('width'));",
       '  const count = await page.evaluate(() => { let n = 0; const seen = {}; for (const row of document.querySelectorAll("tr")) { n += 1; seen[row.id] = true; } return n; });',
+      "  const text = await page.evaluate(() => { let all = ''; for (const li of document.querySelectorAll('li')) all = all + li.textContent; return all; });",
       "  const host = await page.evaluate(() => new URL(location.href).host);",
       "  await page.route('**/api/items', (route) => route.fulfill({ json: [] }));",
       "  await page.route('**/*.js', (route) => route.continue());",
       "  await expect(page.getByTestId('cart-total')).toHaveText('Total: $8');",
-      '  void [cart, titles, width, count, host];',
+      '  void [cart, titles, width, count, host, text];',
     ].join('\n');
     expect(lines(body)).toEqual([]);
   });
@@ -34,6 +35,7 @@ describe('no-page-state-scripts: a page function may read the page, not change i
     ['a helper of the spec that writes, handed in by name', "  const fill = () => { document.title = 'x'; };\n  await page.evaluate(fill);"],
     ['writes an element held in a variable of its own', "  await page.evaluate(() => { const el = document.querySelector('#status')!; el.textContent = 'Saved'; });"],
     ['writes an element handed in, through an alias', "  await page.getByTestId('row').evaluate((row) => { const item = row; item.className = 'done'; });"],
+    ['writes an element it stored in a variable after declaring it', "  await page.evaluate(() => { let el; el = document.querySelector('#status'); el.textContent = 'Saved'; });"],
     ['writes an element of a loop over the page', "  await page.evaluate(() => { for (const li of document.querySelectorAll('li')) li.hidden = false; });"],
     ['moves the page by script', "  await page.evaluate(() => location.replace('/products'));"],
     ['moves back in history', '  await page.evaluate(() => window.history.back());'],
