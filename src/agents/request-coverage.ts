@@ -10,6 +10,7 @@
  */
 import { isFunctionLike, SpecModel } from '../analysis/model.ts';
 import { callsBefore, testCalls } from '../analysis/test-steps.ts';
+import { VALUE_SETTERS } from '../analysis/playwright-api.ts';
 import { ts } from '../util/typescript.js';
 import { withoutPagePaths } from '../util/page-paths.ts';
 import { pageObjectCalls } from './page-object-steps.ts';
@@ -71,14 +72,13 @@ interface ActionNeed {
 
 /** Verbs of a request that has the spec type or write something of its own choosing. */
 const WRITING = /\b(?:add|create|post|publish|send|comment|reply|rename|edit|change|update|set|enter|type|write|fill|search|filter|invite|import|paste|submit|register|sign(?:ing)?[ -]?up|compose|name|title|label|tag)(?:s|es|ed|d|ing)?\b/;
-const TYPING = new Set(['fill', 'type', 'pressSequentially', 'insertText', 'selectOption']);
 const ANY_CHANGE = new Set(['fill', 'type', 'pressSequentially', 'insertText', 'click', 'dblclick', 'tap', 'press', 'check', 'uncheck', 'setChecked', 'selectOption', 'setInputFiles', 'dragTo', 'dragAndDrop', 'clear', 'down', 'up', 'dispatchEvent']);
 
 /** The actions a request names that a step must do, most specific first; the rest need any state-changing step. */
 const ACTION_NEEDS: readonly ActionNeed[] = [
   { name: 'upload', verbs: /\bupload(?:s|ed|ing)?\b/, methods: new Set(['setInputFiles']), advice: 'set the file with setInputFiles' },
   { name: 'drag', verbs: /\b(?:drag|reorder)(?:s|ged|ging|ed|ing)?\b/, methods: new Set(['dragTo', 'dragAndDrop', 'down', 'up']), advice: 'drag it with dragTo' },
-  { name: 'type', verbs: /\b(?:enter|type|fill(?:s|ed|ing)? (?:in|out)|search|write|rename)(?:s|es|ed|d|ing)?\b/, methods: TYPING, advice: 'fill the field with the value' },
+  { name: 'type', verbs: /\b(?:enter|type|fill(?:s|ed|ing)? (?:in|out)|search|write|rename)(?:s|es|ed|d|ing)?\b/, methods: VALUE_SETTERS, advice: 'fill the field with the value' },
   { name: 'tick', verbs: /\b(?:un)?tick(?:s|ed|ing)?\b|\buncheck(?:s|ed|ing)?\b|\bcheck(?:s|ed|ing)? (?:the |a |an )?(?:box|checkbox|option)\b/, methods: new Set(['check', 'uncheck', 'setChecked', 'click', 'tap']), advice: 'check or uncheck it' },
 ];
 
@@ -218,7 +218,7 @@ function readRequest(description: string): ReadRequest {
   const kinds = namedActions(doing);
   const actions: ActionNeed[] = [];
   for (const need of ACTION_NEEDS) if (need.verbs.test(doing)) actions.push(need);
-  if (kinds.includes('log in')) actions.push({ name: 'sign in', verbs: /$^/, methods: TYPING, advice: 'fill the sign-in form with the declared credentials and submit it' });
+  if (kinds.includes('log in')) actions.push({ name: 'sign in', verbs: /$^/, methods: VALUE_SETTERS, advice: 'fill the sign-in form with the declared credentials and submit it' });
   if (actions.length === 0 && named.length > 0) actions.push({ name: named.join(', '), verbs: /$^/, methods: ANY_CHANGE, advice: 'click, fill or press what the request names' });
   return {
     outcome: unquotedOutcome,
@@ -236,9 +236,14 @@ function readRequest(description: string): ReadRequest {
 /** The text values the tests type (`fill('1 item left')`), with their lines. */
 function typedValues(model: SpecModel, tests: readonly TestFlow[]): Array<{ value: string; line: number }> {
   return tests.flatMap(({ calls }) => calls.flatMap((call) => {
-    const value = TYPING.has(model.callee(call).name ?? '') && call.arguments[0] ? model.stringValue(call.arguments[0]) : undefined;
+    const value = typedText(model, call);
     return value ? [{ value, line: model.position(call).line }] : [];
   }));
+}
+
+/** What a call types or selects, when it is such a step and its value is known. */
+function typedText(model: SpecModel, call: ts.CallExpression): string | undefined {
+  return VALUE_SETTERS.has(model.callee(call).name ?? '') && call.arguments[0] ? model.stringValue(call.arguments[0]) : undefined;
 }
 
 /**
@@ -252,10 +257,10 @@ function retypedUnchecked(model: SpecModel, tests: readonly TestFlow[], quote: s
     if (at < 0) continue;
     const field = model.text(model.resolve(model.callee(calls[at]!).receiver!));
     const over = calls.findIndex((call, index) => {
-      if (index <= at || !TYPING.has(model.callee(call).name ?? '')) return false;
+      if (index <= at || !VALUE_SETTERS.has(model.callee(call).name ?? '')) return false;
       const receiver = model.callee(call).receiver;
       // Clearing the field (`fill('')`) is not typing something else.
-      return receiver !== undefined && model.text(model.resolve(receiver)) === field && !typesQuote(model, call, quote) && (!call.arguments[0] || model.stringValue(call.arguments[0]) !== '');
+      return receiver !== undefined && model.text(model.resolve(receiver)) === field && !typesQuote(model, call, quote) && typedText(model, call) !== '';
     });
     const checked = calls.findIndex((call, index) => index > at && model.expectation(call) !== undefined);
     if (over < 0 || (checked >= 0 && checked < over)) return undefined;
@@ -265,7 +270,7 @@ function retypedUnchecked(model: SpecModel, tests: readonly TestFlow[], quote: s
 }
 
 function typesQuote(model: SpecModel, call: ts.CallExpression, quote: string): boolean {
-  const value = TYPING.has(model.callee(call).name ?? '') && call.arguments[0] ? model.stringValue(call.arguments[0]) : undefined;
+  const value = typedText(model, call);
   return value !== undefined && normal(value).includes(normal(quote)) && model.callee(call).receiver !== undefined;
 }
 

@@ -7,9 +7,8 @@ import { ts } from '../util/typescript.js';
 import { regExpOfLiteral } from '../util/regexp.ts';
 import type { Expectation, SpecModel } from './model.ts';
 import { MAX_DEPTH } from './depth.ts';
+import { VALUE_SETTERS } from './playwright-api.ts';
 
-/** Actions whose value an assertion on the same element may echo (`fill(v)` then `toHaveValue(v)`). */
-const VALUE_SETTERS: ReadonlySet<string> = new Set(['fill', 'type', 'pressSequentially', 'insertText', 'selectOption']);
 
 /**
  * The assertions after the group under test that check only what one of its actions set on the same

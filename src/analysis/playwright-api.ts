@@ -139,6 +139,11 @@ export const USER_ACTIONS = new Set([
 
 export const NAVIGATIONS = new Set(['goto', 'goBack', 'goForward', 'reload']);
 
+/** Actions that type a text: into a field, or at the focus (`keyboard.insertText`). */
+export const TEXT_INPUTS: ReadonlySet<string> = new Set(['fill', 'type', 'pressSequentially', 'insertText']);
+/** Actions that set a field's value, typed or chosen: what `toHaveValue` then reads back. */
+export const VALUE_SETTERS: ReadonlySet<string> = new Set([...TEXT_INPUTS, 'selectOption']);
+
 /** Objects whose promise-returning methods must be awaited. */
 export const PLAYWRIGHT_OBJECTS: ReadonlySet<ValueKind> = new Set([
   'page', 'locator', 'frame', 'context', 'browser', 'request', 'keyboard', 'mouse', 'elementHandle',

@@ -1,10 +1,9 @@
 /** Which calls of a flow sign in: the fills of an environment variable (a declared credential) and the submit after them. */
 import { ts } from '../util/typescript.js';
 import type { SpecModel } from './model.ts';
+import { TEXT_INPUTS } from './playwright-api.ts';
 
 const SUBMITS: ReadonlySet<string> = new Set(['click', 'press', 'tap', 'dblclick']);
-/** Typing into a field, or at the focus (`page.keyboard.insertText(…)`). */
-const TYPING: ReadonlySet<string> = new Set(['fill', 'type', 'pressSequentially', 'insertText']);
 
 /**
  * The indexes of `calls` (in the order the flow makes them) that sign in: each fill of an environment variable
@@ -16,7 +15,7 @@ export function signInSteps(model: SpecModel, calls: readonly ts.CallExpression[
   calls.forEach((call, index) => {
     if (!isAction(index)) return;
     const name = model.callee(call).name ?? '';
-    if (TYPING.has(name) && call.arguments.some((argument) => readsEnvironment(argument))) {
+    if (TEXT_INPUTS.has(name) && call.arguments.some((argument) => readsEnvironment(argument))) {
       signIn.add(index);
       pending = true;
     } else if (pending && SUBMITS.has(name)) {

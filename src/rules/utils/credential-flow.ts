@@ -12,9 +12,8 @@ import { valueSite } from '../../analysis/syntax.ts';
 import type { SpecModel } from '../../analysis/model.ts';
 import { isValueReference } from './ast.ts';
 import { MAX_DEPTH } from '../../analysis/depth.ts';
+import { TEXT_INPUTS } from '../../analysis/playwright-api.ts';
 
-/** Methods that type a value into the page. */
-const INPUT_METHODS = new Set(['fill', 'type', 'pressSequentially', 'insertText']);
 /** Keys of HTTP credentials (`httpCredentials: { username, password }`, `setHTTPCredentials({...})`). */
 const HTTP_CREDENTIAL_KEYS = new Set(['username', 'password']);
 /** A credential role that names who logs in rather than a secret. */
@@ -140,7 +139,7 @@ class Flow {
       if (parameter && !parameter.dotDotDotToken && ts.isIdentifier(parameter.name)) return this.carrier(parameter, variable, { kind: 'value' }, depth + 1);
       return this.leak(call.arguments[index]!, variable, 'the helper it is passed to does not take it as a named parameter');
     }
-    if (name !== undefined && receiver && INPUT_METHODS.has(name) && index === 0 && !this.context.isOwnMember(receiver, name)) return;
+    if (name !== undefined && receiver && TEXT_INPUTS.has(name) && index === 0 && !this.context.isOwnMember(receiver, name)) return;
     if (index === 0 && receiver && this.identity(variable) && this.isMatcherCall(call)) return;
     if (ts.isIdentifier(callee) && this.isProjectImport(callee)) return;
     if (receiver && this.isProjectImportChain(receiver)) return;
