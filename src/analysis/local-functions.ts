@@ -19,6 +19,8 @@ export class LocalFunctionModel extends TestApiModel {
 
   private localFunctionNames: Set<string> | undefined;
 
+  private fixtureFunctions: Map<string, ts.FunctionLikeDeclaration> | undefined;
+
   /**
    * The function of this file that a call runs: a function declaration or a variable holding one, a
    * method of a class of this file (`new LoginPage(page).open()`, `loginPage.open()`, `this.open()`, a
@@ -146,21 +148,42 @@ export class LocalFunctionModel extends TestApiModel {
   private fixtureClass(binding: ts.BindingElement, depth: number): ts.ClassLikeDeclaration | undefined {
     const key = binding.propertyName ?? binding.name;
     if (!ts.isIdentifier(key) || depth > MAX_DEPTH) return undefined;
-    for (const call of this.calls) {
-      if (this.playwrightPath(call.expression) !== 'test.extend') continue;
+    for (const call of this.extendCalls()) {
       const declared = call.typeArguments?.[0];
       const member = declared && ts.isTypeLiteralNode(declared) ? declared.members.find((m) => ts.isPropertySignature(m) && m.name.getText(this.sourceFile) === key.text) : undefined;
       const type = member && ts.isPropertySignature(member) ? member.type : undefined;
       const byType = type ? this.classNamed(type) : undefined;
       if (byType) return byType;
-      const fixtures = call.arguments[0] && this.objectLiteral(call.arguments[0]);
-      const fixture = fixtures?.properties.find((p) => this.propertyName(p) === key.text);
-      const body = fixture && ts.isPropertyAssignment(fixture) && isFunctionLike(fixture.initializer) ? fixture.initializer : fixture && ts.isMethodDeclaration(fixture) ? fixture : undefined;
-      const use = body?.parameters[1]?.name;
-      const handed = use && ts.isIdentifier(use) ? this.callsWrittenIn(body).find((c) => ts.isIdentifier(c.expression) && c.expression.text === use.text)?.arguments[0] : undefined;
-      if (handed) return this.classOf(handed, depth + 1);
     }
-    return undefined;
+    const fixture = this.fixtureFunction(key.text);
+    const handed = fixture && this.handOver(fixture)?.arguments[0];
+    return handed ? this.classOf(handed, depth + 1) : undefined;
+  }
+
+  /** The fixture function the file's `test.extend({...})` defines under a name (the last one, which overrides). */
+  fixtureFunction(name: string): ts.FunctionLikeDeclaration | undefined {
+    this.fixtureFunctions ??= new Map(
+      this.extendCalls().flatMap((call) => {
+        const fixtures = call.arguments[0] && this.objectLiteral(call.arguments[0]);
+        return (fixtures?.properties ?? []).flatMap((property): Array<[string, ts.FunctionLikeDeclaration]> => {
+          const key = this.propertyName(property);
+          const value = ts.isPropertyAssignment(property) ? this.unwrap(property.initializer) : property;
+          return key !== undefined && (isFunctionLike(value) || ts.isMethodDeclaration(value)) ? [[key, value]] : [];
+        });
+      }),
+    );
+    return this.fixtureFunctions.get(name);
+  }
+
+  /** The call that hands a fixture's value over to the test (`await use(value)`): what comes before it is the fixture's setup. */
+  handOver(fixture: ts.FunctionLikeDeclaration): ts.CallExpression | undefined {
+    const use = fixture.parameters[1]?.name;
+    if (!use || !ts.isIdentifier(use) || !fixture.body) return undefined;
+    return this.reachableCalls(fixture.body).find((call) => ts.isIdentifier(call.expression) && call.expression.text === use.text);
+  }
+
+  private extendCalls(): ts.CallExpression[] {
+    return this.calls.filter((call) => this.playwrightPath(call.expression) === 'test.extend');
   }
 
   private classNamed(type: ts.TypeNode): ts.ClassDeclaration | undefined {

@@ -58,32 +58,15 @@ export function callsBefore(model: SpecModel, test: TestBlock): ts.CallExpressio
 function fixtureSetup(model: SpecModel, fn: ts.FunctionLikeDeclaration | undefined, depth: number): ts.CallExpression[] {
   const asked = fn?.parameters[0]?.name;
   if (!asked || !ts.isObjectBindingPattern(asked) || depth > MAX_DEPTH) return [];
-  const fixtures = fileFixtures(model);
   return asked.elements.flatMap((element) => {
     const key = element.propertyName ?? element.name;
-    const fixture = ts.isIdentifier(key) ? fixtures.get(key.text) : undefined;
-    if (!fixture) return [];
-    const use = fixture.parameters[1]?.name;
-    const calls = fixture.body ? model.reachableCalls(fixture.body) : [];
-    const handsOver = calls.findIndex((call) => use !== undefined && ts.isIdentifier(use) && ts.isIdentifier(call.expression) && call.expression.text === use.text);
+    const fixture = ts.isIdentifier(key) ? model.fixtureFunction(key.text) : undefined;
+    if (!fixture?.body) return [];
+    const calls = model.reachableCalls(fixture.body);
+    const handOver = model.handOver(fixture);
     // The fixtures it asks for are set up first.
-    return [...fixtureSetup(model, fixture, depth + 1), ...(handsOver < 0 ? calls : calls.slice(0, handsOver))];
+    return [...fixtureSetup(model, fixture, depth + 1), ...(handOver ? calls.slice(0, calls.indexOf(handOver)) : calls)];
   });
-}
-
-/** The fixture functions of the file's `test.extend({...})` calls, by name. */
-function fileFixtures(model: SpecModel): Map<string, ts.FunctionLikeDeclaration> {
-  const found = new Map<string, ts.FunctionLikeDeclaration>();
-  for (const call of model.calls) {
-    if (model.playwrightPath(call.expression) !== 'test.extend') continue;
-    const object = call.arguments[0] && model.objectLiteral(call.arguments[0]);
-    for (const property of object?.properties ?? []) {
-      const name = model.propertyName(property);
-      const value = ts.isPropertyAssignment(property) ? model.unwrap(property.initializer) : ts.isMethodDeclaration(property) ? property : undefined;
-      if (name !== undefined && value && (isFunctionLike(value) || ts.isMethodDeclaration(value))) found.set(name, value);
-    }
-  }
-  return found;
 }
 
 /** Every call a test makes, helpers and page-object methods of the same file included. */
