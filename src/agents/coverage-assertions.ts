@@ -224,27 +224,26 @@ function overPageElements(model: SpecModel, call: ts.Node): boolean {
 }
 
 function readsElementList(model: SpecModel, node: ts.Node): boolean {
-  if (ts.isCallExpression(node) && ELEMENT_LISTS.has(model.callee(node).name ?? '')) return true;
-  if (ts.isIdentifier(node)) {
-    const resolved = model.resolve(node);
-    if (resolved !== node) return readsElementList(model, resolved);
-  }
-  return ts.forEachChild(node, (child) => readsElementList(model, child)) ?? false;
+  return callUnder(model, node, (call) => ELEMENT_LISTS.has(model.callee(call).name ?? ''));
 }
 
 /** An assertion on what an HTTP request returned (`page.request.get('/login')`): the served page, not what it shows. */
 function ofResponse(model: SpecModel, e: Expectation): boolean {
-  if (!e.subject) return false;
-  const mentions = (node: ts.Node, depth: number): boolean => {
-    if (depth > MAX_DEPTH) return false;
-    if (ts.isIdentifier(node)) {
-      const resolved = model.resolve(node);
-      if (resolved !== node) return mentions(resolved, depth + 1);
-    }
-    if (ts.isCallExpression(node) && model.callee(node).receiver && model.kindOf(model.callee(node).receiver!) === 'request') return true;
-    return ts.forEachChild(node, (child) => mentions(child, depth)) ?? false;
-  };
-  return mentions(e.subject, 0);
+  return e.subject !== undefined && callUnder(model, e.subject, (call) => {
+    const { receiver } = model.callee(call);
+    return receiver !== undefined && model.kindOf(receiver) === 'request';
+  });
+}
+
+/** Whether a call that `matches` is made in an expression, its variables followed to their values. */
+function callUnder(model: SpecModel, node: ts.Node, matches: (call: ts.CallExpression) => boolean, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (ts.isIdentifier(node)) {
+    const resolved = model.resolve(node);
+    if (resolved !== node) return callUnder(model, resolved, matches, depth + 1);
+  }
+  if (ts.isCallExpression(node) && matches(node)) return true;
+  return ts.forEachChild(node, (child) => callUnder(model, child, matches, depth)) ?? false;
 }
 
 /** Inside `Promise.allSettled([...])`, `Promise.any([...])` or `Promise.race([...])`, where a failed assertion fails nothing. */
@@ -304,9 +303,8 @@ function valuesUnder(model: SpecModel, node: ts.Node, depth = 0): Array<string |
     if (showsNothing(model, n)) return;
     // A pattern built at run time is a pattern, not the texts it is built from: known, it is kept as one.
     if (ts.isNewExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'RegExp') {
-      const [source, flags] = n.arguments ?? [];
-      const text = source ? model.stringValue(source) : undefined;
-      const pattern = text === undefined ? undefined : compilePattern(text, (flags && model.stringValue(flags)) ?? '');
+      const known = model.patternValue(n);
+      const pattern = known && compilePattern(known.source, known.flags);
       if (pattern) found.push(pattern);
       return;
     }

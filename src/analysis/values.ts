@@ -4,6 +4,7 @@
  */
 import { ts } from '../util/typescript.js';
 import { MAX_DEPTH } from './depth.ts';
+import { literalParts } from '../util/regexp.ts';
 import { ParsedSpec } from './parsed-spec.ts';
 import { classMemberValue, constValue, enclosingClass, TRANSPARENT_KINDS } from './syntax.ts';
 
@@ -90,6 +91,16 @@ export class ValueModel extends ParsedSpec {
       if (member) return this.evaluateString(member, placeholder, constantsOnly, depth + 1);
     }
     return placeholder;
+  }
+
+  /** The pattern and flags of a regular expression: a literal, or `new RegExp(…)` of known text; followed through variables. */
+  patternValue(expr: ts.Expression): { source: string; flags: string } | undefined {
+    const value = this.resolve(this.unwrap(expr));
+    if (ts.isRegularExpressionLiteral(value)) return literalParts(value.text);
+    if (!ts.isNewExpression(value) || !ts.isIdentifier(value.expression) || value.expression.text !== 'RegExp' || !value.arguments?.[0]) return undefined;
+    const source = this.stringValue(value.arguments[0]);
+    const flags = value.arguments[1] ? this.stringValue(value.arguments[1]) : '';
+    return source === undefined ? undefined : { source, flags: flags ?? '' };
   }
 
   /** The object literal an expression holds, followed through variables and nested properties (`config.urls`). */

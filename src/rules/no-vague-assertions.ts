@@ -1,7 +1,7 @@
 import { ts } from '../util/typescript.js';
 import { isFunctionLike, type Expectation, type SpecModel } from '../analysis/model.ts';
 import { noOptions } from '../util/zod-helpers.ts';
-import { compilePattern, literalParts } from '../util/regexp.ts';
+import { compilePattern } from '../util/regexp.ts';
 import { MAX_DEPTH } from '../analysis/depth.ts';
 import { classifyCall } from '../analysis/test-steps.ts';
 import { defineRule, type Finding } from './types.ts';
@@ -128,23 +128,12 @@ function listItems(model: SpecModel, expr: ts.Expression): ts.Expression[] {
  * an empty text (`/^$/`, `/^\s*$/`) asserts emptiness, which is something.
  */
 function patternVagueness(model: SpecModel, expr: ts.Expression, what: string): string | undefined {
-  const pattern = regexOf(model, expr);
+  const pattern = model.patternValue(expr);
   if (!pattern) return undefined;
   const compiled = compilePattern(pattern.source, pattern.flags);
   if (hasLiteral(pattern.source)) return compiled?.test('') ? `matches an empty ${what} too (what the pattern names is optional)` : undefined;
   const onlyEmpty = compiled !== undefined && compiled.test('') && !NON_EMPTY_PROBES.some((probe) => compiled.test(probe));
   return onlyEmpty ? undefined : `matches any ${what}`;
-}
-
-function regexOf(model: SpecModel, expr: ts.Expression): { source: string; flags: string } | undefined {
-  const value = model.resolve(model.unwrap(expr));
-  if (ts.isRegularExpressionLiteral(value)) return literalParts(value.text);
-  if (ts.isNewExpression(value) && ts.isIdentifier(value.expression) && value.expression.text === 'RegExp' && value.arguments?.[0]) {
-    const source = model.stringValue(value.arguments[0]);
-    const flags = value.arguments[1] ? model.stringValue(value.arguments[1]) : '';
-    return source === undefined ? undefined : { source, flags: flags ?? '' };
-  }
-  return undefined;
 }
 
 function numberValue(model: SpecModel, expr: ts.Expression): number | undefined {
