@@ -19,9 +19,12 @@ let project: ScribeProject;
 let outside: string;
 let server: TestServer | undefined;
 
-/** A project whose model calls give up quickly (a hanging call times out after 400 ms, retried once), and the server on it. */
+/**
+ * A project whose model calls are retried once, and the server on it. The timeout is long: on a loaded machine a
+ * short one expires before a scripted answer arrives, and the retry takes the reply scripted for the next job.
+ */
 const start = async (config = serverConfig(), settings: ScribeSettings = {}) => {
-  project = makeScribeProject({ 'provider.request_timeout_ms': 400, 'provider.http_retries': 1, ...settings });
+  project = makeScribeProject({ 'provider.request_timeout_ms': 30_000, 'provider.http_retries': 1, ...settings });
   server = await startTestServer(project.dir, project.env(fake.url, { SCRIBE_API_TOKEN: TOKEN }), config);
   return server;
 };
