@@ -10,13 +10,19 @@ import type { Setup } from '../util/lifetimes.ts';
 /** Without these, Chromium's background connections hang on a closed network. */
 export const CHROMIUM_ARGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-const SYSTEM_CHROMIUMS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium'];
+/**
+ * System Chromiums, in order. Debian's headless shell (`chromium-headless-shell`) comes first: it is the build
+ * Playwright itself runs headless tests in, and a launch and two pages cost about half the CPU of the full
+ * browser's (bench/browser-build.ts); the page sees the same viewport, WebGL and hover, and a user agent whose
+ * version is given in full.
+ */
+const SYSTEM_CHROMIUMS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium'];
 
 export class BrowserNotFoundError extends Error {
   constructor(detail: string) {
     super(
       `No Chromium found${detail}. Fix: run \`npx playwright install chromium\`, or install the system package ` +
-        '(`apt-get install chromium`), or point SCRIBE_BROWSER at a Chromium executable.',
+        '(`apt-get install chromium-headless-shell`, or `chromium`), or point SCRIBE_BROWSER at a Chromium executable.',
     );
     this.name = 'BrowserNotFoundError';
   }

@@ -1,8 +1,9 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { chromium } from '@playwright/test';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BrowserNotFoundError, CHROMIUM_ARGS, findBrowser, launchingBrowser, launchOptions } from '../../src/explore/browser.ts';
+import { browserCandidates, BrowserNotFoundError, CHROMIUM_ARGS, findBrowser, launchingBrowser, launchOptions } from '../../src/explore/browser.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'scribe-browser-'));
 // findBrowser checks that the executable exists; an empty file stands for a Chromium of the user's choice.
@@ -23,11 +24,18 @@ describe('findBrowser', () => {
     expect(existsSync(found.executablePath)).toBe(true);
   });
 
+  it("looks for Debian's headless shell before its full Chromium, both after Playwright's own", () => {
+    const candidates = browserCandidates({});
+    expect(candidates.indexOf('/usr/bin/chromium-headless-shell')).toBeGreaterThanOrEqual(0);
+    expect(candidates.indexOf('/usr/bin/chromium-headless-shell')).toBeLessThan(candidates.indexOf('/usr/bin/chromium'));
+    expect(candidates[0]).toBe(chromium.executablePath());
+  });
+
   it('fails with a message naming the fix when SCRIBE_BROWSER points nowhere', () => {
     const missing = path.join(dir, 'no-such-chromium');
     expect(() => findBrowser({ SCRIBE_BROWSER: missing })).toThrow(BrowserNotFoundError);
     expect(() => findBrowser({ SCRIBE_BROWSER: missing })).toThrow(`at SCRIBE_BROWSER=${missing}`);
-    expect(() => findBrowser({ SCRIBE_BROWSER: missing })).toThrow(/npx playwright install chromium.*apt-get install chromium.*SCRIBE_BROWSER/s);
+    expect(() => findBrowser({ SCRIBE_BROWSER: missing })).toThrow(/npx playwright install chromium.*apt-get install chromium-headless-shell.*SCRIBE_BROWSER/s);
   });
 
   it('gives launch options with the browser found and the flags this network needs', () => {
