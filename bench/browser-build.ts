@@ -13,6 +13,7 @@ import { chromium, expect } from '@playwright/test';
 import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 import { CHROMIUM_ARGS } from '../src/explore/browser.ts';
 import { cpuByKind } from './process-cpu.ts';
+import { seenByPage } from './page-sees.ts';
 import { loadAverage, median, runsArgument } from './load.mjs';
 
 const runs = runsArgument(5);
@@ -23,14 +24,6 @@ const BUILDS = [
 const missing = BUILDS.filter((build) => !existsSync(build.executablePath));
 if (missing.length > 0) throw new Error(`not installed: ${missing.map((build) => build.executablePath).join(', ')} (apt-get install chromium chromium-headless-shell)`);
 console.log(`machine: ${cpus().length} cores; load average at start ${loadAverage()}`);
-
-const seenByPage = () =>
-  JSON.stringify({
-    userAgent: navigator.userAgent,
-    viewport: [innerWidth, innerHeight, devicePixelRatio],
-    webgl: document.createElement('canvas').getContext('webgl') !== null,
-    hover: matchMedia('(hover: hover)').matches,
-  });
 
 const app = await startDemoApp();
 try {

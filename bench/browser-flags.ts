@@ -12,6 +12,7 @@ import { chromium, expect, type Browser } from '@playwright/test';
 import { DEMO_ACCOUNT, startDemoApp } from '../src/demo-app/server.ts';
 import { launchOptions } from '../src/explore/browser.ts';
 import { cpuByKind, SAMPLER } from './process-cpu.ts';
+import { seenByPage } from './page-sees.ts';
 import { loadAverage, median, runsArgument } from './load.mjs';
 
 const runs = runsArgument(5);
@@ -27,15 +28,6 @@ const VARIANTS: Array<{ name: string; args: string[] }> = [
 
 const app = await startDemoApp();
 const base = launchOptions();
-
-/** What a page can tell of its browser: a switch that changes any of it changes what a test sees. */
-const seenByPage = () =>
-  JSON.stringify({
-    userAgent: navigator.userAgent,
-    viewport: [innerWidth, innerHeight, devicePixelRatio],
-    webgl: document.createElement('canvas').getContext('webgl') !== null,
-    hover: matchMedia('(hover: hover)').matches,
-  });
 
 async function signInAndSearch(browser: Browser): Promise<string> {
   const context = await browser.newContext({ baseURL: app.url });
