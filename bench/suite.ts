@@ -10,8 +10,13 @@
  *    title), not by call order, so a retry or an extra call cannot shift the answers. Healed, refused, model
  *    calls, time.
  *
- *   node --import tsx bench/suite.ts [--part plan|heal] [--workers 1,2] [--from built|sources] [--no-build] [--profile | --timeline]
+ *   node --import tsx bench/suite.ts [--part plan|heal] [--workers 1,2] [--from built|sources] [--no-build] [--profile | --timeline] [--model-ms N]
  *   (default: both parts, 1 and 2 workers, the built package)
+ *
+ * With --model-ms N, the plan's timed batches ask a model instead of the offline generator: an
+ * OpenAI-compatible server on loopback (test/fixtures/fake-openai.ts) that answers each scenario's call after
+ * N ms with the spec the offline generator wrote for it in an untimed batch first (by the scenario's request
+ * in the prompt). Offline, a batch has no wait for a second worker to fill; a model's answer is such a wait.
  *
  * --from built (the default) builds the package (`npm run build`, not timed) and runs the batch as the
  * installed package does: `node dist/cli/bin.mjs generate --plan …`, a process of its own whose worker
@@ -48,7 +53,7 @@ import type { PipelineEvent } from '../src/contracts.ts';
 import type { ScribeProject } from '../test/fixtures/scribe-project.ts';
 import { parsePlan } from '../src/workflow/plan-file.ts';
 import { runCli, type CliRun } from '../test/commands/harness.ts';
-import { startFakeOpenAI } from '../test/fixtures/fake-openai.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../test/fixtures/fake-openai.ts';
 import { fenced } from '../test/fixtures/model-answers.ts';
 import { RENAMED, startSuiteApp } from '../test/fixtures/suite-app.ts';
 import { makeSignedInSuiteProject, makeSuiteProject } from '../test/fixtures/suite-project.ts';
@@ -66,12 +71,17 @@ const { values: flags } = parseArgs({
     build: { type: 'boolean', default: true },
     profile: { type: 'boolean', default: false },
     timeline: { type: 'boolean', default: false },
+    'model-ms': { type: 'string' },
   },
 });
 if (flags.profile && flags.timeline) throw new Error('--profile or --timeline, not both (each samples /proc its own way)');
 if (flags.part !== undefined && flags.part !== 'plan' && flags.part !== 'heal') throw new Error(`--part ${flags.part}: plan or heal`);
 if (flags.from !== 'built' && flags.from !== 'sources') throw new Error(`--from ${flags.from}: built or sources`);
 const built = flags.from === 'built';
+const modelMs = flags['model-ms'] === undefined ? undefined : Number(flags['model-ms']);
+if (modelMs !== undefined && !(Number.isInteger(modelMs) && modelMs >= 0)) throw new Error(`--model-ms takes a whole number of milliseconds (got ${flags['model-ms']})`);
+// The test projects' model timeout (1.5 s, for tests of a failing model) would cut the slower answers short.
+const modelTimeout = modelMs === undefined ? {} : { 'provider.request_timeout_ms': modelMs + 30_000 };
 const workerCounts = flags.workers.split(',').map(Number);
 if (workerCounts.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--workers ${flags.workers}: counts of workers, comma-separated (1,2)`);
 
@@ -118,19 +128,21 @@ async function planBench(): Promise<void> {
   const planText = readFileSync(path.join(planner.dir, 'plan.yaml'), 'utf8');
   console.log(`plan: ${parsePlan(planText, 'plan.yaml').scenarios.length} scenarios`);
   planner.remove();
+  const model = modelMs === undefined ? undefined : await scriptedModel(cli, app.url, planText, modelMs);
+  const batchEnv = (home: string) => (model ? { ...offline(home), OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: model.url } : offline(home));
 
   const wall = new Map<number, number>();
   const cpuTotal = new Map<number, number>();
   for (const workers of workerCounts) {
-    const project = makeSignedInSuiteProject(app.url, { 'planner.max_scenarios': 10 }, { 'plan.yaml': planText });
+    const project = makeSignedInSuiteProject(app.url, { 'planner.max_scenarios': 10, ...modelTimeout }, { 'plan.yaml': planText });
     const before = load();
     const started = performance.now();
-    const generate = () => cli(['generate', '--plan', 'plan.yaml', '--workers', String(workers), '--json'], { env: offline(project.home), cwd: project.dir });
+    const generate = () => cli(['generate', '--plan', 'plan.yaml', '--workers', String(workers), '--json'], { env: batchEnv(project.home), cwd: project.dir });
     let result: BatchResult;
     let cpu: Map<string, number> | undefined;
     let timeline: { sampled: Timeline<BatchResult>; stages: StageLine[] } | undefined;
     if (flags.timeline) {
-      timeline = await batchTimeline(library, project, offline(project.home), planText, workers);
+      timeline = await batchTimeline(library, project, batchEnv(project.home), planText, workers);
       result = timeline.sampled.value;
     } else {
       const { value: run, seconds } = flags.profile ? await cpuByKind(generate) : { value: await generate(), seconds: undefined };
@@ -146,9 +158,36 @@ async function planBench(): Promise<void> {
     if (timeline) printTimeline(timeline.sampled, timeline.stages);
     project.remove();
   }
-  console.log(`2 workers against 1: ${(wall.get(1)! / wall.get(2)!).toFixed(2)}× faster (goal 1.6×); load average now ${load()}`);
+  const asked = model ? `, a model answering in ${modelMs} ms (${model.requests.length} calls)` : ', offline';
+  console.log(`2 workers against 1${asked}: ${(wall.get(1)! / wall.get(2)!).toFixed(2)}× faster (goal 1.6×); load average now ${load()}`);
   if (cpuTotal.has(1) && cpuTotal.has(2)) printCeiling(wall.get(1)!, cpuTotal.get(1)!, cpuTotal.get(2)!);
+  await model?.close();
   await app.close();
+}
+
+/**
+ * A model that answers each scenario of the plan after `delayMs` with the spec the offline generator wrote
+ * for it (an untimed 2-worker batch in a project of its own): a good first answer, so each scenario makes one
+ * call, as a capable model's does. A scenario the offline batch did not accept gets no answer (the server's 500).
+ */
+async function scriptedModel(cli: typeof runCli, appUrl: string, planText: string, delayMs: number): Promise<FakeOpenAI> {
+  const project = makeSignedInSuiteProject(appUrl, { 'planner.max_scenarios': 10 }, { 'plan.yaml': planText });
+  try {
+    const run = await cli(['generate', '--plan', 'plan.yaml', '--workers', '2', '--json'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, SCRIBE_HOME: project.home }, cwd: project.dir });
+    const result = BatchResult.parse(JSON.parse(run.stdout));
+    const specs = result.scenarios.filter((s) => s.status === 'accepted' && s.testPath).map((s) => ({ request: s.request, text: readFileSync(path.resolve(project.dir, s.testPath!), 'utf8') }));
+    console.log(`the model's answers: the offline generator's specs of ${specs.length}/${result.scenarios.length} scenarios, each after ${delayMs} ms`);
+    const model = await startFakeOpenAI();
+    // The longest request the prompt holds: one request may be part of another.
+    const inPrompt = (prompt: string) => specs.filter((spec) => prompt.includes(JSON.stringify(spec.request).slice(1, -1))).sort((a, b) => b.request.length - a.request.length)[0];
+    model.answerBy((body) => {
+      const spec = inPrompt(JSON.stringify(body.messages ?? []));
+      return spec ? { text: fenced(spec.text), delayMs } : undefined;
+    });
+    return model;
+  } finally {
+    project.remove();
+  }
 }
 
 /**
