@@ -159,7 +159,7 @@ async function planBench(): Promise<void> {
     project.remove();
   }
   const asked = model ? `, a model answering in ${modelMs} ms (${model.requests.length} calls)` : ', offline';
-  console.log(`2 workers against 1${asked}: ${(wall.get(1)! / wall.get(2)!).toFixed(2)}× faster (goal 1.6×); load average now ${load()}`);
+  for (const [workers, seconds] of wall) if (workers > 1 && wall.has(1)) console.log(`${workers} workers against 1${asked}: ${(wall.get(1)! / seconds).toFixed(2)}× faster${workers === 2 ? ' (goal 1.6×)' : ''}; load average now ${load()}`);
   if (cpuTotal.has(1) && cpuTotal.has(2)) printCeiling(wall.get(1)!, cpuTotal.get(1)!, cpuTotal.get(2)!);
   await model?.close();
   await app.close();
