@@ -397,7 +397,7 @@ function containedInvocation(
   const { limits } = config.containment;
   const sandbox = sandboxPrefix(
     config.containment.os_sandbox,
-    { runDir: workspace.dir, workDir: workspace.workDir, readOnly: reads, hidden, networkDir: setup.networkDir, tempDir: setup.tempDir, limits: { tempBytes: limits.temp_mb * MB, fileBytes: limits.file_mb * MB } },
+    { runDir: workspace.dir, workDir: workspace.workDir, readOnly: reads, userFolders: readable, hidden, networkDir: setup.networkDir, tempDir: setup.tempDir, limits: { tempBytes: limits.temp_mb * MB, fileBytes: limits.file_mb * MB } },
     callerEnv,
   );
   const sandboxed = 'prefix' in sandbox;

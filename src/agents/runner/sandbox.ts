@@ -1,8 +1,8 @@
 /**
  * The OS sandbox around a contained run, where the machine has one: bubblewrap (Debian's `bubblewrap`).
  * Playwright's processes then see a file system of their own — the system's programs and libraries
- * read-only, the project and the Playwright installation read-only (its secret files, .env and the
- * like, empty, a few folders deep; its .git and Scribe's home, empty folders), the run folder read-only but for its working folder (workspace.ts), and nothing else: no home folder, no other project, no /tmp,
+ * read-only, the project and the Playwright installation read-only (the project's secret files, .env and
+ * the like, empty, a few folders deep; its .git and Scribe's home, empty folders), the run folder read-only but for its working folder (workspace.ts), and nothing else: no home folder, no other project, no /tmp,
  * no host process in /proc. The browser runs in it with the test (contained-cli.cjs launches it), and what the spec might start despite the
  * permission model (code that runs while Playwright loads the file) is inside it too. It has no network
  * but its own loopback, where the app's origins are relayed (app-network.ts); its /etc/hosts and
@@ -32,6 +32,12 @@ export interface SandboxPaths {
   hidden: readonly string[];
   /** Folders and files the run reads: the run folder, the project, the spec's folder, the Playwright installation, Scribe's launcher. */
   readOnly: readonly string[];
+  /**
+   * The user's folders among them (the project, the spec's folder, the config's folder): where secret files are
+   * looked for. Not the installation: its thousands of package folders would use up the folders a run looks
+   * into before the project's deeper ones, and cost every run the reading of them.
+   */
+  userFolders: readonly string[];
   /** The network folder (app-network.ts): its sockets, hosts file and browser policy. */
   networkDir: string;
   /** The run's temporary folder, a tmpfs inside the sandbox, and its size. */
@@ -79,7 +85,7 @@ export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env:
     '--tmpfs', '/tmp',
     ...readOnly.flatMap((p) => ['--ro-bind-try', p, p]),
     // The project is readable, its secrets are not: each is an empty file in the sandbox, its .git an empty folder.
-    ...secretFilesIn(readOnly).flatMap((file) => ['--ro-bind', '/dev/null', file]),
+    ...secretFilesIn(paths.userFolders.map((p) => path.resolve(p))).flatMap((file) => ['--ro-bind', '/dev/null', file]),
     ...hiddenFolders([...paths.hidden, ...gitFoldersIn(readOnly)], readOnly, paths.runDir).flatMap((dir) => ['--tmpfs', dir]),
     // Bound again over a hidden Scribe home that holds it.
     '--ro-bind', paths.runDir, paths.runDir,
@@ -104,7 +110,7 @@ const SECRET_FOLDERS = 2_000;
 /** Folders not looked into: installed packages, a repository's own data, Scribe's home. */
 const NOT_LOOKED_INTO = new Set(['node_modules', '.git', '.scribe']);
 
-/** The secret files in each folder the run reads (the project, the spec's folder, the user's config folder) and the folders below it, a few deep. */
+/** The secret files in each of the user's folders the run reads (the project, the spec's folder, the config's folder) and the folders below it, a few deep. */
 export function secretFilesIn(folders: readonly string[]): string[] {
   const found = new Set<string>();
   const queue = folders.map((folder) => ({ folder, depth: 0 }));

@@ -132,7 +132,7 @@ describe.skipIf(!osSandboxAvailable(process.env))('the OS sandbox alone (a proce
       writeFileSync(path.join(networkDir, 'policy.json'), '{}\n');
       const choice = sandboxPrefix(
         'required',
-        { runDir, workDir, readOnly: [runDir, repoRoot], hidden: [], networkDir, tempDir: path.join(tmpdir(), `scribe-sandbox-tmp-${process.pid}`), limits: { tempBytes: 1024 * 1024, fileBytes: 1024 * 1024 } },
+        { runDir, workDir, readOnly: [runDir, repoRoot], userFolders: [repoRoot], hidden: [], networkDir, tempDir: path.join(tmpdir(), `scribe-sandbox-tmp-${process.pid}`), limits: { tempBytes: 1024 * 1024, fileBytes: 1024 * 1024 } },
         process.env,
       );
       const prefix = 'prefix' in choice ? choice.prefix : [];
@@ -153,6 +153,37 @@ process.stdout.write(JSON.stringify(tried));`;
     } finally {
       rmSync(runDir, { recursive: true, force: true });
       rmSync(networkDir, { recursive: true, force: true });
+    }
+  });
+
+  it("hides the project's secret files a few folders deep, however large the Playwright installation beside it", () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'scribe-sandbox-secrets-'));
+    try {
+      const [runDir, networkDir, project, installation] = ['run', 'net', 'project', 'node_modules'].map((name) => path.join(root, name)) as [string, string, string, string];
+      const workDir = path.join(runDir, 'work');
+      mkdirSync(workDir, { recursive: true });
+      mkdirSync(networkDir);
+      writeFileSync(path.join(networkDir, 'hosts'), '127.0.0.1 localhost\n');
+      writeFileSync(path.join(networkDir, 'policy.json'), '{}\n');
+      const secret = path.join(project, 'apps', 'web', 'config', '.env');
+      mkdirSync(path.dirname(secret), { recursive: true });
+      writeFileSync(secret, 'API_TOKEN=from-the-project\n');
+      // An installation the size of a real app's: more folders, a few deep, than a run looks into for secrets.
+      for (let n = 0; n < 1_100; n++) mkdirSync(path.join(installation, `package-${n}`, 'lib'), { recursive: true });
+      const choice = sandboxPrefix(
+        'required',
+        { runDir, workDir, readOnly: [runDir, project, installation], userFolders: [project], hidden: [], networkDir, tempDir: path.join(tmpdir(), `scribe-sandbox-tmp-${process.pid}`), limits: { tempBytes: 1024 * 1024, fileBytes: 1024 * 1024 } },
+        process.env,
+      );
+      const prefix = 'prefix' in choice ? choice.prefix : [];
+      const script = `try { process.stdout.write('read: ' + require('node:fs').readFileSync(${JSON.stringify(secret)}, 'utf8')); } catch (error) { process.stdout.write(error.code); }`;
+      const [command, ...args] = [...prefix, process.execPath, '-e', script];
+      const result = spawnSync(command!, args, { encoding: 'utf8' });
+      expect(result.stderr).toBe('');
+      // /dev/null in its place: empty, or not to be opened at all.
+      expect(['read: ', 'EACCES']).toContain(result.stdout);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

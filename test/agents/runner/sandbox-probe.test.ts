@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { osSandboxAvailable, sandboxPrefix, SandboxUnavailableError } from '../../../src/agents/runner/sandbox.ts';
 import { FAKE_BWRAP_ERROR, fakeBwrap, type FakeBwrap } from '../../fixtures/fake-bwrap.ts';
 
-const paths = { runDir: '/nonexistent', workDir: '/nonexistent/work', readOnly: [], hidden: [], networkDir: '/nonexistent/net', tempDir: '/nonexistent/tmp', limits: { tempBytes: 1024, fileBytes: 1024 } };
+const paths = { runDir: '/nonexistent', workDir: '/nonexistent/work', readOnly: [], userFolders: [], hidden: [], networkDir: '/nonexistent/net', tempDir: '/nonexistent/tmp', limits: { tempBytes: 1024, fileBytes: 1024 } };
 
 let fake: FakeBwrap;
 afterEach(() => fake?.remove());
