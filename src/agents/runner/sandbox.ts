@@ -110,23 +110,49 @@ const SECRET_FOLDERS = 2_000;
 /** Folders not looked into: installed packages, a repository's own data, Scribe's home. */
 const NOT_LOOKED_INTO = new Set(['node_modules', '.git', '.scribe']);
 
+/**
+ * A folder with more subfolders than this holds generated ones (a folder per test in test-results, a
+ * virtualenv's or a package cache's packages): they are read after every other folder, the narrowest first,
+ * so they cannot use up SECRET_FOLDERS before the project's own folders are read.
+ */
+const WIDE_FOLDER = 200;
+
+interface FolderToRead {
+  folder: string;
+  depth: number;
+  /** How many subfolders the widest folder above it (from where it was found) has: above WIDE_FOLDER, it waits. */
+  width: number;
+}
+
 /** The secret files in each of the user's folders the run reads (the project, the spec's folder, the config's folder) and the folders below it, a few deep. */
 export function secretFilesIn(folders: readonly string[]): string[] {
   const found = new Set<string>();
-  const queue = folders.map((folder) => ({ folder, depth: 0 }));
-  for (let read = 0; queue.length > 0 && read < SECRET_FOLDERS; read++) {
-    const { folder, depth } = queue.shift()!;
+  const first: FolderToRead[] = folders.map((folder) => ({ folder, depth: 0, width: 0 }));
+  const later: FolderToRead[] = [];
+  let laterSorted = false;
+  for (let read = 0; read < SECRET_FOLDERS; read++) {
+    // Sorted once, when only folders that wait are left: the narrowest first (what they hold is read after the rest).
+    if (first.length === 0 && !laterSorted) {
+      later.sort((a, b) => a.width - b.width);
+      laterSorted = true;
+    }
+    const next = first.shift() ?? later.shift();
+    if (next === undefined) break;
     let entries;
     try {
-      entries = readdirSync(folder, { withFileTypes: true });
+      entries = readdirSync(next.folder, { withFileTypes: true });
     } catch {
       continue;
     }
+    const subfolders: string[] = [];
     for (const entry of entries) {
-      const full = path.join(folder, entry.name);
+      const full = path.join(next.folder, entry.name);
       if (SECRET_FILE.test(entry.name) && (entry.isFile() || entry.isSymbolicLink())) found.add(full);
-      else if (entry.isDirectory() && depth < SECRET_DEPTH && !NOT_LOOKED_INTO.has(entry.name)) queue.push({ folder: full, depth: depth + 1 });
+      else if (entry.isDirectory() && !NOT_LOOKED_INTO.has(entry.name)) subfolders.push(full);
     }
+    if (next.depth === SECRET_DEPTH) continue;
+    const width = Math.max(next.width, subfolders.length);
+    (width > WIDE_FOLDER ? later : first).push(...subfolders.map((folder) => ({ folder, depth: next.depth + 1, width })));
   }
   return [...found];
 }

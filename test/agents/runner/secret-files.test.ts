@@ -28,6 +28,21 @@ it('masks .env and its variants, registry and host credentials, and nothing a ru
   expect(secretFilesIn([path.join(project, 'a')]).map((file) => path.relative(project, file))).toEqual([path.join('a', 'b', 'c', 'd', '.env')]);
 });
 
+it('reads the project\'s own folders before those of a folder of thousands (a folder per test in test-results), so those cannot use up the folders it reads', () => {
+  const project = mkdtempSync(path.join(tmpdir(), 'scribe-secret-files-wide-'));
+  dirs.push(project);
+  mkdirSync(path.join(project, 'test-results'));
+  for (let n = 0; n < 2_100; n++) mkdirSync(path.join(project, 'test-results', `checkout-${n}-chromium`));
+  // A monorepo's packages: wide too, but narrower than test-results, so they are read first of the two.
+  mkdirSync(path.join(project, 'packages'));
+  for (let n = 0; n < 300; n++) mkdirSync(path.join(project, 'packages', `package-${n}`));
+  for (const file of ['apps/web/config/.env', 'packages/package-7/.env']) {
+    mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+    writeFileSync(path.join(project, file), 'x');
+  }
+  expect(secretFilesIn([project]).map((file) => path.relative(project, file)).sort()).toEqual(['apps/web/config/.env', 'packages/package-7/.env'].map((file) => file.split('/').join(path.sep)));
+});
+
 it("hides Scribe's home and a .git inside a folder the run reads, but not one that holds another folder it reads", () => {
   const project = '/work/app';
   const home = '/work/app/.scribe';
