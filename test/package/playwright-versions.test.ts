@@ -1,13 +1,14 @@
 /**
  * Scribe beside the user's own Playwright: the packed package installed next to the oldest supported
  * @playwright/test, one from the middle of the range and the newest, each from the npm registry, in its own
- * project (a config with testDir, baseURL and a webServer). Under each: one copy of @playwright/test in the
+ * project (a config with testDir, baseURL and a webServer). The middle one is installed by pnpm, whose
+ * node_modules holds links into its .pnpm folder, where each package's real folder and its dependencies are. Under each: one copy of @playwright/test in the
  * tree (the user's: Scribe's is a peer dependency, never nested), `scribe generate` with the offline
  * generator writes a spec that its run passes, and the user's own `npx playwright test` passes it too.
  * Browsers are not downloaded: the system Chromium (SCRIBE_BROWSER, else Scribe's finder).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,10 @@ const packageJson = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'),
 
 /** The oldest version the peer range allows, one from the middle, and the newest (the one this repository develops on). */
 const VERSIONS = ['1.50.1', '1.57.0', packageJson.devDependencies['@playwright/test']!];
+/** The package manager of each project: pnpm's linked layout for the middle version, npm's for the others. */
+const managerOf = (version: string): 'npm' | 'pnpm' => (version === VERSIONS[1] ? 'pnpm' : 'npm');
+/** This repository's pinned pnpm (a devDependency). */
+const PNPM = path.join(repoRoot, 'node_modules', '.bin', 'pnpm');
 
 interface Run {
   code: number;
@@ -85,7 +90,10 @@ async function installProject(version: string): Promise<{ dir: string; install: 
   const dir = path.join(work, `project-${version}`);
   mkdirSync(path.join(dir, 'e2e'), { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: `todos-${version.replaceAll('.', '-')}`, version: '1.0.0', private: true }, null, 2)}\n`);
-  const install = await run('npm', ['install', '--save-dev', '--no-audit', '--no-fund', `@playwright/test@${version}`, tarball], { cwd: dir, env });
+  const install =
+    managerOf(version) === 'pnpm'
+      ? await run(PNPM, ['add', '--save-dev', '--store-dir', path.join(work, 'pnpm-store'), `@playwright/test@${version}`, tarball], { cwd: dir, env })
+      : await run('npm', ['install', '--save-dev', '--no-audit', '--no-fund', `@playwright/test@${version}`, tarball], { cwd: dir, env });
   const port = await freePort();
   writeFileSync(path.join(dir, 'app.cjs'), APP);
   writeFileSync(path.join(dir, 'playwright.config.ts'), playwrightConfig(port, browser));
@@ -112,10 +120,12 @@ describe('the peer dependency range', () => {
   });
 });
 
-describe.each(VERSIONS)('Scribe beside @playwright/test %s', (version) => {
+describe.each(VERSIONS.map((version) => [version, managerOf(version)]))('Scribe beside @playwright/test %s, installed by %s', (version, manager) => {
   it('installs with the user’s Playwright as the only copy, generates a spec that passes, and the user’s own run passes it', async () => {
     const { dir, install } = await projects.get(version)!;
-    expect(install.code, install.stderr).toBe(0);
+    expect(install.code, `${install.stdout}\n${install.stderr}`).toBe(0);
+    // pnpm's layout: the top-level package is a link into .pnpm.
+    expect(lstatSync(path.join(dir, 'node_modules/@playwright/test')).isSymbolicLink()).toBe(manager === 'pnpm');
     // One copy: the user's, at the top; none nested under Scribe.
     expect(JSON.parse(readFileSync(path.join(dir, 'node_modules/@playwright/test/package.json'), 'utf8')).version).toBe(version);
     expect(existsSync(path.join(dir, 'node_modules/scribe-playwright/node_modules/@playwright'))).toBe(false);
