@@ -17,8 +17,10 @@ const require = createRequire(import.meta.url);
  * the @playwright/test and Node types Scribe ships with, and resolve imports the way the project does.
  */
 export function typeCheckOptions(strict: boolean, project: ProjectTypes = NO_PROJECT): Record<string, unknown> {
-  const testTypes = path.join(path.dirname(require.resolve('@playwright/test/package.json')), 'index.d.ts');
-  const coreTestTypes = path.join(path.dirname(require.resolve('playwright/package.json')), 'test.d.ts');
+  const testPackage = path.dirname(require.resolve('@playwright/test/package.json'));
+  const testTypes = path.join(testPackage, 'index.d.ts');
+  // `playwright` is @playwright/test's dependency, not Scribe's: found from there, as a strict layout (pnpm's hoist=false) requires.
+  const coreTestTypes = path.join(path.dirname(require.resolve('playwright/package.json', { paths: [testPackage] })), 'test.d.ts');
   const nodeTypesRoot = path.dirname(path.dirname(require.resolve('@types/node/package.json')));
   return {
     target: 'es2022',

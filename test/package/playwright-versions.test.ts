@@ -1,8 +1,9 @@
 /**
  * Scribe beside the user's own Playwright: the packed package installed next to the oldest supported
  * @playwright/test, one from the middle of the range and the newest, each from the npm registry, in its own
- * project (a config with testDir, baseURL and a webServer). The middle one is installed by pnpm, whose
- * node_modules holds links into its .pnpm folder, where each package's real folder and its dependencies are. Under each: one copy of @playwright/test in the
+ * project (a config with testDir, baseURL and a webServer). The middle one is installed by pnpm with hoisting
+ * off, its strictest layout: node_modules holds links into its .pnpm folder, and a package reaches only what it
+ * declares (Scribe finds `playwright` through @playwright/test, whose dependency it is). Under each: one copy of @playwright/test in the
  * tree (the user's: Scribe's is a peer dependency, never nested), `scribe generate` with the offline
  * generator writes a spec that its run passes, and the user's own `npx playwright test` passes it too.
  * Browsers are not downloaded: the system Chromium (SCRIBE_BROWSER, else Scribe's finder).
@@ -92,7 +93,7 @@ async function installProject(version: string): Promise<{ dir: string; install: 
   writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: `todos-${version.replaceAll('.', '-')}`, version: '1.0.0', private: true }, null, 2)}\n`);
   const install =
     managerOf(version) === 'pnpm'
-      ? await run(PNPM, ['add', '--save-dev', '--store-dir', path.join(work, 'pnpm-store'), `@playwright/test@${version}`, tarball], { cwd: dir, env })
+      ? await run(PNPM, ['add', '--save-dev', '--config.hoist=false', '--store-dir', path.join(work, 'pnpm-store'), `@playwright/test@${version}`, tarball], { cwd: dir, env })
       : await run('npm', ['install', '--save-dev', '--no-audit', '--no-fund', `@playwright/test@${version}`, tarball], { cwd: dir, env });
   const port = await freePort();
   writeFileSync(path.join(dir, 'app.cjs'), APP);
@@ -124,8 +125,9 @@ describe.each(VERSIONS.map((version) => [version, managerOf(version)]))('Scribe 
   it('installs with the user’s Playwright as the only copy, generates a spec that passes, and the user’s own run passes it', async () => {
     const { dir, install } = await projects.get(version)!;
     expect(install.code, `${install.stdout}\n${install.stderr}`).toBe(0);
-    // pnpm's layout: the top-level package is a link into .pnpm.
+    // pnpm's layout: the top-level package is a link into .pnpm, and nothing is hoisted for undeclared requires.
     expect(lstatSync(path.join(dir, 'node_modules/@playwright/test')).isSymbolicLink()).toBe(manager === 'pnpm');
+    if (manager === 'pnpm') expect(existsSync(path.join(dir, 'node_modules/.pnpm/node_modules'))).toBe(false);
     // One copy: the user's, at the top; none nested under Scribe.
     expect(JSON.parse(readFileSync(path.join(dir, 'node_modules/@playwright/test/package.json'), 'utf8')).version).toBe(version);
     expect(existsSync(path.join(dir, 'node_modules/scribe-playwright/node_modules/@playwright'))).toBe(false);
