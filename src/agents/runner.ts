@@ -26,6 +26,7 @@ import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify
 import { judgeProofs, retried, splitReport } from './runner/proof.ts';
 import { gatherEvidence, keepRunFiles } from './runner/evidence.ts';
 import { readPlaywrightReport, testsOf } from './runner/playwright-report.ts';
+import { packageLayoutProblem } from './runner/package-layout.ts';
 import { onInterrupt, startPlaywright, type PlaywrightInvocation, type ProcessOutcome, type RunningProcess } from './runner/process.ts';
 import { newRunId, removeAbandonedRuns, removeAbandonedScratch, regularFileInside, removeWorkspace, scratchName, workspaceDir } from './runner/run-folders.ts';
 import { hostCgroups, openMemoryCap, removeAbandonedCaps, type MemoryCapOutcome } from './runner/memory-cap.ts';
@@ -200,6 +201,8 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
     if (error instanceof BrowserNotFoundError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
     throw error;
   }
+  const layout = packageLayoutProblem(sourceDir);
+  if (layout !== undefined) return notRun({ status: 'error', classification: 'environment', message: layout, line: null }, elapsed());
   const { testIdAttribute } = options;
   const playwright = resolvePlaywright(sourceDir);
   const home = statsHome(env, cwd);

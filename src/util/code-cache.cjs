@@ -151,7 +151,11 @@ function writeQuietly(file, data) {
     writeFileSync(temporary, data);
     renameSync(temporary, file);
   } catch {
-    rmSync(temporary, { force: true });
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // nothing was written there either (a read-only file system, an archive's)
+    }
   }
 }
 
