@@ -49,10 +49,10 @@ async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promi
       ? runGated(safetyGate(project.agents.critic, { projectRoot: project.cwd, typeCheck: true, tsconfig: project.tsconfig }), file, readFileSync(file, 'utf8'), {
           baseURL: url,
           cwd: ctx.cwd,
-          env: ctx.env,
+          env: project.env,
           ...runTarget(project),
         })
-      : runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: ctx.env, ...runTarget(project), playwrightArgs: passThrough, reporters }).then((report) => ({ ran: true, report }));
+      : runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: project.env, ...runTarget(project), playwrightArgs: passThrough, reporters }).then((report) => ({ ran: true, report }));
   const gated = await withWebServer(project, (note) => progress.info(note), run);
   if (!gated.ran) {
     progress.stop();

@@ -59,8 +59,24 @@ export interface ProjectOptions {
 
 export async function loadProject(options: ProjectOptions): Promise<ProjectContext> {
   const cwd = path.resolve(options.cwd);
-  const playwright = await (options.playwright ?? readProjectPlaywright(cwd, options.env, options.playwrightChoice));
-  const agents = withPlaywrightTestIdAttribute(options.agents ?? loadAgents(cwd, { criticFile: options.criticFile }), playwright?.project.use.testIdAttribute);
+  // The config's reader starts first, beside reading agents/, which says the variables it is asked for.
+  let askFor: (names: readonly string[]) => void = () => undefined;
+  const reading = options.playwright ?? readProjectPlaywright(cwd, options.env, options.playwrightChoice, new Promise((resolve) => (askFor = resolve)));
+  // Awaited below; an error in agents/ is thrown first and leaves it unread.
+  reading.catch(() => undefined);
+  let read: Agents;
+  try {
+    read = options.agents ?? loadAgents(cwd, { criticFile: options.criticFile });
+  } catch (error) {
+    askFor([]);
+    throw error;
+  }
+  askFor(generatedSpecEnv(read.critic));
+  const playwright = await reading;
+  const agents = withPlaywrightTestIdAttribute(read, playwright?.project.use.testIdAttribute);
+  // What `npx playwright test` gives the tests: the caller's environment, with what the config sets (its dotenv) over it.
+  const fromConfig = playwright?.env ?? {};
+  const env = { ...options.env, ...fromConfig };
   // agents/scribe.yaml's output_dir when the user names one, else <testDir>/generated, else the bundled default.
   const namedOutput = agents.named('scribe.yaml', ['generation', 'output_dir']);
   const outputDir = namedOutput || !playwright ? path.resolve(cwd, agents.scribe.generation.output_dir) : path.join(playwright.project.testDir, GENERATED_FOLDER);
@@ -68,15 +84,16 @@ export async function loadProject(options: ProjectOptions): Promise<ProjectConte
     safetyWarning(agents),
     ...agents.deprecations.map(formatProblem),
     playwright && placementWarning(outputDir, playwright, namedOutput),
-    ...weakSecretWarnings(agents.critic.credentials, options.env),
+    playwright && configEnvNote(Object.keys(fromConfig), playwright.configFile),
+    ...weakSecretWarnings(agents.critic.credentials, env),
   ].filter((w): w is string => w !== undefined);
   return {
     cwd,
-    env: options.env,
+    env,
     agents,
     playwright,
     outputDir,
-    baseURL: options.env.BASE_URL?.trim() || playwright?.project.use.baseURL,
+    baseURL: env.BASE_URL?.trim() || playwright?.project.use.baseURL,
     provider: chooseProviderName(options.env, options.provider),
     warnings,
     tsconfig: projectTsconfig(cwd),
@@ -88,6 +105,12 @@ export async function loadProject(options: ProjectOptions): Promise<ProjectConte
 export function projectTsconfig(cwd: string): string | undefined {
   const file = path.join(path.resolve(cwd), 'tsconfig.json');
   return existsSync(file) ? file : undefined;
+}
+
+/** Variables a spec reads that the Playwright config set, said once: their values are not the caller's shell's. */
+function configEnvNote(names: readonly string[], configFile: string): string | undefined {
+  if (names.length === 0) return undefined;
+  return `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} taken as ${path.basename(configFile)} sets ${names.length === 1 ? 'it' : 'them'} (its .env, say), as \`npx playwright test\` has ${names.length === 1 ? 'it' : 'them'}`;
 }
 
 /** A spec written to the output folder that the user's own `npx playwright test` would not run is worth a word. */

@@ -49,6 +49,8 @@ export const WebServer = z.object({
 export type WebServer = z.infer<typeof WebServer>;
 
 const ReadConfig = z.object({
+  /** The variables asked for (see readPlaywrightConfig) that loading the config set or changed, with the values it left. */
+  env: z.record(z.string(), z.string()),
   configFile: z.string(),
   configDir: z.string(),
   projects: z.array(PlaywrightProjectEntry).min(1),
@@ -67,8 +69,8 @@ export interface PlaywrightProject extends ReadPlaywrightConfig {
 export type PlaywrightRead = Omit<PlaywrightProject, 'matches'>;
 
 /** The read config without its matcher, for a worker thread (structured clone takes no function). */
-export function playwrightRead({ configFile, configDir, projects, webServers, project }: PlaywrightProject): PlaywrightRead {
-  return { configFile, configDir, projects, webServers, project };
+export function playwrightRead({ env, configFile, configDir, projects, webServers, project }: PlaywrightProject): PlaywrightRead {
+  return { env, configFile, configDir, projects, webServers, project };
 }
 
 export function withMatcher(read: PlaywrightRead): PlaywrightProject {
@@ -81,10 +83,10 @@ export { findPlaywrightConfig } from './config-file.ts';
  * The project's Playwright config, read by Playwright's loader in a child process (a few tenths of a
  * second): started early, other work can go on meanwhile (loadProject's `playwright`).
  */
-export function readProjectPlaywright(cwd: string, env: NodeJS.ProcessEnv, choice: PlaywrightChoice = {}): Promise<PlaywrightProject | undefined> {
+export function readProjectPlaywright(cwd: string, env: NodeJS.ProcessEnv, choice: PlaywrightChoice = {}, variables: Promise<readonly string[]> = Promise.resolve([])): Promise<PlaywrightProject | undefined> {
   const configFile = choice.configFile ? path.resolve(cwd, choice.configFile) : findPlaywrightConfig(path.resolve(cwd));
   if (choice.configFile && !existsSync(configFile!)) return Promise.reject(new ConfigError([{ file: configFile!, key: '', line: 0, message: 'no such Playwright config (-c/--config)' }]));
-  return configFile ? readPlaywrightConfig(configFile, env, SAMPLE_SPEC, choice.project) : Promise.resolve(undefined);
+  return configFile ? readPlaywrightConfig(configFile, env, SAMPLE_SPEC, choice.project, variables) : Promise.resolve(undefined);
 }
 
 /** `-c/--config` and `--project`, as `npx playwright test` takes them. */
@@ -95,11 +97,20 @@ export interface PlaywrightChoice {
   project?: string;
 }
 
-/** Loads the config with Playwright's own loader; a config Playwright refuses is a ConfigError naming the file. */
-export async function readPlaywrightConfig(configFile: string, env: NodeJS.ProcessEnv, sample: string, projectName?: string): Promise<PlaywrightProject> {
+/**
+ * Loads the config with Playwright's own loader; a config Playwright refuses is a ConfigError naming the file.
+ * `variables`: the names whose values the config may set (its dotenv), read once loading it is done; the reader
+ * starts before the caller knows them.
+ */
+export async function readPlaywrightConfig(configFile: string, env: NodeJS.ProcessEnv, sample: string, projectName?: string, variables: Promise<readonly string[]> = Promise.resolve([])): Promise<PlaywrightProject> {
   const answer = await new Promise<{ config?: unknown; error?: string }>((resolve, reject) => {
     const child = fork(READER, [configFile, sample], { cwd: path.dirname(configFile), env, execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     yieldTheProcessor(child.pid);
+    // Unknown names (the caller failed first) ask for none: the reader still answers and ends.
+    variables.then(
+      (names) => child.connected && child.send({ variables: names }),
+      () => child.connected && child.send({ variables: [] }),
+    );
     let stderr = '';
     let message: { config?: unknown; error?: string } | undefined;
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -69,11 +69,16 @@ function storageState(value, configDir) {
 
 // sample: a path under each project's testDir (where generated specs go by default); each project says
 // whether it would run a spec there, answered here where Playwright's matcher is loaded already.
-async function read(configFile, sample) {
+// variables: the names Scribe asks the values of, as loading the config left them (its dotenv, say), where that
+// changed them: what `npx playwright test` would give the tests. Sent on the IPC channel once Scribe knows them.
+async function read(configFile, sample, variables) {
   const { loadConfig, util } = playwrightModules(configFile);
+  const before = { ...process.env };
   const config = await loadConfig(configFile);
   const configDir = config.configDir;
+  const names = await variables;
   return {
+    env: Object.fromEntries(names.filter((name) => typeof process.env[name] === 'string' && process.env[name] !== before[name]).map((name) => [name, process.env[name]])),
     configFile: config.config.configFile,
     configDir,
     projects: config.projects.map((p) => ({
@@ -101,7 +106,8 @@ async function read(configFile, sample) {
   };
 }
 
-read(process.argv[2], process.argv[3]).then(
+const variables = new Promise((resolve) => process.once('message', (message) => resolve(Array.isArray(message.variables) ? message.variables : [])));
+read(process.argv[2], process.argv[3], variables).then(
   (config) => process.send({ config }, () => process.exit(0)),
   (error) => process.send({ error: error instanceof Error ? error.message : String(error) }, () => process.exit(0)),
 );

@@ -151,7 +151,7 @@ async function walk(asked: GenerateRequest, options: PipelineOptions, { project,
   if (request.url) {
     const url = request.url;
     emit('explore', 'started', `exploring ${url}`);
-    const exploreHere = () => explore(url, critic.testIdAttribute, config.explore, emit, { project, env: options.env, signal: options.signal, ...(options.browser ? { launch: options.browser } : {}) });
+    const exploreHere = () => explore(url, critic.testIdAttribute, config.explore, emit, { project, env: project.env, signal: options.signal, ...(options.browser ? { launch: options.browser } : {}) });
     const exploring = options.explored ? options.explored.exploration(url, config.explore, exploreHere, options.signal) : exploreHere().then((exploration) => ({ exploration, reused: false }));
     // Its failure is read below; meanwhile it must not count as unhandled.
     exploring.catch(() => undefined);
@@ -168,8 +168,10 @@ async function walk(asked: GenerateRequest, options: PipelineOptions, { project,
   // once; not while exploring, whose browsers' start-up it would slow on a machine with few cores, nor for the
   // offline generator, which answers at once: its first check would only wait for the warm-up to end.
   if (options.provider || providerName !== 'offline') validating.warmTypeCheck();
-  const validator = validating.withInventory(inventory).withEnv(options.env);
-  const shared = { critic, validator, inventory, stats: false as const, reporter, cwd: options.cwd, env: options.env, signal: options.signal };
+  // The project's environment, not the caller's: the variables its Playwright config sets (its .env) are the
+  // run's, and so must be the credentials signed in with and hidden from the model.
+  const validator = validating.withInventory(inventory).withEnv(project.env);
+  const shared = { critic, validator, inventory, stats: false as const, reporter, cwd: options.cwd, env: project.env, signal: options.signal };
   const scribe = new Scribe({
     ...shared,
     config,

@@ -4,9 +4,11 @@
  * setup project that signs in and writes the state: it runs, and the prompt's inventory holds the signed-in pages'
  * controls. (b) No setup project, the declared credentials set: Scribe signs in through the form; same check, and
  * the password's value is in no model request. (c) Wrong or unset credentials: both outputs say the pages behind
- * the login were not explored, and the generation still ends normally.
+ * the login were not explored, and the generation still ends normally. (d) The credentials only in the project's
+ * .env, which its Playwright config loads with dotenv (as Playwright's docs show): taken from there, as
+ * `npx playwright test` has them; the spec runs green and the password is in no model request.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
@@ -25,6 +27,20 @@ const DESCRIPTION = 'open the products page and see the Products heading';
 const SPEC = `import { test, expect } from '@playwright/test';
 
 test('shows the products', async ({ page }) => {
+  await page.goto('/products');
+  await expect(page.getByTestId('products-title')).toHaveText('Products');
+  await page.screenshot({ path: 'test-results/products.png' });
+});
+`;
+
+/** The same check, signing in first through the form with the declared credentials: a spec that runs green with no storage state. */
+const SIGNED_IN_SPEC = `import { test, expect } from '@playwright/test';
+
+test('shows the products', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(process.env.E2E_USERNAME!);
+  await page.getByTestId('login-password').fill(process.env.E2E_PASSWORD!);
+  await page.getByTestId('login-submit').click();
   await page.goto('/products');
   await expect(page.getByTestId('products-title')).toHaveText('Products');
   await page.screenshot({ path: 'test-results/products.png' });
@@ -98,6 +114,15 @@ async function generate(credentials: NodeJS.ProcessEnv) {
 /** Every model request's messages, as sent. */
 const sent = () => fake.requests.map((request) => JSON.stringify(request.body.messages)).join('\n');
 
+/** The suite project, its credentials only in .env, which its config loads as Playwright's docs show. */
+function withDotenv(): ScribeProject {
+  const made = makeSuiteProject(app.url, {});
+  const config = path.join(made.dir, 'playwright.config.ts');
+  writeFileSync(config, `import dotenv from 'dotenv';\nimport path from 'node:path';\n\ndotenv.config({ path: path.resolve(__dirname, '.env') });\n${readFileSync(config, 'utf8')}`);
+  writeFileSync(path.join(made.dir, '.env'), `E2E_USERNAME=grace\nE2E_PASSWORD=${PASSWORD}\n`);
+  return made;
+}
+
 describe('scribe generate behind a login', { timeout: 300_000 }, () => {
   it('(a) runs the setup project, then explores the signed-in pages', async () => {
     project = withSetupProject();
@@ -126,6 +151,20 @@ describe('scribe generate behind a login', { timeout: 300_000 }, () => {
     expect(result).toMatchObject({ success: true });
     expect(sent()).not.toContain(PASSWORD);
     expect(run.stdout + run.stderr + terminal).not.toContain(PASSWORD);
+  });
+
+  it('(d) takes the credentials from the .env the Playwright config loads, signs in, runs the spec green', async () => {
+    project = withDotenv();
+    fake.answerBy(() => ({ text: chatty(SIGNED_IN_SPEC) }));
+    // Nothing of the credentials in Scribe's own environment.
+    const run = await runCli(['generate', DESCRIPTION, '--url', `${app.url}/`, '--feature', 'products', '--json'], { env: project.env(fake.url, {}), cwd: project.dir });
+    const result = JSON.parse(run.stdout);
+    expect(result.sign_in, run.stdout + run.stderr).toMatchObject({ method: 'login_form', explored_behind_login: true });
+    expect(result.warnings).toContain('E2E_USERNAME, E2E_PASSWORD are taken as playwright.config.ts sets them (its .env, say), as `npx playwright test` has them');
+    expect(JSON.stringify(fake.requests[0]!.body.messages)).toContain('Welcome, grace');
+    expect(result, JSON.stringify(result.runner?.error_message)).toMatchObject({ success: true, runner: { classification: "pass" } });
+    expect(sent()).not.toContain(PASSWORD);
+    expect(run.stdout + run.stderr).not.toContain(PASSWORD);
   });
 
   it.each([

@@ -36,6 +36,27 @@ export default defineConfig({ testDir: './e2e', use: { testIdAttribute: 'data-qa
 }
 
 describe('the Playwright config reader', () => {
+  it('reports the asked variables the config set or changed (its .env), not one it left as it was, nor one not asked for', async () => {
+    writeFileSync(path.join(dir, '.env'), 'E2E_USERNAME=grace\nE2E_PASSWORD=from-the-file\nBASE_URL=http://127.0.0.1:4000\nDATABASE_URL=postgres://secret\n');
+    writeFileSync(
+      path.join(dir, 'playwright.config.ts'),
+      `import dotenv from 'dotenv';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+dotenv.config({ path: path.resolve(__dirname, '.env') });
+process.env.E2E_ROLE = 'admin';
+export default defineConfig({ testDir: './e2e' });
+`,
+    );
+    // BASE_URL is the caller's already: dotenv leaves it, so the tests see the caller's.
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, BASE_URL: 'http://127.0.0.1:3000' };
+    const read = await readProjectPlaywright(dir, env, {}, Promise.resolve(['E2E_USERNAME', 'E2E_PASSWORD', 'E2E_ROLE', 'BASE_URL', 'E2E_UNSET']));
+    expect(read?.env).toEqual({ E2E_USERNAME: 'grace', E2E_PASSWORD: 'from-the-file', E2E_ROLE: 'admin' });
+    // Asked for nothing, it reports nothing.
+    expect((await readProjectPlaywright(dir, env))?.env).toEqual({});
+  }, 60_000);
+
   it('runs at low priority, and reads the config all the same', async () => {
     const priorityFile = writeConfig();
     const read = await readProjectPlaywright(dir, process.env);
