@@ -106,11 +106,10 @@ export async function readPlaywrightConfig(configFile: string, env: NodeJS.Proce
   const answer = await new Promise<{ config?: unknown; error?: string }>((resolve, reject) => {
     const child = fork(READER, [configFile, sample], { cwd: path.dirname(configFile), env, execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     yieldTheProcessor(child.pid);
-    // Unknown names (the caller failed first) ask for none: the reader still answers and ends.
-    variables.then(
-      (names) => child.connected && child.send({ variables: names }),
-      () => child.connected && child.send({ variables: [] }),
-    );
+    // Unknown names (the caller failed first) ask for none: the reader still answers and ends. A reader that
+    // ended already (its config failed) said why: a send it can no longer take is no error of its own.
+    const ask = (names: readonly string[]) => child.connected && child.send({ variables: names }, () => undefined);
+    variables.then(ask, () => ask([]));
     let stderr = '';
     let message: { config?: unknown; error?: string } | undefined;
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
