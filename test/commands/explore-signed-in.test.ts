@@ -5,8 +5,9 @@
  * controls. (b) No setup project, the declared credentials set: Scribe signs in through the form; same check, and
  * the password's value is in no model request. (c) Wrong or unset credentials: both outputs say the pages behind
  * the login were not explored, and the generation still ends normally. (d) The credentials only in the project's
- * .env, which its Playwright config loads with dotenv (as Playwright's docs show): taken from there, as
- * `npx playwright test` has them; the spec runs green and the password is in no model request.
+ * .env, which its Playwright config loads with dotenv (as Playwright's docs show) or Node's own loader: taken from
+ * there, as `npx playwright test` has them; the spec runs green (the config, loaded again inside the sandbox,
+ * reads the masked .env as empty) and the password is in no model request.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -114,11 +115,17 @@ async function generate(credentials: NodeJS.ProcessEnv) {
 /** Every model request's messages, as sent. */
 const sent = () => fake.requests.map((request) => JSON.stringify(request.body.messages)).join('\n');
 
-/** The suite project, its credentials only in .env, which its config loads as Playwright's docs show. */
-function withDotenv(): ScribeProject {
+/** How a config loads the project's .env: dotenv, as Playwright's docs show, or Node's own loader (which throws on a file it cannot read). */
+const ENV_LOADERS = {
+  dotenv: "import dotenv from 'dotenv';\nimport path from 'node:path';\n\ndotenv.config({ path: path.resolve(__dirname, '.env') });\n",
+  'process.loadEnvFile': "import path from 'node:path';\n\nprocess.loadEnvFile(path.resolve(__dirname, '.env'));\n",
+};
+
+/** The suite project, its credentials only in .env, which its config loads. */
+function withEnvFile(loader: string): ScribeProject {
   const made = makeSuiteProject(app.url, {});
   const config = path.join(made.dir, 'playwright.config.ts');
-  writeFileSync(config, `import dotenv from 'dotenv';\nimport path from 'node:path';\n\ndotenv.config({ path: path.resolve(__dirname, '.env') });\n${readFileSync(config, 'utf8')}`);
+  writeFileSync(config, `${loader}${readFileSync(config, 'utf8')}`);
   writeFileSync(path.join(made.dir, '.env'), `E2E_USERNAME=grace\nE2E_PASSWORD=${PASSWORD}\n`);
   return made;
 }
@@ -153,8 +160,8 @@ describe('scribe generate behind a login', { timeout: 300_000 }, () => {
     expect(run.stdout + run.stderr + terminal).not.toContain(PASSWORD);
   });
 
-  it('(d) takes the credentials from the .env the Playwright config loads, signs in, runs the spec green', async () => {
-    project = withDotenv();
+  it.each(Object.entries(ENV_LOADERS))('(d) takes the credentials from the .env the Playwright config loads with %s, signs in, runs the spec green', async (_name, loader) => {
+    project = withEnvFile(loader);
     fake.answerBy(() => ({ text: chatty(SIGNED_IN_SPEC) }));
     // Nothing of the credentials in Scribe's own environment.
     const run = await runCli(['generate', DESCRIPTION, '--url', `${app.url}/`, '--feature', 'products', '--json'], { env: project.env(fake.url, {}), cwd: project.dir });

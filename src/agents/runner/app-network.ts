@@ -40,6 +40,12 @@ export const BROWSER_POLICY = { URLBlocklist: ['file://*', 'chrome://*', 'chrome
 /** The folders where Chromium (Debian's, Playwright's) and Chrome read managed policies. */
 export const POLICY_DIRS = ['/etc/chromium/policies/managed', '/etc/opt/chrome/policies/managed'];
 
+/**
+ * An empty file of the network folder, bound over each secret file the sandbox masks (sandbox.ts): it reads as
+ * empty, where a device node (/dev/null) refuses to open, and a config's `process.loadEnvFile('.env')` would throw.
+ */
+export const EMPTY_FILE = 'empty';
+
 export class AppOriginError extends Error {
   constructor(origin: string) {
     super(
@@ -84,6 +90,7 @@ export async function openAppNetwork(dir: string, routes: AppRoute[]): Promise<A
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileAtomic(path.join(dir, 'hosts'), hostsFile(routes));
   writeFileAtomic(path.join(dir, 'policy.json'), `${JSON.stringify(BROWSER_POLICY)}\n`);
+  writeFileAtomic(path.join(dir, EMPTY_FILE), '');
   const sockets = new Set<Socket>();
   const servers: Server[] = [];
   try {

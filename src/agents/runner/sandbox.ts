@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../../util/fs.ts';
-import { NETWORK_DIR_INSIDE, POLICY_DIRS } from './app-network.ts';
+import { EMPTY_FILE, NETWORK_DIR_INSIDE, POLICY_DIRS } from './app-network.ts';
 
 export type SandboxSetting = 'auto' | 'required' | 'off';
 
@@ -38,7 +38,7 @@ export interface SandboxPaths {
    * into before the project's deeper ones, and cost every run the reading of them.
    */
   userFolders: readonly string[];
-  /** The network folder (app-network.ts): its sockets, hosts file and browser policy. */
+  /** The network folder (app-network.ts): its sockets, hosts file, browser policy and the empty file secrets are masked with. */
   networkDir: string;
   /** The run's temporary folder, a tmpfs inside the sandbox, and its size. */
   tempDir: string;
@@ -85,7 +85,7 @@ export function sandboxPrefix(setting: SandboxSetting, paths: SandboxPaths, env:
     '--tmpfs', '/tmp',
     ...readOnly.flatMap((p) => ['--ro-bind-try', p, p]),
     // The project is readable, its secrets are not: each is an empty file in the sandbox, its .git an empty folder.
-    ...secretFilesIn(paths.userFolders.map((p) => path.resolve(p))).flatMap((file) => ['--ro-bind', '/dev/null', file]),
+    ...secretFilesIn(paths.userFolders.map((p) => path.resolve(p))).flatMap((file) => ['--ro-bind', path.join(paths.networkDir, EMPTY_FILE), file]),
     ...hiddenFolders([...paths.hidden, ...gitFoldersIn(readOnly)], readOnly, paths.runDir).flatMap((dir) => ['--tmpfs', dir]),
     // Bound again over a hidden Scribe home that holds it.
     '--ro-bind', paths.runDir, paths.runDir,
