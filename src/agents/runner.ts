@@ -79,6 +79,12 @@ export interface RunSpecOptions {
   /** The variables an untrusted spec may read (the gate's allowed-code `env`). */
   allowedEnv?: readonly string[];
   /**
+   * The variables the setup projects the spec's project depends on read (project/setup-variables.ts): a contained
+   * run passes them on too, as `npx playwright test` would, and hides their values from its evidence; a setup
+   * project that fails while one is unset is told so.
+   */
+  setupVariables?: readonly string[];
+  /**
    * `scribe run`'s pass-through: Playwright test flags (--grep, --headed, --trace…) added to its command line,
    * and the reporters shown besides the JSON report the Runner reads (default: line). Trusted runs only.
    */
@@ -191,6 +197,8 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
   });
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
+  // What a contained run passes on: what the spec may read, and what the setup projects it runs after read.
+  const passedOn = [...new Set([...(options.allowedEnv ?? []), ...(options.setupVariables ?? [])])];
   const { config, fileName, sourceDir } = options;
   const shownAs = options.shownAs ?? path.relative(cwd, path.join(sourceDir, fileName));
 
@@ -254,7 +262,7 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
     let invocation: ContainedInvocation;
     try {
       invocation = contained
-        ? containedInvocation({ dir, workDir, configFile }, playwright, env, containedEnv(env, options.baseURL, options.allowedEnv ?? [], { dir, workDir }, contained.tempDir), { readable: [cwd, sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], hidden: [home] }, config, contained, cjsTransform)
+        ? containedInvocation({ dir, workDir, configFile }, playwright, env, containedEnv(env, options.baseURL, passedOn, { dir, workDir }, contained.tempDir), { readable: [cwd, sourceDir, ...(userConfig ? [path.dirname(userConfig.file)] : [])], hidden: [home] }, config, contained, cjsTransform)
         : { cli: playwright.cli, args: ['test', '--config', configFile, ...(options.playwrightArgs ?? [])], env: withPreloads(playwrightEnv(env, options.baseURL, { dir }), [TRUSTED_CODE_CACHE, ...(cjsTransform ? [cjsTransform] : [])]), sandbox: { unavailable: 'a trusted run' } };
     } catch (error) {
       if (error instanceof SandboxUnavailableError) return notRun({ status: 'error', classification: 'environment', message: error.message, line: null }, elapsed());
@@ -303,10 +311,11 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
     if (contained) makeRunCodeCache(playwright.packageDir, config.containment.limits.worker_heap_mb, env);
     options.signal?.throwIfAborted();
     const judged = report(outcome, workspace, spec, config, folders.artifacts, elapsed, shownAs, cwd, neutralised);
-    const result = contained && options.storageState ? withStateOutsideRun(judged, options.storageState, userConfig ? path.dirname(userConfig.file) : cwd) : judged;
+    const stateKept = contained && options.storageState ? withStateOutsideRun(judged, options.storageState, userConfig ? path.dirname(userConfig.file) : cwd) : judged;
+    const result = contained ? withUnsetSetupVariables(stateKept, options.setupVariables ?? [], env) : stateKept;
     if (options.keepFile) copyOut(workspace.workDir, options.keepFile);
     const contain = capped && containmentOf(invocation.sandbox, capped, config);
-    return options.untrusted ? redactReport(contain ? withContainment(result, contain) : result, secretValues(env, options.allowedEnv ?? [])) : result;
+    return options.untrusted ? redactReport(contain ? withContainment(result, contain) : result, secretValues(env, passedOn)) : result;
   });
 }
 
@@ -568,6 +577,20 @@ export function unsetCredentials(specText: string, credentials: readonly string[
 function missingCredentialsMessage(missing: readonly string[]): string {
   const names = missing.length === 1 ? missing[0]! : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
   return `${names} ${missing.length === 1 ? 'is' : 'are'} not set; the spec signs in with ${missing.length === 1 ? 'it' : 'them'} (set ${missing.length === 1 ? 'it' : 'them'} in the environment and run again)`;
+}
+
+/**
+ * A setup project failed while variables it reads are unset in the run: most likely why (it signs in with
+ * nothing), said with the failure. A variable with a fallback in its code may be unset on purpose, so this is
+ * said, not refused before the run.
+ */
+export function withUnsetSetupVariables(report: RunnerReport, setupVariables: readonly string[], env: NodeJS.ProcessEnv): RunnerReport {
+  const message = report.error_message;
+  const unset = setupVariables.filter((name) => !env[name]);
+  if (report.classification !== 'environment' || !message?.startsWith('setup project ') || unset.length === 0) return report;
+  const names = unset.join(', ');
+  const one = unset.length === 1;
+  return { ...report, error_message: `${message}\nThe setup projects read ${names}, which ${one ? 'is' : 'are'} not set: neither in the environment nor by the Playwright config (its .env); set ${one ? 'it' : 'them'} and run again.` };
 }
 
 /** What Node's permission model says of a write outside the paths it allows (the path itself is not in the message). */

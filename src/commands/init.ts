@@ -88,6 +88,7 @@ function findings(project: ProjectContext, cwd: string): string[] {
     `test id attribute  ${project.agents.critic.testIdAttribute}`,
     `baseURL            ${project.baseURL ?? 'none (pass --url or set BASE_URL)'}`,
     `credentials        ${variable(credentials.username_env)}, ${variable(credentials.password_env)}`,
+    ...(project.setupVariables.length > 0 ? [`setup reads        ${project.setupVariables.map(variable).join(', ')} (passed to the runs Scribe contains, their values kept out of the evidence models see)`] : []),
     `your own suite     scribe validate ${pw ? relative(pw.project.testDir) : '<your tests>'} (the recommended preset: critic.yaml's settings.validate_preset)`,
   ];
 }

@@ -14,7 +14,8 @@ import { chooseProviderName, type ProviderName } from '../llm/provider.ts';
 import { weakSecretWarnings } from '../llm/redact.ts';
 import { GENERATED_FOLDER, SAMPLE_SPEC_IN_FOLDER } from './config-file.ts';
 import { projectEsmLoading, type EsmLoading } from './esm-loading.ts';
-import { readProjectPlaywright, type PlaywrightChoice, type PlaywrightProject } from './playwright.ts';
+import { readProjectPlaywright, type PlaywrightChoice, type PlaywrightProject, type VariablesFor } from './playwright.ts';
+import { setupProjectVariables } from './setup-variables.ts';
 import { withLifetimes, type Setup } from '../util/lifetimes.ts';
 import { once } from '../util/once.ts';
 import { startWebServers } from './web-server.ts';
@@ -26,6 +27,8 @@ export interface ProjectContext {
   agents: Agents;
   /** The user's Playwright config; undefined when the project has none. */
   playwright: PlaywrightProject | undefined;
+  /** The variables its setup projects read (setup-variables.ts): a run passes them on, as `npx playwright test` does. */
+  setupVariables: readonly string[];
   /** Absolute folder accepted specs go into (<feature>/<request>.spec.ts below it). */
   outputDir: string;
   /** The app under test: BASE_URL, else the Playwright config's use.baseURL (a flag overrides both). */
@@ -60,19 +63,28 @@ export interface ProjectOptions {
 export async function loadProject(options: ProjectOptions): Promise<ProjectContext> {
   const cwd = path.resolve(options.cwd);
   // The config's reader starts first, beside reading agents/, which says the variables it is asked for.
-  let askFor: (names: readonly string[]) => void = () => undefined;
-  const reading = options.playwright ?? readProjectPlaywright(cwd, options.env, options.playwrightChoice, new Promise((resolve) => (askFor = resolve)));
+  let agentsRead: (agents: Agents | undefined) => void = () => undefined;
+  const readAgents = new Promise<Agents | undefined>((resolve) => (agentsRead = resolve));
+  // The setup projects' variables are found once the config says which they are; unknown agents (their error is thrown) ask for none.
+  let setupVariables: string[] | undefined;
+  const variables: VariablesFor = async (config, chosen) => {
+    const known = await readAgents;
+    setupVariables = setupProjectVariables(config, chosen);
+    return known ? [...generatedSpecEnv(known.critic), ...setupVariables] : [];
+  };
+  const reading = options.playwright ?? readProjectPlaywright(cwd, options.env, options.playwrightChoice, variables);
   // Awaited below; an error in agents/ is thrown first and leaves it unread.
   reading.catch(() => undefined);
   let read: Agents;
   try {
     read = options.agents ?? loadAgents(cwd, { criticFile: options.criticFile });
   } catch (error) {
-    askFor([]);
+    agentsRead(undefined);
     throw error;
   }
-  askFor(generatedSpecEnv(read.critic));
+  agentsRead(read);
   const playwright = await reading;
+  setupVariables ??= playwright ? setupProjectVariables(playwright, playwright.project) : [];
   const agents = withPlaywrightTestIdAttribute(read, playwright?.project.use.testIdAttribute);
   // What `npx playwright test` gives the tests: the caller's environment, with what the config sets (its dotenv) over it.
   const fromConfig = playwright?.env ?? {};
@@ -92,6 +104,7 @@ export async function loadProject(options: ProjectOptions): Promise<ProjectConte
     env,
     agents,
     playwright,
+    setupVariables,
     outputDir,
     baseURL: env.BASE_URL?.trim() || playwright?.project.use.baseURL,
     provider: chooseProviderName(options.env, options.provider),
@@ -107,7 +120,7 @@ export function projectTsconfig(cwd: string): string | undefined {
   return existsSync(file) ? file : undefined;
 }
 
-/** Variables a spec reads that the Playwright config set, said once: their values are not the caller's shell's. */
+/** Variables a run passes on (a spec or a setup project reads them) that the Playwright config set, said once: their values are not the caller's shell's. */
 function configEnvNote(names: readonly string[], configFile: string): string | undefined {
   if (names.length === 0) return undefined;
   return `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} taken as ${path.basename(configFile)} sets ${names.length === 1 ? 'it' : 'them'} (its .env, say), as \`npx playwright test\` has ${names.length === 1 ? 'it' : 'them'}`;
@@ -123,13 +136,14 @@ function placementWarning(outputDir: string, playwright: PlaywrightProject, name
 }
 
 /** The arguments that run a spec under the user's config and project (the Runner's part). */
-export function runTarget(project: ProjectContext): { playwrightConfigFile?: string; project?: string; storageState?: string; testIdAttribute: string; config: Agents['runner']; allowedEnv: string[]; esmLoader: boolean } {
+export function runTarget(project: ProjectContext): { playwrightConfigFile?: string; project?: string; storageState?: string; testIdAttribute: string; config: Agents['runner']; allowedEnv: string[]; setupVariables: readonly string[]; esmLoader: boolean } {
   const storageState = project.playwright?.project.use.storageState;
   return {
     testIdAttribute: project.agents.critic.testIdAttribute,
     esmLoader: project.esmLoading?.().needed ?? true,
     config: project.agents.runner,
     allowedEnv: generatedSpecEnv(project.agents.critic),
+    setupVariables: project.setupVariables,
     ...(project.playwright ? { playwrightConfigFile: project.playwright.configFile } : {}),
     // A config without projects has one unnamed project: no --project to pass.
     ...(project.playwright?.project.name ? { project: project.playwright.project.name } : {}),

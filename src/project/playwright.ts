@@ -56,6 +56,8 @@ const ReadConfig = z.object({
   projects: z.array(PlaywrightProjectEntry).min(1),
   webServers: z.array(WebServer),
 });
+/** The config as the reader sends it first, before it is asked for variables. */
+const ReadConfigFirst = ReadConfig.omit({ env: true });
 export type ReadPlaywrightConfig = z.infer<typeof ReadConfig>;
 
 export interface PlaywrightProject extends ReadPlaywrightConfig {
@@ -80,10 +82,18 @@ export function withMatcher(read: PlaywrightRead): PlaywrightProject {
 export { findPlaywrightConfig } from './config-file.ts';
 
 /**
+ * The variables whose values the config may set (its dotenv), once its projects are known: the declared ones, and
+ * those the project's setup projects read. The reader starts before the caller knows them.
+ */
+export type VariablesFor = (config: Omit<ReadPlaywrightConfig, 'env'>, project: PlaywrightProjectEntry) => Promise<readonly string[]>;
+
+const NO_VARIABLES: VariablesFor = async () => [];
+
+/**
  * The project's Playwright config, read by Playwright's loader in a child process (a few tenths of a
  * second): started early, other work can go on meanwhile (loadProject's `playwright`).
  */
-export function readProjectPlaywright(cwd: string, env: NodeJS.ProcessEnv, choice: PlaywrightChoice = {}, variables: Promise<readonly string[]> = Promise.resolve([])): Promise<PlaywrightProject | undefined> {
+export function readProjectPlaywright(cwd: string, env: NodeJS.ProcessEnv, choice: PlaywrightChoice = {}, variables: VariablesFor = NO_VARIABLES): Promise<PlaywrightProject | undefined> {
   const configFile = choice.configFile ? path.resolve(cwd, choice.configFile) : findPlaywrightConfig(path.resolve(cwd));
   if (choice.configFile && !existsSync(configFile!)) return Promise.reject(new ConfigError([{ file: configFile!, key: '', line: 0, message: 'no such Playwright config (-c/--config)' }]));
   return configFile ? readPlaywrightConfig(configFile, env, SAMPLE_SPEC, choice.project, variables) : Promise.resolve(undefined);
@@ -97,31 +107,48 @@ export interface PlaywrightChoice {
   project?: string;
 }
 
+/** What the config's reader sent: the config and the chosen project, then the variables' values; or why it could not. */
+interface ReaderAnswer {
+  config?: Omit<ReadPlaywrightConfig, 'env'>;
+  project?: PlaywrightProjectEntry;
+  env?: Record<string, string>;
+  error?: string | ConfigError;
+}
+
 /**
  * Loads the config with Playwright's own loader; a config Playwright refuses is a ConfigError naming the file.
- * `variables`: the names whose values the config may set (its dotenv), read once loading it is done; the reader
- * starts before the caller knows them.
+ * The reader sends the config, is asked for the variables `variables` names, and sends their values.
  */
-export async function readPlaywrightConfig(configFile: string, env: NodeJS.ProcessEnv, sample: string, projectName?: string, variables: Promise<readonly string[]> = Promise.resolve([])): Promise<PlaywrightProject> {
-  const answer = await new Promise<{ config?: unknown; error?: string }>((resolve, reject) => {
+export async function readPlaywrightConfig(configFile: string, env: NodeJS.ProcessEnv, sample: string, projectName?: string, variables: VariablesFor = NO_VARIABLES): Promise<PlaywrightProject> {
+  const answer = await new Promise<ReaderAnswer>((resolve, reject) => {
     const child = fork(READER, [configFile, sample], { cwd: path.dirname(configFile), env, execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     yieldTheProcessor(child.pid);
-    // Unknown names (the caller failed first) ask for none: the reader still answers and ends. A reader that
-    // ended already (its config failed) said why: a send it can no longer take is no error of its own.
+    // A reader that ended already (its config failed) said why: a send it can no longer take is no error of its own.
     const ask = (names: readonly string[]) => child.connected && child.send({ variables: names }, () => undefined);
-    variables.then(ask, () => ask([]));
     let stderr = '';
-    let message: { config?: unknown; error?: string } | undefined;
+    const answered: ReaderAnswer = {};
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('message', (m) => (message = m as typeof message));
+    child.on('message', (m: { config?: unknown; env?: Record<string, string>; error?: string }) => {
+      if (m.error !== undefined) answered.error = m.error;
+      if (m.env !== undefined) answered.env = m.env;
+      if (m.config === undefined) return;
+      const config = ReadConfigFirst.parse(m.config);
+      const project = projectName === undefined ? defaultProject(config.projects) : config.projects.find((p) => p.name === projectName);
+      if (!project) {
+        answered.error = new ConfigError([{ file: configFile, key: 'projects', line: 0, message: `no project named "${projectName}" (--project); it has ${config.projects.map((p) => `"${p.name}"`).join(', ')}` }]);
+        ask([]);
+        return;
+      }
+      Object.assign(answered, { config, project });
+      variables(config, project).then(ask, () => ask([]));
+    });
     child.on('error', reject);
-    child.on('exit', (code) => resolve(message ?? { error: `the config loader stopped (exit ${code}) ${stderr.trim()}` }));
+    child.on('exit', (code) => resolve(answered.config || answered.error !== undefined ? answered : { error: `the config loader stopped (exit ${code}) ${stderr.trim()}` }));
   });
+  if (answer.error instanceof ConfigError) throw answer.error;
   if (answer.error !== undefined) throw new ConfigError([{ file: configFile, key: '', line: 0, message: `Playwright cannot load this config: ${answer.error}` }]);
-  const config = ReadConfig.parse(answer.config);
-  const project = projectName === undefined ? defaultProject(config.projects) : config.projects.find((p) => p.name === projectName);
-  if (!project) throw new ConfigError([{ file: configFile, key: 'projects', line: 0, message: `no project named "${projectName}" (--project); it has ${config.projects.map((p) => `"${p.name}"`).join(', ')}` }]);
-  return withMatcher({ ...config, project });
+  if (!answer.config || !answer.project) throw new ConfigError([{ file: configFile, key: '', line: 0, message: 'Playwright cannot load this config: its reader sent nothing' }]);
+  return withMatcher({ ...answer.config, env: answer.env ?? {}, project: answer.project });
 }
 
 function defaultProject(projects: PlaywrightProjectEntry[]): PlaywrightProjectEntry {
@@ -148,7 +175,7 @@ function yieldTheProcessor(pid: number | undefined): void {
 }
 
 /** The same file matching Playwright applies (its createFileMatcher), from the Playwright the config loads (else Scribe's). */
-function projectMatcher(project: PlaywrightProjectEntry, configFile: string): (file: string) => boolean {
+export function projectMatcher(project: PlaywrightProjectEntry, configFile: string): (file: string) => boolean {
   // Loaded on first use: Playwright's utilities take a tenth of a second to load, and most commands never match a file.
   let matchers: { included: (file: string) => boolean; ignored: (file: string) => boolean } | undefined;
   const load = () => {

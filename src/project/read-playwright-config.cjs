@@ -69,16 +69,16 @@ function storageState(value, configDir) {
 
 // sample: a path under each project's testDir (where generated specs go by default); each project says
 // whether it would run a spec there, answered here where Playwright's matcher is loaded already.
-// variables: the names Scribe asks the values of, as loading the config left them (its dotenv, say), where that
-// changed them: what `npx playwright test` would give the tests. Sent on the IPC channel once Scribe knows them.
-async function read(configFile, sample, variables) {
+// The config goes to Scribe first; Scribe answers with the variables it needs (the declared ones, and those the
+// setup projects read, which it finds from the config's projects), and gets their values as loading the config left
+// them (its dotenv, say), where that changed them: what `npx playwright test` would give the tests.
+async function read(configFile, sample) {
   const { loadConfig, util } = playwrightModules(configFile);
   const before = { ...process.env };
   const config = await loadConfig(configFile);
   const configDir = config.configDir;
-  const names = await variables;
-  return {
-    env: Object.fromEntries(names.filter((name) => typeof process.env[name] === 'string' && process.env[name] !== before[name]).map((name) => [name, process.env[name]])),
+  const changed = (names) => Object.fromEntries(names.filter((name) => typeof process.env[name] === 'string' && process.env[name] !== before[name]).map((name) => [name, process.env[name]]));
+  const read = {
     configFile: config.config.configFile,
     configDir,
     projects: config.projects.map((p) => ({
@@ -104,10 +104,16 @@ async function read(configFile, sample, variables) {
       timeout: w.timeout,
     })),
   };
+  return { config: read, changed };
 }
 
+const send = (message) => new Promise((resolve) => process.send(message, resolve));
 const variables = new Promise((resolve) => process.once('message', (message) => resolve(Array.isArray(message.variables) ? message.variables : [])));
-read(process.argv[2], process.argv[3], variables).then(
-  (config) => process.send({ config }, () => process.exit(0)),
-  (error) => process.send({ error: error instanceof Error ? error.message : String(error) }, () => process.exit(0)),
+read(process.argv[2], process.argv[3]).then(
+  async ({ config, changed }) => {
+    await send({ config });
+    await send({ env: changed(await variables) });
+    process.exit(0);
+  },
+  (error) => send({ error: error instanceof Error ? error.message : String(error) }).then(() => process.exit(0)),
 );

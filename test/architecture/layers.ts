@@ -24,7 +24,8 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   config: [...FOUNDATION, 'explore', 'rules'],
   llm: [...FOUNDATION, 'config'],
   stats: [...FOUNDATION, 'config'],
-  project: [...FOUNDATION, 'config', 'llm'],
+  // The user's project as Playwright and Scribe read it; what its setup projects' files read from the environment is analysis's.
+  project: [...FOUNDATION, 'analysis', 'config', 'llm'],
   // Runs the rules on parsed specs, type-checks, autofixes, reports.
   validate: [...FOUNDATION, 'analysis', 'config', 'rules'],
   // The stages. They reach the rules through the validator, never a rule's file.

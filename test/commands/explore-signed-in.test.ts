@@ -7,7 +7,9 @@
  * the login were not explored, and the generation still ends normally. (d) The credentials only in the project's
  * .env, which its Playwright config loads with dotenv (as Playwright's docs show) or Node's own loader: taken from
  * there, as `npx playwright test` has them; the spec runs green (the config, loaded again inside the sandbox,
- * reads the masked .env as empty) and the password is in no model request.
+ * reads the masked .env as empty) and the password is in no model request. (e) A setup project reading variables
+ * of its own (not declared), through a helper, set only in that .env: they are passed to its runs, so it signs in;
+ * (f) set nowhere, the run's failure names them.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -121,6 +123,38 @@ const ENV_LOADERS = {
   'process.loadEnvFile': "import path from 'node:path';\n\nprocess.loadEnvFile(path.resolve(__dirname, '.env'));\n",
 };
 
+/**
+ * A setup project as users write them: it reads credentials of its own (no declared ones), through a helper
+ * module, set only in the .env its config loads with dotenv.
+ */
+const OWN_VARIABLES_SETUP = `import { test as setup, expect } from '@playwright/test';
+import { qaAccount } from './helpers/account';
+
+setup('sign in', async ({ page }) => {
+  const { login, secret } = qaAccount();
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(login);
+  await page.getByTestId('login-password').fill(secret);
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('welcome')).toBeVisible();
+  await page.context().storageState({ path: '.auth/user.json' });
+});
+`;
+
+const ACCOUNT_HELPER = `export function qaAccount() {
+  const { QA_SECRET } = process.env;
+  return { login: process.env['QA_LOGIN'] ?? 'nobody', secret: QA_SECRET ?? '' };
+}
+`;
+
+function withOwnSetupVariables(): ScribeProject {
+  const made = makeSuiteProject(app.url, { 'e2e/auth.setup.ts': OWN_VARIABLES_SETUP, 'e2e/helpers/account.ts': ACCOUNT_HELPER });
+  writeFileSync(path.join(made.dir, 'playwright.config.ts'), `${ENV_LOADERS.dotenv}${setupProjectConfig(app.url)}`);
+  writeFileSync(path.join(made.dir, '.env'), `QA_LOGIN=grace\nQA_SECRET=${PASSWORD}\n`);
+  mkdirSync(path.join(made.dir, '.auth'), { recursive: true });
+  return made;
+}
+
 /** The suite project, its credentials only in .env, which its config loads. */
 function withEnvFile(loader: string): ScribeProject {
   const made = makeSuiteProject(app.url, {});
@@ -172,6 +206,35 @@ describe('scribe generate behind a login', { timeout: 300_000 }, () => {
     expect(result, JSON.stringify(result.runner?.error_message)).toMatchObject({ success: true, runner: { classification: "pass" } });
     expect(sent()).not.toContain(PASSWORD);
     expect(run.stdout + run.stderr).not.toContain(PASSWORD);
+  });
+
+  it("(e) passes the setup project the variables it reads, from the .env the config loads: it signs in for exploring and for the run", async () => {
+    project = withOwnSetupVariables();
+    fake.answerBy(() => ({ text: chatty(SPEC) }));
+    // Nothing of the credentials in Scribe's own environment, and none declared.
+    const run = await runCli(['generate', DESCRIPTION, '--url', `${app.url}/`, '--feature', 'products', '--json'], { env: project.env(fake.url, {}), cwd: project.dir });
+    const result = JSON.parse(run.stdout);
+    expect(result.sign_in, run.stdout + run.stderr).toMatchObject({ method: 'setup_project', explored_behind_login: true });
+    expect(result.warnings).toContain('QA_LOGIN, QA_SECRET are taken as playwright.config.ts sets them (its .env, say), as `npx playwright test` has them');
+    expect(JSON.stringify(fake.requests[0]!.body.messages)).toContain('Welcome, grace');
+    // The run ran the setup project first, signed in: the spec's page behind the login was there.
+    expect(result, JSON.stringify(result.runner?.error_message)).toMatchObject({ success: true, runner: { classification: 'pass' } });
+    expect(sent()).not.toContain(PASSWORD);
+    expect(run.stdout + run.stderr).not.toContain(PASSWORD);
+  });
+
+  it('(f) names the variables a failing setup project reads that are set nowhere', async () => {
+    project = withOwnSetupVariables();
+    writeFileSync(path.join(project.dir, '.env'), '');
+    fake.answerBy(() => ({ text: chatty(SPEC) }));
+    const run = await runCli(['generate', DESCRIPTION, '--url', `${app.url}/`, '--feature', 'products', '--json'], { env: project.env(fake.url, {}), cwd: project.dir });
+    const result = JSON.parse(run.stdout);
+    expect(result.sign_in, run.stdout + run.stderr).toMatchObject({ method: 'none', explored_behind_login: false });
+    expect(result.sign_in.message).toContain('The setup projects read QA_LOGIN, QA_SECRET, which are not set');
+    expect(result.runner, run.stdout + run.stderr).toMatchObject({ classification: 'environment' });
+    expect(result.runner.error_message).toMatch(/^setup project 'setup' failed at e2e\/auth\.setup\.ts:10/);
+    expect(result.runner.error_message).toContain('The setup projects read QA_LOGIN, QA_SECRET, which are not set: neither in the environment nor by the Playwright config (its .env)');
+    expect(result.success).toBe(false);
   });
 
   it.each([

@@ -114,8 +114,10 @@ describe('loadProject', () => {
 
 describe('scribe init', () => {
   it('writes a commented override, says what it found, and never overwrites without --force', async () => {
-    const first = await scribe(['init'], { cwd: dir, env: env({ E2E_USERNAME: 'someone' }) });
+    writeFileSync(path.join(dir, 'e2e', 'auth.setup.ts'), "import { test } from '@playwright/test';\n\ntest('sign in', async () => {\n  void [process.env.SHOP_LOGIN, process.env.SHOP_SECRET];\n});\n");
+    const first = await scribe(['init'], { cwd: dir, env: env({ E2E_USERNAME: 'someone', SHOP_LOGIN: 'qa' }) });
     expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/setup reads\s+SHOP_LOGIN \(set\), SHOP_SECRET \(not set\) \(passed to the runs Scribe contains/);
     expect(first.stdout).toMatch(/Playwright config\s+playwright\.config\.ts/);
     expect(first.stdout).toMatch(/testDir\s+e2e/);
     expect(first.stdout).toMatch(/test id attribute\s+data-test/);

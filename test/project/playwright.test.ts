@@ -51,7 +51,7 @@ export default defineConfig({ testDir: './e2e' });
     );
     // BASE_URL is the caller's already: dotenv leaves it, so the tests see the caller's.
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, BASE_URL: 'http://127.0.0.1:3000' };
-    const read = await readProjectPlaywright(dir, env, {}, Promise.resolve(['E2E_USERNAME', 'E2E_PASSWORD', 'E2E_ROLE', 'BASE_URL', 'E2E_UNSET']));
+    const read = await readProjectPlaywright(dir, env, {}, async () => ['E2E_USERNAME', 'E2E_PASSWORD', 'E2E_ROLE', 'BASE_URL', 'E2E_UNSET']);
     expect(read?.env).toEqual({ E2E_USERNAME: 'grace', E2E_PASSWORD: 'from-the-file', E2E_ROLE: 'admin' });
     // Asked for nothing, it reports nothing.
     expect((await readProjectPlaywright(dir, env))?.env).toEqual({});

@@ -1,0 +1,116 @@
+/**
+ * The environment variables the user's setup projects read. A spec's run runs the projects its project
+ * depends on (a setup project signing in), and `npx playwright test` gives them the caller's environment
+ * and whatever the config's .env sets; a contained run passes on only what it is told to. So the files of
+ * those projects, and the project files they import, are read for `process.env.X`: those variables are
+ * passed to the run (their values hidden from its evidence), though a model-written spec still may not read them.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { variablesRead } from '../analysis/environment.ts';
+import { ts } from '../util/typescript.js';
+import { projectMatcher, type PlaywrightProjectEntry, type ReadPlaywrightConfig } from './playwright.ts';
+
+/** How far the setup projects' files are looked for: their folders are a project's own test folders, small. */
+const SETUP_SEARCH = { depth: 6, entries: 5_000, files: 200, fileBytes: 500_000 };
+const CODE_FILE = /\.[cm]?[jt]sx?$/;
+const SKIPPED_FOLDERS = new Set(['node_modules', 'test-results', 'playwright-report', 'dist', 'build']);
+const RESOLVED_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+
+/** The projects `project` depends on, directly or through another, in the order Playwright would run them. */
+export function setupProjects(projects: readonly PlaywrightProjectEntry[], project: PlaywrightProjectEntry): PlaywrightProjectEntry[] {
+  const found: PlaywrightProjectEntry[] = [];
+  const visit = (names: readonly string[]) => {
+    for (const name of names) {
+      const dependency = projects.find((p) => p.name === name);
+      if (!dependency || found.includes(dependency) || dependency === project) continue;
+      visit(dependency.dependencies);
+      found.push(dependency);
+    }
+  };
+  visit(project.dependencies);
+  return found;
+}
+
+/** The variables the setup projects of `project` read, each once, sorted; none without setup projects. */
+export function setupProjectVariables(config: Pick<ReadPlaywrightConfig, 'projects' | 'configFile' | 'configDir'>, project: PlaywrightProjectEntry): string[] {
+  const setups = setupProjects(config.projects, project);
+  if (setups.length === 0) return [];
+  const files = setups.flatMap((setup) => testFiles(setup, config.configFile));
+  return [...new Set(withImports(files, config.configDir).flatMap(fileVariables))].sort();
+}
+
+/** The files Playwright would run in a project: its testDir's code files its testMatch and testIgnore let through. */
+function testFiles(project: PlaywrightProjectEntry, configFile: string): string[] {
+  const matches = projectMatcher(project, configFile);
+  const found: string[] = [];
+  let level = [project.testDir];
+  let entries = 0;
+  for (let depth = 0; depth < SETUP_SEARCH.depth && level.length > 0 && entries < SETUP_SEARCH.entries; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      let listed;
+      try {
+        listed = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      entries += listed.length;
+      for (const entry of listed) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_FOLDERS.has(entry.name)) next.push(full);
+        else if (entry.isFile() && CODE_FILE.test(entry.name) && matches(full)) found.push(full);
+      }
+    }
+    level = next;
+  }
+  return found;
+}
+
+/** The files and the project files they import (relative imports inside `root`), transitively, up to the search's limit. */
+function withImports(files: readonly string[], root: string): string[] {
+  const seen = new Set<string>();
+  const queue = [...files];
+  while (queue.length > 0 && seen.size < SETUP_SEARCH.files) {
+    const file = queue.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = readCode(file);
+    if (text === undefined) continue;
+    for (const imported of ts.preProcessFile(text, true, true).importedFiles) {
+      const target = resolveRelative(path.dirname(file), imported.fileName, root);
+      if (target && !seen.has(target)) queue.push(target);
+    }
+  }
+  return [...seen];
+}
+
+function fileVariables(file: string): string[] {
+  const text = readCode(file);
+  return text === undefined ? [] : variablesRead(text, file);
+}
+
+function readCode(file: string): string | undefined {
+  try {
+    return statSync(file).size > SETUP_SEARCH.fileBytes ? undefined : readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A relative import's file inside `root`, as TypeScript and Node find it (`./x.js` may be `x.ts`); undefined for a package. */
+function resolveRelative(fromDir: string, specifier: string, root: string): string | undefined {
+  if (specifier !== '.' && specifier !== '..' && !specifier.startsWith('./') && !specifier.startsWith('../')) return undefined;
+  const base = path.resolve(fromDir, specifier);
+  const inside = path.relative(root, base);
+  if (inside.startsWith('..') || path.isAbsolute(inside)) return undefined;
+  const withoutScript = base.replace(/\.[cm]?js$/, '');
+  const candidates = [base, ...RESOLVED_EXTENSIONS.map((ext) => `${withoutScript}${ext}`), ...RESOLVED_EXTENSIONS.map((ext) => path.join(base, `index${ext}`))];
+  return candidates.find((candidate) => {
+    try {
+      return CODE_FILE.test(candidate) && statSync(candidate).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
