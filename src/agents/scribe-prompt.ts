@@ -77,7 +77,8 @@ export function describeErrors(issues: readonly Issue[], code: string | undefine
     .filter((i) => i.severity === 'error')
     .map((issue) => {
       const offending = issue.line > 0 ? lines?.[issue.line - 1]?.trim() : undefined;
-      return `[${issue.rule}] line ${issue.line}: ${issue.message}${offending ? `\n    > ${offending}` : ''}`;
+      // Line 0 is the whole spec (a request the spec does not cover, an answer without code): no line to name.
+      return `[${issue.rule}]${issue.line > 0 ? ` line ${issue.line}` : ''}: ${issue.message}${offending ? `\n    > ${offending}` : ''}`;
     });
 }
 

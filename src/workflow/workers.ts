@@ -56,7 +56,8 @@ async function scribeWorker(context: GenerationContext, stages: Stages, state: R
     return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate: { ...last, success: false, failure: 'max_retries', error } } as const] };
   }
   // Why was shown on the Critic's or the proof run's own line.
-  if (sentBack) reportStage(context, 'scribe', 'info', sentBack.type === 'VERDICT' ? 'the Critic sent the spec back with its findings' : 'the proof run sent the spec back with what it showed');
+  // Each send-back starts Scribe's attempts anew (generation.max_attempts), so the round is said.
+  if (sentBack) reportStage(context, 'scribe', 'info', `${sentBack.type === 'VERDICT' ? 'the Critic sent the spec back with its findings' : 'the proof run sent the spec back with what it showed'} (send-back ${rejections} of at most ${maxRejections}; Scribe's attempts start again)`);
   const candidate = await stages.scribe.generate(task, prior, context.generation);
   if (!candidate.success) return { signal: 'GAVE_UP', segments: [{ type: 'SCRIBE_FAILURE', candidate } as const] };
   return { signal: 'CANDIDATE', segments: [{ type: 'CANDIDATE', candidate, origin: 'scribe' } as const] };
@@ -78,7 +79,7 @@ async function criticWorker(context: GenerationContext, stages: Stages, state: R
   reportStage(context, 'critic', 'started', 'the Critic reviews the spec');
   const verdict = await stages.critic.review({ file: candidate.file, code: candidate.code!, request: task, generation: context.generation, standIn: candidate.substitute !== undefined });
   const approved = verdict.status === 'approved';
-  reportStage(context, 'critic', approved ? 'done' : 'failed', approved ? `approved (about ${(verdict.estimated_duration_ms / 1000).toFixed(1)} s a run)` : `rejected: ${verdict.reason}`);
+  reportStage(context, 'critic', approved ? 'done' : 'failed', approved ? `approved (about ${(verdict.estimated_duration_ms / 1000).toFixed(1)} s a run)` : verdict.reason);
   return { signal: approved ? 'APPROVED' : 'REJECTED', segments: [{ type: 'VERDICT', verdict } as const] };
 }
 

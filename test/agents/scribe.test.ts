@@ -309,7 +309,7 @@ describe("prompts of the project's agents/scribe.yaml", () => {
     expect(result).toMatchObject({ success: true, metadata: { attemptsUsed: 2 } });
     const messages = fake.requests[1]!.body.messages!;
     expect(messages.at(-2)).toEqual({ role: 'assistant', content: '(you said nothing)' });
-    expect(messages.at(-1)!.content).toContain(`- [${NO_CODE_RULE}] line 0: Nothing to check; put the whole spec in one fenced typescript block.`);
+    expect(messages.at(-1)!.content).toContain(`- [${NO_CODE_RULE}]: Nothing to check; put the whole spec in one fenced typescript block.`);
   });
 });
 

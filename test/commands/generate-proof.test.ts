@@ -169,14 +169,18 @@ test('complete a todo', async ({ page }) => {
 `;
     const covering = todo("await expect(page.getByTestId('todo-count')).toHaveText('1 item left');");
     fake.reply({ text: chatty(todo("await expect(page.getByTestId('todos-heading')).toBeVisible();")) }, { text: chatty(covering) });
-    const run = await runCli(['generate', 'complete the "Buy milk" todo and see "1 item left"', '--url', `${app.url}/todos.html`, '--feature', 'Todos', '--json'], { env: project.env(fake.url), cwd: project.dir });
-    expect(run.code).toBe(0);
+    // As a person sees it: the terminal's lines, the spec's path on stdout.
+    const run = await runCli(['generate', 'complete the "Buy milk" todo and see "1 item left"', '--url', `${app.url}/todos.html`, '--feature', 'Todos'], { env: project.env(fake.url), cwd: project.dir });
+    expect(run.code, run.stderr).toBe(0);
     expect(fake.requests).toHaveLength(2);
     const feedback = fake.requests[1]!.body.messages!.at(-1)!.content;
-    expect(feedback).toContain('[request-coverage]');
-    expect(feedback).toContain('the request expects "1 item left" but no assertion checks it');
+    // The finding is the whole spec's: no line is named.
+    expect(feedback).toContain('- [request-coverage]: the request expects "1 item left" but no assertion checks it');
+    expect(run.stderr).toContain('rejected: 1 error-level problem\n- [request-coverage]: the request expects "1 item left"');
+    expect(run.stderr).not.toContain('rejected: rejected');
+    expect(run.stderr).toContain("the Critic sent the spec back with its findings (send-back 1 of at most 3; Scribe's attempts start again)");
     // The Critic sent it back: only the covering spec was run.
     expect(statsEvents().filter((e) => e.type === 'runner_outcome')).toMatchObject([{ classification: 'pass', proof: 'proved' }]);
-    expect(readFileSync(path.join(project.dir, GenerateResult.parse(JSON.parse(run.stdout)).testPath!), 'utf8')).toBe(covering);
+    expect(readFileSync(path.join(project.dir, run.stdout.trim()), 'utf8')).toBe(covering);
   });
 });
