@@ -5,7 +5,10 @@
  */
 import { withoutPagePaths } from '../util/page-paths.ts';
 
-/** Verbs (and phrasal verbs) of doing, not of looking: "see", "open", "show" and "check that" are not here. */
+/**
+ * Verbs (and phrasal verbs) of doing, not of looking: "see", "open", "show" and "check that" are not here. A verb
+ * naming a part of the page ("the search page", "the order history", "the comment box") is a noun there.
+ */
 const ACTION_PATTERNS: ReadonlyArray<[string, RegExp]> = [
   ['log in', /\b(?:log|sign)(?:s|ged|ging)?[ -]?in\b|\blogin\b/],
   ['log out', /\b(?:log|sign)(?:s|ged|ging)?[ -]?out\b|\blogout\b/],
@@ -14,7 +17,7 @@ const ACTION_PATTERNS: ReadonlyArray<[string, RegExp]> = [
   ['tick', /\b(?:un)?tick(?:s|ed|ing)?\b|\buncheck(?:s|ed|ing)?\b|\bcheck(?:s|ed|ing)? (?:the |a |an )?(?:box|checkbox|option)\b/],
   [
     'act',
-    /\b(?:add|remove|delete|change|edit|update|save|submit|fill(?:s|ed|ing)? (?:in|out)|enter|type|click|press|tap|select|choose|pick|toggle|search|filter|sort|create|upload|drag|move|mark|complete|send|apply|clear|rename|reorder|increase|decrease|increment|decrement|buy|order|subscribe|unsubscribe|dismiss|expand|collapse|rate|comment|reply|invite|assign|archive|restore|reset|cancel|confirm|accept|reject|approve|book|pay|post|publish|upvote|like|follow|unfollow|import|export|duplicate|copy|paste|undo|redo|switch|enable|disable|increase|set)(?:s|es|ed|d|ing)?\b/,
+    /\b(?:add|remove|delete|change|edit|update|save|submit|fill(?:s|ed|ing)? (?:in|out)|enter|type|click|press|tap|select|choose|pick|toggle|search|filter|sort|create|upload|drag|move|mark|complete|send|apply|clear|rename|reorder|increase|decrease|increment|decrement|buy|order|subscribe|unsubscribe|dismiss|expand|collapse|rate|comment|reply|invite|assign|archive|restore|reset|cancel|confirm|accept|reject|approve|book|pay|post|publish|upvote|like|follow|unfollow|import|export|duplicate|copy|paste|undo|redo|switch|enable|disable|set|download|attach|share|bookmark|favou?rite|vote|star|unstar)(?:s|es|ed|d|ing)?\b(?![ -](?:page|box|field|bar|button|results?|input|form|link|menu|tab|icon|history|section|panel|dialog|modal)\b)/,
   ],
 ];
 

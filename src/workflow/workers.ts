@@ -112,7 +112,10 @@ async function runnerWorker(context: GenerationContext, stages: Stages, state: R
   // A stand-in (the offline generator's smoke test) is kept for review as what it is, proved or not.
   const unproved = passed && !candidate.substitute && !provesRequest(report.proof, task.description);
   reportStage(context, 'run', passed ? 'done' : 'failed', passed ? `passed in ${(report.duration_ms / 1000).toFixed(1)} s` : `${report.classification}: ${report.error_message ?? report.status}`);
-  if (report.proof) reportStage(context, 'proof', unproved ? 'failed' : 'done', unproved ? `not proved: ${report.proof.message}` : proofLine(report.proof));
+  if (report.proof) {
+    const shown = proofLine(report.proof, task.description);
+    reportStage(context, 'proof', shown.proved ? 'done' : 'failed', shown.line);
+  }
   const segment = report.segment ?? { type: 'TEST_RESULT' as const, content: report.error_message ?? '', outcome: passed ? ('PASS' as const) : ('FAIL' as const) };
   return { signal: unproved ? 'UNPROVED' : RUNNER_SIGNAL[report.classification], segments: [{ ...segment, report }] };
 }
@@ -131,8 +134,15 @@ function provesRequest(proof: ProofResult | undefined, description: string): boo
   return proof.verdict === 'proved' || (proof.verdict === 'no_actions' && namedActions(description).length === 0);
 }
 
-function proofLine(proof: ProofResult): string {
-  return proof.verdict === 'proved' ? `proved: ${proof.message}` : 'nothing to prove: the request names no action and the spec does none';
+/**
+ * The proof's line: proved; nothing to prove (the spec does nothing and the request names nothing to do);
+ * else not proved, whether the spec goes back for it or, a stand-in kept for review, does not.
+ */
+function proofLine(proof: ProofResult, description: string): { proved: boolean; line: string } {
+  if (provesRequest(proof, description)) return { proved: true, line: proof.verdict === 'proved' ? `proved: ${proof.message}` : 'nothing to prove: the request names no action and the spec does none' };
+  if (proof.verdict !== 'no_actions') return { proved: false, line: `not proved: ${proof.message}` };
+  const asked = namedActionWords(description);
+  return { proved: false, line: `not proved: the spec does nothing the request asks${asked.length > 0 ? ` (${asked.join(', ')})` : ''}` };
 }
 
 /**

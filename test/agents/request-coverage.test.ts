@@ -393,4 +393,18 @@ describe('namedActions: the page a request opens is not an action', () => {
     expect(namedActions('open /search and search for milk')).toEqual(['act']);
     expect(namedActions('log in on /login and see the dashboard')).toEqual(['log in']);
   });
+
+  it('reads a download, an attachment, a share or a vote as doing something', () => {
+    for (const request of ['download the PDF', 'attach a photo to the ticket', 'share the board with Ada', 'bookmark the article', 'favorite the second song', 'vote for the proposal', 'star the repository']) {
+      expect(namedActions(request), request).toEqual(['act']);
+    }
+    expect(namedActions('see the starred repositories')).toEqual([]);
+  });
+
+  it('reads a verb that names a part of the page as a noun', () => {
+    expect(namedActions('open the search page and see the heading')).toEqual([]);
+    expect(namedActions('see the order history and the comment box')).toEqual([]);
+    expect(namedActions('type "milk" in the search box')).toEqual(['act']);
+    expect(namedActions('search for milk on the search page')).toEqual(['act']);
+  });
 });

@@ -156,6 +156,16 @@ test('log in', async ({ page }) => {
     expect(existsSync(path.join(folder, 'log-in-and-see-the-dashboard.not-run.ts'))).toBe(true);
   });
 
+  it("does not call the offline generator's smoke test proved when the request asks for something it does not do", async () => {
+    project = makeScribeProject();
+    const run = await runCli(['generate', 'download the PDF from the search page', '--url', `${app.url}/search.html`, '--feature', 'Search', '--provider', 'offline'], { env: project.env(fake.url), cwd: project.dir });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain('not the requested test');
+    expect(run.stderr).toContain('not proved: the spec does nothing the request asks (download)');
+    expect(run.stderr).not.toContain('nothing to prove');
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('sends back a spec that leaves out what the request expects, naming it, before anything runs; the next, covering it, is accepted', async () => {
     project = makeScribeProject();
     const todo = (assertion: string) => `import { test, expect } from '@playwright/test';
