@@ -39,7 +39,12 @@ export async function planTests(options: PlanOptions): Promise<TestPlan> {
   const { project, url } = options;
   const { scribe, critic } = project.agents;
   options.onProgress?.(`exploring ${url}`);
-  const { inventory: site, signIn } = await exploreSigningIn(options);
+  const { inventory: site, signIn } = await exploreSigningIn(options).catch((error: unknown) => {
+    // The start page is the plan's whole input: without it there is nothing to plan from. (By name: the
+    // explorer's module, which loads Playwright, is loaded only on demand.)
+    if (error instanceof Error && error.name === 'ExploreError') throw new PlanError(`${error.message} (is the app running there? --url, BASE_URL or the Playwright config's use.baseURL names it, and its webServer starts it)`);
+    throw error;
+  });
   if (signIn) options.onSignIn?.(signIn);
   const pages = [site, ...(site.pages ?? [])];
   options.onProgress?.(`explored ${pages.length} page${pages.length === 1 ? '' : 's'}; ${site.unexplored?.length ?? 0} not reached`);

@@ -13,6 +13,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import type { ScribeProject } from '../fixtures/scribe-project.ts';
 import { startSuiteApp, type SuiteApp } from '../fixtures/suite-app.ts';
 import { makeSignedInSuiteProject, makeSuiteProject } from '../fixtures/suite-project.ts';
+import { closedUrl, freePort } from '../fixtures/closed-url.ts';
 import { runCli } from './harness.ts';
 
 let fake: FakeOpenAI;
@@ -106,6 +107,31 @@ describe('scribe plan', { timeout: 180_000 }, () => {
     // The inventory of the signed-in pages went into the prompt.
     expect(user!.content).toContain('product-list');
     expect(user!.content).toContain('profile-name');
+  });
+
+  it("starts the Playwright config's webServer to explore, as `generate` does, and stops it after", async () => {
+    const port = await freePort();
+    writeFileSync(path.join(project.dir, 'app.cjs'), "require('node:http').createServer((req, res) => res.end('<!doctype html><title>Kiosk</title><h1>Opening hours</h1><a href=\"/about\">About us</a>')).listen(Number(process.env.PORT), '127.0.0.1');\n");
+    writeFileSync(
+      path.join(project.dir, 'playwright.config.ts'),
+      `import { defineConfig } from '@playwright/test';\n\nexport default defineConfig({\n  testDir: './e2e',\n  use: { baseURL: 'http://127.0.0.1:${port}' },\n  webServer: { command: 'node app.cjs', url: 'http://127.0.0.1:${port}', env: { PORT: '${port}' } },\n});\n`,
+    );
+    const run = await runCli(['plan', '--json'], { env: offlineEnv(), cwd: project.dir });
+    expect(run.code, run.stderr).toBe(0);
+    const plan = TestPlan.parse(JSON.parse(run.stdout));
+    expect(plan.app).toBe(`http://127.0.0.1:${port}`);
+    expect(plan.scenarios).toContainEqual(expect.objectContaining({ request: 'open / and see the heading "Opening hours"' }));
+    // Stopped after: nothing answers on its port any more.
+    await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+  });
+
+  it('an app that does not answer is a failure naming the URL and what to check (exit 1), not an internal error', async () => {
+    const url = await closedUrl();
+    const run = await runCli(['plan', '--url', url], { env: offlineEnv(), cwd: project.dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`scribe: Cannot explore ${url}`);
+    expect(run.stderr).toContain('is the app running there?');
+    expect(run.stderr).not.toContain('internal error');
   });
 
   it('a model answer that is no plan is a failure saying why (exit 1), nothing written; a bad --out is a usage error (exit 2)', async () => {
