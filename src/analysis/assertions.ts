@@ -33,6 +33,11 @@ interface Assertion {
   expected: string[];
   /** The matcher's options that change what is checked (`ignoreCase`, `exact`, …), canonical. */
   options: string;
+  /**
+   * For a check that an element is there (toBeVisible, toHaveCount, …), the texts its locator finds it by
+   * (`getByRole('link', { name: 'Cart (1)' })`): they are what such a check checks. Empty for other matchers.
+   */
+  foundBy: string[];
   /** What it sits under that may keep it from failing the test: `an if`, `a try block`, … */
   guard: string | undefined;
   /** Whether a test or hook runs it. */
@@ -75,6 +80,7 @@ function assertionsOf(model: SpecModel): Assertion[] {
   const running = runningCalls(model);
   return model.expectations().map((e): Assertion => {
     const { expected, options } = matcherArguments(model, e);
+    const foundBy = PRESENCE_MATCHERS.has(e.matcher) && e.subject ? locatorTexts(model, e.subject) : [];
     return {
       line: model.position(e.call).line,
       text: collapse(model.text(e.call)),
@@ -87,6 +93,7 @@ function assertionsOf(model: SpecModel): Assertion[] {
       modifiers: e.modifiers.filter((m) => m !== 'not').join('.'),
       expected,
       options,
+      foundBy,
       guard: guardOf(e.call),
       runs: running.has(e.call),
     };
@@ -126,6 +133,30 @@ function matcherArguments(model: SpecModel, e: Expectation): { expected: string[
   return { expected: args.map((a) => valueOf(model, a)), options };
 }
 
+/** Matchers that check an element is there, or how many: what they check is the locator itself. */
+const PRESENCE_MATCHERS = new Set(['toBeVisible', 'toBeAttached', 'toBeInViewport', 'toHaveCount']);
+/** Locator methods whose first argument is a text the element is found by. */
+const TEXT_LOCATORS = new Set(['getByText', 'getByLabel', 'getByPlaceholder', 'getByAltText', 'getByTitle']);
+
+/**
+ * The texts a locator chain finds its element by, outermost first: getByText('…') and its kin, getByRole's
+ * `name`, and the `hasText` / `hasNotText` of filter() and locator(); followed through variables.
+ */
+function locatorTexts(model: SpecModel, subject: ts.Expression): string[] {
+  const texts: string[] = [];
+  for (let expr = model.resolve(subject), steps = 0; ts.isCallExpression(expr) && ts.isPropertyAccessExpression(expr.expression) && steps < 20; expr = model.resolve(expr.expression.expression), steps++) {
+    const method = expr.expression.name.text;
+    const [first, second] = expr.arguments;
+    const options = method === 'getByRole' || method === 'locator' ? second : method === 'filter' ? first : undefined;
+    if (TEXT_LOCATORS.has(method) && first) texts.push(valueOf(model, first));
+    for (const name of method === 'getByRole' ? ['name'] : ['hasText', 'hasNotText']) {
+      const hit = options ? model.property(options, name) : undefined;
+      if (hit) texts.push(`${name === 'hasNotText' ? 'not ' : ''}${valueOf(model, hit.value)}`);
+    }
+  }
+  return texts.reverse();
+}
+
 /** A value as it evaluates when it can be known (`'Dashboard'`, a constant holding it), else its text. */
 function valueOf(model: SpecModel, expr: ts.Expression): string {
   const value = model.stringValue(expr);
@@ -154,7 +185,7 @@ const LOGICAL_OPERATORS = new Set([ts.SyntaxKind.AmpersandAmpersandToken, ts.Syn
 type Pairing = (a: Assertion, b: Assertion) => boolean;
 
 const sameCheck: Pairing = (a, b) =>
-  a.kind === b.kind && a.matcher === b.matcher && a.negated === b.negated && a.modifiers === b.modifiers && sameList(a.expected, b.expected) && a.options === b.options && a.flavour === b.flavour;
+  a.kind === b.kind && a.matcher === b.matcher && a.negated === b.negated && a.modifiers === b.modifiers && sameList(a.expected, b.expected) && sameList(a.foundBy, b.foundBy) && a.options === b.options && a.flavour === b.flavour;
 
 /**
  * Old assertions are paired with new ones on the same kind of subject, most alike first: the same check
@@ -185,15 +216,18 @@ function assertionChanges(before: Assertion[], after: Assertion[]): string[] {
   return before.flatMap((old) => {
     const now = partner.get(old);
     if (!now) return [`${describe(old)} was removed; every assertion must stay`];
-    return differences(old, now);
+    return differences(old, now, after);
   });
 }
 
-function differences(old: Assertion, now: Assertion): string[] {
+function differences(old: Assertion, now: Assertion, after: readonly Assertion[]): string[] {
   const where = describe(old);
   const found: string[] = [];
   if (now.matcher !== old.matcher) found.push(`${where} became .${now.matcher}() (line ${now.line}); the matcher must stay .${old.matcher}()`);
   else if (!sameList(now.expected, old.expected)) found.push(`${where} now expects ${list(now.expected)} instead of ${list(old.expected)} (line ${now.line}); expected values must stay`);
+  else if (!sameList(now.foundBy, old.foundBy) && !stillChecked(old.foundBy, now, after)) {
+    found.push(`${where} finds its element by ${list(now.foundBy)} instead of ${list(old.foundBy)} (line ${now.line}): that text is what it checks, so it must stay, in its locator or in an added assertion (toHaveText)`);
+  }
   if (now.negated && !old.negated) found.push(`.not was added to ${where} (line ${now.line})`);
   if (!now.negated && old.negated) found.push(`.not was removed from ${where} (line ${now.line}); a heal may not invert an assertion`);
   if (now.modifiers !== old.modifiers) found.push(`${where} changed .${old.modifiers || '(none)'} to .${now.modifiers || '(none)'} (line ${now.line})`);
@@ -203,6 +237,11 @@ function differences(old: Assertion, now: Assertion): string[] {
   if (now.guard && !old.guard) found.push(`${where} was moved into ${now.guard} (line ${now.line}); an assertion must run unconditionally and its failure must fail the test`);
   if (old.runs && !now.runs) found.push(`${where} is no longer run by any test (line ${now.line})`);
   return found;
+}
+
+/** Whether the texts a presence check found its element by are all still checked: in its locator, or by an assertion of the heal that expects them. */
+function stillChecked(texts: readonly string[], now: Assertion, after: readonly Assertion[]): boolean {
+  return texts.every((text) => now.foundBy.includes(text) || after.some((a) => !a.negated && a.runs && !a.guard && a.expected.includes(text)));
 }
 
 function describe(assertion: Assertion): string {

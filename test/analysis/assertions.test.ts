@@ -137,4 +137,44 @@ describe('findWeakening', () => {
     const reordered = [...lines.slice(0, 7), lines[9], lines[8], lines[7], ...lines.slice(10)].join('\n');
     expect(findWeakening(ORIGINAL, reordered)).toEqual([]);
   });
+
+  describe('a check that an element is there checks the text its locator finds it by', () => {
+    const CART = `import { test, expect } from '@playwright/test';
+
+test('adds the kettle', async ({ page }) => {
+  await page.goto('/app');
+  await page.getByRole('button', { name: 'Add to cart' }).click();
+  await expect(page.getByRole('link', { name: 'Cart (1)' })).toBeVisible();
+  await expect(page.getByText('Added to your cart')).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Red Kettle' })).toHaveCount(1);
+});
+`;
+    const CART_LINK = "  await expect(page.getByRole('link', { name: 'Cart (1)' })).toBeVisible();";
+
+    it('names the text loosened to a pattern or a part of it, or dropped for a test id', () => {
+      expect(findWeakening(CART, edit(CART_LINK, "  await expect(page.getByRole('link', { name: /Cart/ })).toBeVisible();", CART))).toEqual([
+        expect.stringMatching(/^the assertion on line 6 .* finds its element by \/Cart\/ instead of "Cart \(1\)" \(line 6\): that text is what it checks/),
+      ]);
+      expect(findWeakening(CART, edit(CART_LINK, "  await expect(page.getByRole('link', { name: 'Cart' })).toBeVisible();", CART))).toHaveLength(1);
+      expect(findWeakening(CART, edit("page.getByText('Added to your cart')", "page.getByTestId('cart-status')", CART))).toEqual([expect.stringMatching(/finds its element by nothing instead of "Added to your cart"/)]);
+      expect(findWeakening(CART, edit(".filter({ hasText: 'Red Kettle' })", '', CART))).toEqual([expect.stringMatching(/instead of "Red Kettle"/)]);
+      // Through a variable, as a model hides it.
+      const viaVariable = edit(CART_LINK, "  const cartLink = page.getByRole('link', { name: /cart/i });\n  await expect(cartLink).toBeVisible();", CART);
+      expect(findWeakening(CART, viaVariable)).toHaveLength(1);
+    });
+
+    it('allows a re-selected element that keeps the text: another role, the text moved to getByText, or kept in an added toHaveText', () => {
+      expect(findWeakening(CART, edit(CART_LINK, "  await expect(page.getByRole('button', { name: 'Cart (1)' })).toBeVisible();", CART))).toEqual([]);
+      expect(findWeakening(CART, edit(CART_LINK, "  await expect(page.getByTestId('nav').getByText('Cart (1)')).toBeVisible();", CART))).toEqual([]);
+      const movedToText = edit(CART_LINK, "  await expect(page.getByTestId('cart-link')).toBeVisible();\n  await expect(page.getByTestId('cart-link')).toHaveText('Cart (1)');", CART);
+      expect(findWeakening(CART, movedToText)).toEqual([]);
+      // The action's locator is not a check: its text may change with the app's wording.
+      expect(findWeakening(CART, edit("{ name: 'Add to cart' }", "{ name: 'Add to basket' }", CART))).toEqual([]);
+    });
+
+    it('does not count the text as kept by an assertion that cannot fail', () => {
+      const hidden = edit(CART_LINK, "  await expect(page.getByTestId('cart-link')).toBeVisible();\n  await expect(page.getByTestId('cart-link')).not.toHaveText('Cart (1)');", CART);
+      expect(findWeakening(CART, hidden)).toEqual([expect.stringMatching(/finds its element by nothing instead of "Cart \(1\)"/)]);
+    });
+  });
 });
