@@ -25,6 +25,7 @@ import { callsBefore } from './test-steps.ts';
 import { signInSteps } from './sign-in-steps.ts';
 import { echoes } from './echoes.ts';
 import { NAVIGATIONS, type ValueKind } from './playwright-api.ts';
+import { isFixtureRooted } from './value-origins.ts';
 
 /** Calls that change what the page holds. */
 export const STATE_CHANGING_ACTIONS: ReadonlySet<string> = new Set([
@@ -269,9 +270,16 @@ function isWait(model: SpecModel, call: ts.CallExpression): boolean {
 }
 
 
+/**
+ * A state-changing Playwright action: on a page, locator or the like, or on a member of a fixture Playwright or the
+ * project's fixtures module provides (a page object's locator). Never on the spec's own objects or parameters,
+ * whose "click" could be anything the spec chose to make a no-op of.
+ */
 function isStateChangingAction(model: SpecModel, call: ts.CallExpression): boolean {
   const { name, receiver } = model.callee(call);
-  return name !== undefined && receiver !== undefined && STATE_CHANGING_ACTIONS.has(name) && ACTION_RECEIVERS.has(model.kindOf(receiver));
+  if (name === undefined || receiver === undefined || !STATE_CHANGING_ACTIONS.has(name)) return false;
+  const kind = model.kindOf(receiver);
+  return ACTION_RECEIVERS.has(kind) || (kind === 'unknown' && isFixtureRooted(model, receiver));
 }
 
 /** The line of the assertion whose callback the action is written in (`toPass`, `expect.poll`), if any. */

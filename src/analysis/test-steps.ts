@@ -8,6 +8,7 @@ import { ts } from '../util/typescript.js';
 import { MAX_DEPTH } from './depth.ts';
 import { isFunctionLike, MemoKey, type SpecModel, type TestBlock } from './model.ts';
 import { enclosingFunction } from './syntax.ts';
+import { isFixtureRooted } from './value-origins.ts';
 import { ASYNC_METHODS, NAVIGATIONS, PLAYWRIGHT_OBJECTS, USER_ACTIONS, type ValueKind } from './playwright-api.ts';
 
 export type StepKind = 'navigation' | 'action' | 'assertion' | 'screenshot' | 'other';
@@ -93,7 +94,9 @@ function stepKind(model: SpecModel, call: ts.CallExpression): StepKind | undefin
   // Playwright's method names first: they are cheap to check, and no matcher shares them.
   if (ASYNC_METHODS.has(name) || USER_ACTIONS.has(name)) {
     const kind = model.kindOf(receiver);
-    if (!PLAYWRIGHT_OBJECTS.has(kind)) return undefined;
+    // A member of a fixture Playwright or the project's fixtures module provides (`products.search.fill(…)`,
+    // a page object's locator) is a Playwright object by its method: the spec did not make it.
+    if (!PLAYWRIGHT_OBJECTS.has(kind) && !(kind === 'unknown' && isFixtureRooted(model, receiver))) return undefined;
     if (name === 'screenshot' && SCREENSHOT_RECEIVERS.has(kind)) return 'screenshot';
     if (NAVIGATIONS.has(name) && NAVIGATION_RECEIVERS.has(kind)) return 'navigation';
     return USER_ACTIONS.has(name) ? 'action' : 'other';

@@ -386,6 +386,24 @@ test('subscribes', async ({ page }) => {
   });
 });
 
+describe("uncoveredParts: the project's fixtures", () => {
+  it("counts an action on a locator of a fixture the project's fixtures module provides as the step it is", () => {
+    const viaFixture = `import { test, expect } from '../../fixtures';
+
+test('search for tea', async ({ products, page }) => {
+  await products.search.fill('tea');
+  await expect(page.getByRole('cell', { name: 'Green Teapot' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Blue Mug' })).toBeHidden();
+  await page.screenshot({ path: 'test-results/tea.png' });
+});
+`;
+    expect(uncoveredParts('search for tea and see the Green Teapot but not the Blue Mug', viaFixture)).toEqual([]);
+    // The same step on an object the spec makes itself does nothing the request asks.
+    const ownObject = viaFixture.replace("  await products.search.fill('tea');", "  const products = { search: { fill: async (text: string) => text } };\n  await products.search.fill('tea');").replace('{ products, page }', '{ page }');
+    expect(uncoveredParts('search for tea and see the Green Teapot but not the Blue Mug', ownObject)).toEqual([expect.stringContaining('the request asks to type')]);
+  });
+});
+
 describe('namedActions: the page a request opens is not an action', () => {
   it('reads "/search" as a page, "search for" as an action', () => {
     expect(namedActions('open /search and see the heading "Search"')).toEqual([]);

@@ -358,4 +358,33 @@ test('add', async ({ page }) => {
   await page.getByRole('button', { name: 'Log out' }).click();`);
     expect(neutraliseActions(own)).toEqual({ text: own, tests: [{ title: 'case', line: 3, actions: [], checkLines: [], snapshotLines: [], signIn: [], setAside: [], retriedAt: [] }] });
   });
+
+  it("takes an action on a locator of a fixture the project's fixtures module provides; not one on a fixture the spec defines, nor on a helper's parameter", () => {
+    const viaProject = `import { test, expect } from '../fixtures';
+
+test('search', async ({ products, page }) => {
+  await products.search.fill('tea');
+  await expect(page.getByRole('cell', { name: 'Green Teapot' })).toBeVisible();
+});
+`;
+    expect(neutraliseActions(viaProject).tests[0]!.actions.map((a) => a.source)).toEqual(["products.search.fill('tea')"]);
+    // What the spec makes itself could be anything: its "click" may be what the assertion depends on.
+    const ownFixture = `import { test as base, expect } from '@playwright/test';
+
+const test = base.extend<{ cart: { add: { click: () => Promise<void> } } }>({
+  cart: async ({ page }, use) => {
+    await use({ add: { click: async () => { await page.goto('/cart'); } } });
+  },
+});
+
+test('adds', async ({ cart, page }) => {
+  await cart.add.click();
+  await expect(page.getByRole('heading', { name: 'Cart' })).toBeVisible();
+});
+`;
+    expect(neutraliseActions(ownFixture).tests[0]!.actions).toEqual([]);
+    const parameter = wrap(`  await act({ click: async () => page.goto('/cart') });
+  await expect(page.getByRole('heading', { name: 'Cart' })).toBeVisible();`, 'async function act(target: { click: () => Promise<unknown> }) { await target.click(); }');
+    expect(neutraliseActions(parameter).tests[0]!.actions).toEqual([]);
+  });
 });

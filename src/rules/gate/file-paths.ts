@@ -2,7 +2,7 @@
 import { posix } from 'node:path';
 import { ts } from '../../util/typescript.js';
 import type { SpecModel } from '../../analysis/model.ts';
-import { isTestInfo } from '../utils/untrusted-values.ts';
+import { isTestInfo } from '../../analysis/value-origins.ts';
 import { constInitializer, constStrings, shortText } from './constant-strings.ts';
 import { UrlCheck } from './urls.ts';
 import { MAX_DEPTH } from '../../analysis/depth.ts';

@@ -2,7 +2,7 @@
 import { ts } from '../../util/typescript.js';
 import { isDeclaringName } from '../../analysis/syntax.ts';
 import { isValueReference } from '../utils/ast.ts';
-import { isPlainData } from '../utils/untrusted-values.ts';
+import { isPlainData } from '../../analysis/value-origins.ts';
 import { LoadTimePolicy } from './load-time-code.ts';
 import { isRelative } from './policy.ts';
 

@@ -6,7 +6,7 @@ import { MemoKey, type SpecModel } from '../../analysis/model.ts';
 import { PLAYWRIGHT_BUILTIN_FIXTURES } from '../../analysis/playwright-api.ts';
 import { constValue, enclosingClass, isAssignmentTarget, valueSite } from '../../analysis/syntax.ts';
 import { ts } from '../../util/typescript.js';
-import { extendedFixtureValue } from '../utils/untrusted-values.ts';
+import { extendedFixtureValue } from '../../analysis/value-origins.ts';
 import { importsTest, ModulePolicy } from './modules.ts';
 import { INHERITED, isRelative } from './policy.ts';
 import { MAX_DEPTH } from '../../analysis/depth.ts';

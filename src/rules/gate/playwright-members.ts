@@ -6,7 +6,7 @@ import type { SpecModel } from '../../analysis/model.ts';
 import { PLAYWRIGHT_BUILTIN_FIXTURES } from '../../analysis/playwright-api.ts';
 import { ts } from '../../util/typescript.js';
 import { isValueReference } from '../utils/ast.ts';
-import { isExtendArgument, isFixtureCallback, isFixtureRooted, isPlainData } from '../utils/untrusted-values.ts';
+import { isExtendArgument, isFixtureCallback, isFixtureRooted, isPlainData } from '../../analysis/value-origins.ts';
 import { GlobalsPolicy } from './globals.ts';
 import { isAssignmentTarget, returnStatements } from '../../analysis/syntax.ts';
 import { INHERITED, shorten } from './policy.ts';

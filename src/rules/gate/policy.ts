@@ -8,7 +8,7 @@ import { customMatcherNames } from '../../analysis/custom-matchers.ts';
 import { ts } from '../../util/typescript.js';
 import type { Finding, RuleEnvironment } from '../types.ts';
 import type { AllowedCodeOptions } from './options.ts';
-import { extendedFixtureNames } from '../utils/untrusted-values.ts';
+import { extendedFixtureNames } from '../../analysis/value-origins.ts';
 
 /** What every object and function inherits: a value's own keys are fine, these reach its prototype and constructor. */
 export const INHERITED = new Set([...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Function.prototype), 'prototype']);

@@ -2,7 +2,7 @@
 import type { SpecModel } from '../../analysis/model.ts';
 import { ts } from '../../util/typescript.js';
 import type { Finding } from '../types.ts';
-import { calledFunction, isFixtureRooted } from '../utils/untrusted-values.ts';
+import { calledFunction, isFixtureRooted } from '../../analysis/value-origins.ts';
 import type { AllowedPathsOptions } from './options.ts';
 import { constInitializer, constStrings, holderOf, leadingText, neverWritten, shortText, urlParts } from './constant-strings.ts';
 import { MAX_DEPTH } from '../../analysis/depth.ts';

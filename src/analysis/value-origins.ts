@@ -4,11 +4,11 @@
  * answer is "yes" only when it is proven from the text; anything the analysis cannot follow is "no",
  * so the gate errs on the side of refusing.
  */
-import { ts } from '../../util/typescript.js';
-import { valueSite } from '../../analysis/syntax.ts';
-import { MemoKey, type SpecModel } from '../../analysis/model.ts';
-import { DATA_METHODS } from '../../analysis/playwright-api.ts';
-import { MAX_DEPTH } from '../../analysis/depth.ts';
+import { ts } from '../util/typescript.js';
+import { valueSite } from './syntax.ts';
+import { MemoKey, type SpecModel } from './model.ts';
+import { DATA_METHODS } from './playwright-api.ts';
+import { MAX_DEPTH } from './depth.ts';
 
 /** Calls whose function arguments Playwright hands fixtures to (first parameter) and TestInfo (second). */
 const FIXTURE_CALLBACK_PATHS = new Set([
