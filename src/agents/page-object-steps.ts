@@ -7,6 +7,8 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { STATE_CHANGING_ACTIONS } from '../analysis/neutralise.ts';
+import { NAVIGATIONS } from '../analysis/playwright-api.ts';
 import { ts } from '../util/typescript.js';
 
 /** How far the project's code is followed: files reached through imports, and method-to-method calls. */
@@ -18,20 +20,43 @@ const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs', '/index.ts', '/index.j
  * `called`, in the files the spec at `specFile` imports.
  */
 export function pageObjectCalls(specFile: string, specText: string, called: ReadonlySet<string>): Set<string> {
+  const callsOf = projectMethodCalls(specFile, specText);
+  return new Set([...called].flatMap((name) => [...callsOf(name)]));
+}
+
+/**
+ * The methods of the project files the spec imports that act on the page and do not navigate (`add(name)` clicks a
+ * row's button; `open()`, which goes to a page, is not one): the proof may take such a call away as an action.
+ */
+export function actingProjectMethods(specFile: string, specText: string): Set<string> {
+  const callsOf = projectMethodCalls(specFile, specText);
+  return new Set(
+    [...callsOf.names].filter((name) => {
+      const calls = [...callsOf(name)];
+      return calls.some((call) => STATE_CHANGING_ACTIONS.has(call)) && !calls.some((call) => NAVIGATIONS.has(call));
+    }),
+  );
+}
+
+/** The member calls each named project function or method makes (following `this.other()` within the bound), the files parsed once. */
+function projectMethodCalls(specFile: string, specText: string): ((name: string) => Set<string>) & { names: Iterable<string> } {
   const bodies = functionBodies(projectFiles(specFile, specText));
-  const found = new Set<string>();
-  const follow = (name: string, depth: number, visited: Set<string>): void => {
-    if (depth > LIMITS.callDepth || visited.has(name)) return;
-    visited.add(name);
-    for (const body of bodies.get(name) ?? []) {
-      for (const member of memberCalls(body)) {
-        found.add(member.name);
-        if (member.onThis) follow(member.name, depth + 1, visited);
+  const callsOf = (name: string): Set<string> => {
+    const found = new Set<string>();
+    const follow = (current: string, depth: number, visited: Set<string>): void => {
+      if (depth > LIMITS.callDepth || visited.has(current)) return;
+      visited.add(current);
+      for (const body of bodies.get(current) ?? []) {
+        for (const member of memberCalls(body)) {
+          found.add(member.name);
+          if (member.onThis) follow(member.name, depth + 1, visited);
+        }
       }
-    }
+    };
+    follow(name, 1, new Set());
+    return found;
   };
-  for (const name of called) follow(name, 1, new Set());
-  return found;
+  return Object.assign(callsOf, { names: bodies.keys() });
 }
 
 /** The spec's relatively imported files and theirs, within the bounds, parsed. */

@@ -22,6 +22,7 @@ import { withLifetimes, type Setup } from '../util/lifetimes.ts';
 import { printable } from '../util/terminal.ts';
 import { variablesRead } from '../analysis/environment.ts';
 import { neutraliseGroups, type NeutraliseOptions, type NeutralisedSpec } from '../analysis/neutralise.ts';
+import { actingProjectMethods } from './page-object-steps.ts';
 import { judgeReport, judgeWithoutReport, type Verdict } from './runner/classify.ts';
 import { judgeProofs, retried, splitReport } from './runner/proof.ts';
 import { gatherEvidence, keepRunFiles } from './runner/evidence.ts';
@@ -290,7 +291,8 @@ async function runWhenGiven(options: RunStartOptions, given: Promise<SpecToRun |
     const spec: SpecSource = { text: given.text, fileName, sourceDir };
     const missing = unsetCredentials(spec.text, given.credentials ?? [], env);
     if (missing.length > 0) return notRun({ status: 'error', classification: 'environment', message: missingCredentialsMessage(missing), line: null }, elapsed());
-    const neutralised = given.proof ? neutraliseGroups(spec.text, spec.fileName, given.proof, config.proof.max_groups) : undefined;
+    // The project's page objects and helpers the spec imports: a call of one that acts is an action of the spec's.
+    const neutralised = given.proof ? neutraliseGroups(spec.text, spec.fileName, { ...given.proof, projectActions: actingProjectMethods(path.join(sourceDir, fileName), spec.text) }, config.proof.max_groups) : undefined;
     // Nothing to run when no test acts, or when the verdict needs no run (an action retried inside an assertion).
     const proofRun = neutralised?.[0]?.tests.some((test) => test.actions.length > 0) && !neutralised.some((copy) => retried(copy)) ? { texts: neutralised.map((copy) => copy.text), timings: { expectTimeoutMs: config.proof.expect_ms, quietMs: config.proof.quiet_ms, afterQuietMs: config.proof.after_quiet_ms } } : undefined;
     const workspace = createWorkspace(dir, id, spec, playwright, {

@@ -111,6 +111,12 @@ export interface NeutraliseOptions {
    * reach by acting (and checking) more after it.
    */
   requestWords?: readonly string[];
+  /**
+   * The methods of the project's page objects and helpers that act on the page and do not navigate (the caller
+   * reads them from the project files the spec imports): a call of one on a project fixture or page object
+   * (`await products.add('Blue Mug')`) is an action the proof may take away.
+   */
+  projectActions?: ReadonlySet<string>;
 }
 
 export function neutraliseActions(text: string, fileName = 'spec.ts', options: NeutraliseOptions = {}): NeutralisedSpec {
@@ -127,7 +133,7 @@ function neutralise(model: SpecModel, text: string, options: NeutraliseOptions):
     if (!test.body?.body) continue;
     // What the hooks before a test do comes first in it: a spec may act there and assert in the test.
     const calls = [...callsBefore(model, test), ...model.reachableCalls(test.body.body)];
-    const steps = calls.map((call) => (isStateChangingAction(model, call) ? 'action' : model.expectation(call) ? 'assertion' : 'other'));
+    const steps = calls.map((call) => (isStateChangingAction(model, call) || isProjectAction(model, call, options.projectActions) ? 'action' : model.expectation(call) ? 'assertion' : 'other'));
     const signIn = signInSteps(model, calls, (index) => steps[index] === 'action');
     const back = options.group ?? 0;
     const groups = requestNamedFirst(model, calls, groupsUnderTest(calls, steps, (index) => !signIn.has(index)), options.requestWords ?? []);
@@ -280,6 +286,29 @@ function isStateChangingAction(model: SpecModel, call: ts.CallExpression): boole
   if (name === undefined || receiver === undefined || !STATE_CHANGING_ACTIONS.has(name)) return false;
   const kind = model.kindOf(receiver);
   return ACTION_RECEIVERS.has(kind) || (kind === 'unknown' && isFixtureRooted(model, receiver));
+}
+
+/**
+ * A call of a project method that acts (`projectActions`) on an object the project made: a fixture its fixtures
+ * module provides, or an instance of a class the spec imports from the project (`new ProductsPage(page)`).
+ */
+function isProjectAction(model: SpecModel, call: ts.CallExpression, projectActions: ReadonlySet<string> | undefined): boolean {
+  const { name, receiver } = model.callee(call);
+  if (!projectActions || name === undefined || receiver === undefined || !projectActions.has(name) || model.kindOf(receiver) !== 'unknown') return false;
+  return isFixtureRooted(model, receiver) || isProjectInstance(model, receiver);
+}
+
+/** A const holding `new C(…)`, where C is imported from a relative module (the project's page object). */
+function isProjectInstance(model: SpecModel, expr: ts.Expression): boolean {
+  const e = model.unwrap(expr);
+  if (!ts.isIdentifier(e)) return false;
+  const declaration = model.declarationOf(e);
+  if (!declaration || !ts.isVariableDeclaration(declaration) || !declaration.initializer || !(ts.getCombinedNodeFlags(declaration) & ts.NodeFlags.Const)) return false;
+  const made = model.unwrap(declaration.initializer);
+  if (!ts.isNewExpression(made) || !ts.isIdentifier(made.expression)) return false;
+  const imported = model.declarationOf(made.expression);
+  const from = imported && (ts.isImportSpecifier(imported) ? imported.parent.parent.parent : ts.isImportClause(imported) ? imported.parent : undefined);
+  return from !== undefined && ts.isImportDeclaration(from) && ts.isStringLiteral(from.moduleSpecifier) && from.moduleSpecifier.text.startsWith('.');
 }
 
 /** The line of the assertion whose callback the action is written in (`toPass`, `expect.poll`), if any. */

@@ -2,13 +2,16 @@
  * Request coverage through the project's page objects (issue 25): a spec that signs in or adds to the cart
  * through `loginPage.signIn(user, pass)` does those steps in the project's file, and the Critic reads them
  * there (real files in a temporary project: the page objects, a fixtures module that re-exports them, a
- * helper the method calls). A page-object method that does nothing of the kind is still refused.
+ * helper the method calls). A page-object method that does nothing of the kind is still refused. The proof takes
+ * away a project method that acts (and does not navigate) as an action; never the spec's own object's.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actingProjectMethods } from '../../src/agents/page-object-steps.ts';
 import { uncoveredParts } from '../../src/agents/request-coverage.ts';
+import { neutraliseActions } from '../../src/analysis/neutralise.ts';
 import { writeFiles } from '../fixtures/files.ts';
 
 const FILES: Record<string, string> = {
@@ -129,3 +132,40 @@ test('the request', async ({ page }) => {
     expect(uncoveredParts('log in and see the dashboard', code, specFile())).toEqual([expect.stringContaining('sign in')]);
   });
 });
+
+describe("the proof through page objects: a project method that acts is an action it may take away", () => {
+  const neutralised = (code: string) => {
+    const projectActions = actingProjectMethods(specFile(), code);
+    return neutraliseActions(code, specFile(), { projectActions }).tests[0]!.actions.map((a) => a.source);
+  };
+
+  it('reads which project methods act and do not navigate', () => {
+    const code = throughFixtures("  await shopPage.addToCart('Coffee mug');");
+    const acting = actingProjectMethods(specFile(), code);
+    expect(acting.has('addToCart')).toBe(true);
+    // signIn opens the login page first; signInLater only navigates; search acts past the call bound.
+    for (const name of ['signIn', 'signInLater', 'open', 'search']) expect(acting.has(name), name).toBe(false);
+  });
+
+  it("takes away a fixture's or an imported page object's acting method", () => {
+    expect(neutralised(throughFixtures("  await page.goto('/shop');\n  await shopPage.addToCart('Coffee mug');\n  await expect(page.getByTestId('cart')).toHaveText('1 item');"))).toEqual(["shopPage.addToCart('Coffee mug')"]);
+    const imported = `import { test, expect } from '@playwright/test';
+import { ShopPage } from '../../e2e/pages/shop-page';
+
+test('the request', async ({ page }) => {
+  const shop = new ShopPage(page);
+  await page.goto('/shop');
+  await shop.addToCart('Coffee mug');
+  await expect(page.getByTestId('cart')).toHaveText('1 item');
+});
+`;
+    expect(neutralised(imported)).toEqual(["shop.addToCart('Coffee mug')"]);
+  });
+
+  it("never the spec's own object of the same name, nor a method that navigates", () => {
+    const own = throughFixtures("  const cart = { addToCart: async (_name: string) => { await page.goto('/cart'); } };\n  await cart.addToCart('Coffee mug');\n  await expect(page.getByTestId('cart')).toHaveText('1 item');");
+    expect(neutralised(own)).toEqual([]);
+    expect(neutralised(throughFixtures("  await loginPage.signInLater('ada');\n  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();"))).toEqual([]);
+  });
+});
+

@@ -2,7 +2,8 @@
  * The project's own style through the real CLI with a scripted model: the prompt names the project's fixtures
  * module and page object by their import paths from the spec's folder, with their members, and quotes the seed
  * spec agents/scribe.yaml points to; a spec that imports the fixtures module passes the gate, runs green
- * against the suite app in Chromium and is accepted.
+ * against the suite app in Chromium and is accepted; one that acts through the page object's method is proved by
+ * taking that call away.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -57,4 +58,14 @@ describe("the project's own style", { timeout: 300_000 }, () => {
     expect(path.dirname(result.testPath)).toBe(path.join('generated-tests', 'search'));
     expect(readFileSync(path.join(project.dir, result.testPath), 'utf8')).toContain("from '../../e2e/fixtures'");
   });
+
+  it("proves a spec that acts through the page object's method: the proof takes the method call away", async () => {
+    const throughMethod = SPEC.replace("  await page.getByTestId('search-input').fill('milk');\n  await page.getByTestId('search-submit').click();\n", "  await searchPage.searchFor('milk');\n");
+    fake.reply({ text: chatty(throughMethod) });
+    const run = await runCli(['generate', 'search for milk and see it in the results', '--feature', 'search', '--url', `${app.url}/search`, '--json', '--force'], { env: project.env(fake.url), cwd: project.dir });
+    const result = JSON.parse(run.stdout);
+    expect(result, run.stdout + run.stderr).toMatchObject({ success: true, runner: { status: 'pass', proof: { verdict: 'proved', actions: ["searchPage.searchFor('milk')"] } } });
+    expect(fake.requests).toHaveLength(2);
+  });
 });
+
