@@ -76,13 +76,22 @@ export interface BatchItem {
   request: GenerateRequest;
 }
 
-/** A plan's scenarios as batch items, each page resolved against the plan's app. */
+/**
+ * A plan's scenarios as batch items, each page resolved against the plan's app. A scenario without a feature
+ * goes into its page's (`/cart` → cart/, `/` → home/), so a plan's specs are grouped by page, not a folder each.
+ */
 export function planItems(plan: TestPlan): BatchItem[] {
   return plan.scenarios.map((scenario) => ({
     hash: scenarioHash(scenario),
     page: scenario.page,
-    request: { description: scenario.request, ...(scenario.feature ? { feature: scenario.feature } : {}), url: new URL(scenario.page, plan.app).href },
+    request: { description: scenario.request, feature: scenario.feature ?? pageFeature(scenario.page), url: new URL(scenario.page, plan.app).href },
   }));
+}
+
+/** The feature a page names: its path's first segment, `home` for the root. */
+export function pageFeature(page: string): string {
+  const first = new URL(page, 'http://app.invalid').pathname.split('/').find((segment) => segment !== '');
+  return first ? decodeURIComponent(first).replace(/\.[a-z]+$/i, '') || 'home' : 'home';
 }
 
 /** Requests of the request contract (POST /v1/batch, generate_batch) as batch items. */

@@ -14,7 +14,7 @@ export const Scenario = z.strictObject({
   page: z.string().trim().min(1),
   steps: z.array(z.string().trim().min(1)).default([]),
   expected: z.string().trim().min(1),
-  /** The feature folder its spec goes into (default: from the request). */
+  /** The feature folder its spec goes into (default: its page's, /cart → cart, / → home). */
   feature: z.string().trim().min(1).optional(),
 });
 export type Scenario = z.infer<typeof Scenario>;
