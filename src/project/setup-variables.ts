@@ -32,12 +32,18 @@ export function setupProjects(projects: readonly PlaywrightProjectEntry[], proje
   return found;
 }
 
+/**
+ * What steers Node, the loader, Playwright or Scribe itself, or what a contained run sets: never a setup project's
+ * to pass on (the run's own settings stay its own).
+ */
+const RUN_SETTING = /^(?:NODE_|LD_|DYLD_|PLAYWRIGHT_|PW_|SCRIBE_)|^(?:HOME|TMPDIR|PATH|BASE_URL|FORCE_COLOR)$/;
+
 /** The variables the setup projects of `project` read, each once, sorted; none without setup projects. */
 export function setupProjectVariables(config: Pick<ReadPlaywrightConfig, 'projects' | 'configFile' | 'configDir'>, project: PlaywrightProjectEntry): string[] {
   const setups = setupProjects(config.projects, project);
   if (setups.length === 0) return [];
   const files = setups.flatMap((setup) => testFiles(setup, config.configFile));
-  return [...new Set(withImports(files, config.configDir).flatMap(fileVariables))].sort();
+  return [...new Set(withImports(files, config.configDir).flatMap(fileVariables))].filter((name) => !RUN_SETTING.test(name)).sort();
 }
 
 /** The files Playwright would run in a project: its testDir's code files its testMatch and testIgnore let through. */

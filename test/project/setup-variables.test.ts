@@ -30,9 +30,9 @@ function config(projects: PlaywrightProjectEntry[]) {
 }
 
 describe('setupProjectVariables', () => {
-  it("reads the setup project's files and the project files they import, in every form a read takes", () => {
+  it("reads the setup project's files and the project files they import, in every form a read takes; not the run's own settings", () => {
     writeFiles(root, {
-      'e2e/auth.setup.ts': "import { account } from './support/account';\nimport { api } from '../shared/api.js';\nconst region = process.env.QA_REGION;\n",
+      'e2e/auth.setup.ts': "import { account } from './support/account';\nimport { api } from '../shared/api.js';\nconst region = process.env.QA_REGION;\nconst debug = [process.env.NODE_OPTIONS, process.env.HOME, process.env.PLAYWRIGHT_BROWSERS_PATH];\n",
       'e2e/support/account.ts': "export const account = () => ({ user: process.env['QA_USER'] });\nconst { QA_TOKEN: token } = process.env;\n",
       'shared/api.ts': 'export const api = process.env.API_ORIGIN;\n',
       'e2e/cart.spec.ts': 'const only = process.env.SPEC_ONLY;\n',
