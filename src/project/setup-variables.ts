@@ -5,14 +5,15 @@
  * those projects, and the project files they import, are read for `process.env.X`: those variables are
  * passed to the run (their values hidden from its evidence), though a model-written spec still may not read them.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { variablesRead } from '../analysis/environment.ts';
+import { filesBreadthFirst } from '../util/fs.ts';
 import { ts } from '../util/typescript.js';
 import { projectMatcher, type PlaywrightProjectEntry, type ReadPlaywrightConfig } from './playwright.ts';
 
 /** How far the setup projects' files are looked for: their folders are a project's own test folders, small. */
-const SETUP_SEARCH = { depth: 6, entries: 5_000, files: 200, fileBytes: 500_000 };
+const SETUP_SEARCH = { depth: 6, files: 200, fileBytes: 500_000 };
 const CODE_FILE = /\.[cm]?[jt]sx?$/;
 const SKIPPED_FOLDERS = new Set(['node_modules', 'test-results', 'playwright-report', 'dist', 'build']);
 const RESOLVED_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -49,28 +50,12 @@ export function setupProjectVariables(config: Pick<ReadPlaywrightConfig, 'projec
 /** The files Playwright would run in a project: its testDir's code files its testMatch and testIgnore let through. */
 function testFiles(project: PlaywrightProjectEntry, configFile: string): string[] {
   const matches = projectMatcher(project, configFile);
-  const found: string[] = [];
-  let level = [project.testDir];
-  let entries = 0;
-  for (let depth = 0; depth < SETUP_SEARCH.depth && level.length > 0 && entries < SETUP_SEARCH.entries; depth++) {
-    const next: string[] = [];
-    for (const dir of level) {
-      let listed;
-      try {
-        listed = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      entries += listed.length;
-      for (const entry of listed) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_FOLDERS.has(entry.name)) next.push(full);
-        else if (entry.isFile() && CODE_FILE.test(entry.name) && matches(full)) found.push(full);
-      }
-    }
-    level = next;
-  }
-  return found;
+  return filesBreadthFirst(project.testDir, {
+    depth: SETUP_SEARCH.depth,
+    files: SETUP_SEARCH.files,
+    enters: (entry) => !SKIPPED_FOLDERS.has(entry.name),
+    keeps: (entry, full) => CODE_FILE.test(entry.name) && matches(full),
+  });
 }
 
 /** The files and the project files they import (relative imports inside `root`), transitively, up to the search's limit. */

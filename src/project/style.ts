@@ -4,10 +4,11 @@
  * names. Read from the source text alone (no module is loaded): a file is a fixtures module when it exports
  * the result of an `.extend(...)` call, a page object when it exports a class whose constructor takes a `Page`.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../config/load.ts';
 import type { ProjectStyle } from '../contracts.ts';
+import { filesBreadthFirst } from '../util/fs.ts';
 import { ts } from '../util/typescript.js';
 import type { ScribeConfig } from '../config/scribe.ts';
 import type { ProjectContext } from './context.ts';
@@ -42,29 +43,12 @@ function readSeed(cwd: string, seedSpec: string | undefined): ProjectStyle['seed
 
 /** Code files below `root` (not specs, declarations, configs, dependencies, hidden folders or the output folder), breadth first. */
 function codeFiles(root: string, outputDir: string): string[] {
-  const found: string[] = [];
-  let level = [root];
-  for (let depth = 0; depth < STYLE_LIMITS.depth && level.length > 0 && found.length < STYLE_LIMITS.filesRead; depth++) {
-    const next: string[] = [];
-    for (const dir of level) {
-      let entries;
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) {
-          if (!entry.name.startsWith('.') && !SKIPPED.has(entry.name) && full !== outputDir) next.push(full);
-        } else if (entry.isFile() && CODE_FILE.test(entry.name) && !NOT_A_MODULE.test(entry.name)) {
-          found.push(full);
-        }
-      }
-    }
-    level = next;
-  }
-  return found;
+  return filesBreadthFirst(root, {
+    depth: STYLE_LIMITS.depth,
+    files: STYLE_LIMITS.filesRead,
+    enters: (entry, full) => !SKIPPED.has(entry.name) && full !== outputDir,
+    keeps: (entry) => CODE_FILE.test(entry.name) && !NOT_A_MODULE.test(entry.name),
+  });
 }
 
 function moduleStyle(file: string): ProjectStyle['modules'][number] | undefined {
