@@ -132,7 +132,14 @@ export async function readPlaywrightConfig(configFile: string, env: NodeJS.Proce
       if (m.error !== undefined) answered.error = m.error;
       if (m.env !== undefined) answered.env = m.env;
       if (m.config === undefined) return;
-      const config = ReadConfigFirst.parse(m.config);
+      const parsed = ReadConfigFirst.safeParse(m.config);
+      if (!parsed.success) {
+        // Asked for nothing, the reader ends; unasked, it would wait for ever.
+        answered.error = `its reader sent a config Scribe cannot read (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''})`;
+        ask([]);
+        return;
+      }
+      const config = parsed.data;
       const project = projectName === undefined ? defaultProject(config.projects) : config.projects.find((p) => p.name === projectName);
       if (!project) {
         answered.error = new ConfigError([{ file: configFile, key: 'projects', line: 0, message: `no project named "${projectName}" (--project); it has ${config.projects.map((p) => `"${p.name}"`).join(', ')}` }]);
