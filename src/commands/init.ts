@@ -74,6 +74,7 @@ function findings(project: ProjectContext, cwd: string): string[] {
   const pw = project.playwright;
   const credentials = project.agents.offline.credentials;
   const variable = (name: string) => `${name} (${project.env[name] ? 'set' : 'not set'})`;
+  const setupReads = project.setupVariables();
   return [
     `Playwright config  ${pw ? relative(pw.configFile) : 'none (specs go to generated-tests/; run them with your own config)'}`,
     ...(pw
@@ -88,7 +89,7 @@ function findings(project: ProjectContext, cwd: string): string[] {
     `test id attribute  ${project.agents.critic.testIdAttribute}`,
     `baseURL            ${project.baseURL ?? 'none (pass --url or set BASE_URL)'}`,
     `credentials        ${variable(credentials.username_env)}, ${variable(credentials.password_env)}`,
-    ...(project.setupVariables.length > 0 ? [`setup reads        ${project.setupVariables.map(variable).join(', ')} (passed to the runs Scribe contains, their values kept out of the evidence models see)`] : []),
+    ...(setupReads.length > 0 ? [`setup reads        ${setupReads.map(variable).join(', ')} (passed to the runs Scribe contains, their values kept out of the evidence models see)`] : []),
     `your own suite     scribe validate ${pw ? relative(pw.project.testDir) : '<your tests>'} (the recommended preset: critic.yaml's settings.validate_preset)`,
   ];
 }

@@ -27,8 +27,11 @@ export interface ProjectContext {
   agents: Agents;
   /** The user's Playwright config; undefined when the project has none. */
   playwright: PlaywrightProject | undefined;
-  /** The variables its setup projects read (setup-variables.ts): a run passes them on, as `npx playwright test` does. */
-  setupVariables: readonly string[];
+  /**
+   * The variables its setup projects read (setup-variables.ts): a run passes them on, as `npx playwright test` does.
+   * Read from the setup projects' files when first asked where loading the config did not need them (`validate`).
+   */
+  setupVariables: () => readonly string[];
   /** Absolute folder accepted specs go into (<feature>/<request>.spec.ts below it). */
   outputDir: string;
   /** The app under test: BASE_URL, else the Playwright config's use.baseURL (a flag overrides both). */
@@ -66,11 +69,11 @@ export async function loadProject(options: ProjectOptions): Promise<ProjectConte
   let agentsRead: (agents: Agents | undefined) => void = () => undefined;
   const readAgents = new Promise<Agents | undefined>((resolve) => (agentsRead = resolve));
   // The setup projects' variables are found once the config says which they are; unknown agents (their error is thrown) ask for none.
-  let setupVariables: string[] | undefined;
+  let askedSetupVariables: string[] | undefined;
   const variables: VariablesFor = async (config, chosen) => {
     const known = await readAgents;
-    setupVariables = setupProjectVariables(config, chosen);
-    return known ? [...generatedSpecEnv(known.critic), ...setupVariables] : [];
+    askedSetupVariables = setupProjectVariables(config, chosen);
+    return known ? [...generatedSpecEnv(known.critic), ...askedSetupVariables] : [];
   };
   const reading = options.playwright ?? readProjectPlaywright(cwd, options.env, options.playwrightChoice, variables);
   // Awaited below; an error in agents/ is thrown first and leaves it unread.
@@ -84,7 +87,7 @@ export async function loadProject(options: ProjectOptions): Promise<ProjectConte
   }
   agentsRead(read);
   const playwright = await reading;
-  setupVariables ??= playwright ? setupProjectVariables(playwright, playwright.project) : [];
+  const setupVariables = once(() => askedSetupVariables ?? (playwright ? setupProjectVariables(playwright, playwright.project) : []));
   const agents = withPlaywrightTestIdAttribute(read, playwright?.project.use.testIdAttribute);
   // What `npx playwright test` gives the tests: the caller's environment, with what the config sets (its dotenv) over it.
   const fromConfig = playwright?.env ?? {};
@@ -143,7 +146,7 @@ export function runTarget(project: ProjectContext): { playwrightConfigFile?: str
     esmLoader: project.esmLoading?.().needed ?? true,
     config: project.agents.runner,
     allowedEnv: generatedSpecEnv(project.agents.critic),
-    setupVariables: project.setupVariables,
+    setupVariables: project.setupVariables(),
     ...(project.playwright ? { playwrightConfigFile: project.playwright.configFile } : {}),
     // A config without projects has one unnamed project: no --project to pass.
     ...(project.playwright?.project.name ? { project: project.playwright.project.name } : {}),
