@@ -5,15 +5,15 @@
  * their bodies are the steps, following `this.other()` and plain function calls within a bound. Read from the project's files,
  * never run; a method that does nothing of the kind adds nothing.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { STATE_CHANGING_ACTIONS } from '../analysis/neutralise.ts';
 import { NAVIGATIONS } from '../analysis/playwright-api.ts';
+import { relativeModuleFile } from '../util/module-files.ts';
 import { ts } from '../util/typescript.js';
 
 /** How far the project's code is followed: files reached through imports, and method-to-method calls. */
 const LIMITS = { files: 24, fileBytes: 256 * 1024, importDepth: 2, callDepth: 3 } as const;
-const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs', '/index.ts', '/index.js'];
 
 /**
  * The names of the member calls (`fill`, `click`, …) made inside the project functions and methods named
@@ -93,12 +93,7 @@ function relativeImports(source: ts.SourceFile, dir: string): string[] {
   const specifiers = source.statements.flatMap((statement) =>
     (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? [statement.moduleSpecifier.text] : [],
   );
-  return specifiers.filter((specifier) => specifier.startsWith('.')).flatMap((specifier) => {
-    const base = path.resolve(dir, specifier);
-    const candidates = [base, ...EXTENSIONS.map((extension) => `${base.replace(/\.(?:js|mjs)$/, '')}${extension}`)];
-    const found = candidates.find((file) => existsSync(file) && statSync(file).isFile());
-    return found ? [found] : [];
-  });
+  return specifiers.flatMap((specifier) => relativeModuleFile(dir, specifier) ?? []);
 }
 
 /** Every named function's or method's body in the files: methods, function declarations, `name = () => …`. */

@@ -8,7 +8,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { variablesRead } from '../analysis/environment.ts';
-import { filesBreadthFirst } from '../util/fs.ts';
+import { filesBreadthFirst, isInside } from '../util/fs.ts';
+import { relativeModuleFile } from '../util/module-files.ts';
 import { ts } from '../util/typescript.js';
 import { projectMatcher, type PlaywrightProjectEntry, type ReadPlaywrightConfig } from './playwright.ts';
 
@@ -16,7 +17,6 @@ import { projectMatcher, type PlaywrightProjectEntry, type ReadPlaywrightConfig 
 const SETUP_SEARCH = { depth: 6, files: 200, fileBytes: 500_000 };
 const CODE_FILE = /\.[cm]?[jt]sx?$/;
 const SKIPPED_FOLDERS = new Set(['node_modules', 'test-results', 'playwright-report', 'dist', 'build']);
-const RESOLVED_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /** The projects `project` depends on, directly or through another, in the order Playwright would run them. */
 export function setupProjects(projects: readonly PlaywrightProjectEntry[], project: PlaywrightProjectEntry): PlaywrightProjectEntry[] {
@@ -69,8 +69,8 @@ function withImports(files: readonly string[], root: string): string[] {
     const text = readCode(file);
     if (text === undefined) continue;
     for (const imported of ts.preProcessFile(text, true, true).importedFiles) {
-      const target = resolveRelative(path.dirname(file), imported.fileName, root);
-      if (target && !seen.has(target)) queue.push(target);
+      const target = relativeModuleFile(path.dirname(file), imported.fileName);
+      if (target && isInside(root, target) && !seen.has(target)) queue.push(target);
     }
   }
   return [...seen];
@@ -87,21 +87,4 @@ function readCode(file: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A relative import's file inside `root`, as TypeScript and Node find it (`./x.js` may be `x.ts`); undefined for a package. */
-function resolveRelative(fromDir: string, specifier: string, root: string): string | undefined {
-  if (specifier !== '.' && specifier !== '..' && !specifier.startsWith('./') && !specifier.startsWith('../')) return undefined;
-  const base = path.resolve(fromDir, specifier);
-  const inside = path.relative(root, base);
-  if (inside.startsWith('..') || path.isAbsolute(inside)) return undefined;
-  const withoutScript = base.replace(/\.[cm]?js$/, '');
-  const candidates = [base, ...RESOLVED_EXTENSIONS.map((ext) => `${withoutScript}${ext}`), ...RESOLVED_EXTENSIONS.map((ext) => path.join(base, `index${ext}`))];
-  return candidates.find((candidate) => {
-    try {
-      return CODE_FILE.test(candidate) && statSync(candidate).isFile();
-    } catch {
-      return false;
-    }
-  });
 }
