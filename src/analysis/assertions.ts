@@ -5,6 +5,7 @@
  * `.not`, a skipped test or an assertion hidden under a condition or in a `try` is named.
  */
 import { ts } from '../util/typescript.js';
+import { MAX_DEPTH } from './depth.ts';
 import { SpecModel, type Expectation } from './model.ts';
 import { ASYNC_MATCHERS, type ValueKind } from './playwright-api.ts';
 import { testHooks } from './test-steps.ts';
@@ -144,7 +145,7 @@ const TEXT_LOCATORS = new Set(['getByText', 'getByLabel', 'getByPlaceholder', 'g
  */
 function locatorTexts(model: SpecModel, subject: ts.Expression): string[] {
   const texts: string[] = [];
-  for (let expr = model.resolve(subject), steps = 0; ts.isCallExpression(expr) && ts.isPropertyAccessExpression(expr.expression) && steps < 20; expr = model.resolve(expr.expression.expression), steps++) {
+  for (let expr = model.resolve(subject), steps = 0; ts.isCallExpression(expr) && ts.isPropertyAccessExpression(expr.expression) && steps <= MAX_DEPTH; expr = model.resolve(expr.expression.expression), steps++) {
     const method = expr.expression.name.text;
     const [first, second] = expr.arguments;
     const options = method === 'getByRole' || method === 'locator' ? second : method === 'filter' ? first : undefined;
