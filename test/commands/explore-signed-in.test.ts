@@ -114,6 +114,13 @@ async function generate(credentials: NodeJS.ProcessEnv) {
   return { result: JSON.parse(run.stdout), run, terminal: shown.stdout + shown.stderr };
 }
 
+/** One generation that runs its spec, every model call answered with `spec`, nothing of the credentials in Scribe's own environment. */
+async function generateAndRun(spec: string) {
+  fake.answerBy(() => ({ text: chatty(spec) }));
+  const run = await runCli(['generate', DESCRIPTION, '--url', `${app.url}/`, '--feature', 'products', '--json'], { env: project.env(fake.url, {}), cwd: project.dir });
+  return { run, result: JSON.parse(run.stdout) };
+}
+
 /** Every model request's messages, as sent. */
 const sent = () => fake.requests.map((request) => JSON.stringify(request.body.messages)).join('\n');
 
@@ -196,10 +203,7 @@ describe('scribe generate behind a login', { timeout: 300_000 }, () => {
 
   it.each(Object.entries(ENV_LOADERS))('(d) takes the credentials from the .env the Playwright config loads with %s, signs in, runs the spec green', async (_name, loader) => {
     project = withEnvFile(loader);
-    fake.answerBy(() => ({ text: chatty(SIGNED_IN_SPEC) }));
-    // Nothing of the credentials in Scribe's own environment.
-    const run = await runCli(['generate', DESCRIPTION, '--url', `${app.url}/`, '--feature', 'products', '--json'], { env: project.env(fake.url, {}), cwd: project.dir });
-    const result = JSON.parse(run.stdout);
+    const { run, result } = await generateAndRun(SIGNED_IN_SPEC);
     expect(result.sign_in, run.stdout + run.stderr).toMatchObject({ method: 'login_form', explored_behind_login: true });
     expect(result.warnings).toContain('E2E_USERNAME, E2E_PASSWORD are taken as playwright.config.ts sets them (its .env, say), as `npx playwright test` has them');
     expect(JSON.stringify(fake.requests[0]!.body.messages)).toContain('Welcome, grace');
@@ -210,10 +214,8 @@ describe('scribe generate behind a login', { timeout: 300_000 }, () => {
 
   it("(e) passes the setup project the variables it reads, from the .env the config loads: it signs in for exploring and for the run", async () => {
     project = withOwnSetupVariables();
-    fake.answerBy(() => ({ text: chatty(SPEC) }));
-    // Nothing of the credentials in Scribe's own environment, and none declared.
-    const run = await runCli(['generate', DESCRIPTION, '--url', `${app.url}/`, '--feature', 'products', '--json'], { env: project.env(fake.url, {}), cwd: project.dir });
-    const result = JSON.parse(run.stdout);
+    // None declared either.
+    const { run, result } = await generateAndRun(SPEC);
     expect(result.sign_in, run.stdout + run.stderr).toMatchObject({ method: 'setup_project', explored_behind_login: true });
     expect(result.warnings).toContain('QA_LOGIN, QA_SECRET are taken as playwright.config.ts sets them (its .env, say), as `npx playwright test` has them');
     expect(JSON.stringify(fake.requests[0]!.body.messages)).toContain('Welcome, grace');
@@ -226,9 +228,7 @@ describe('scribe generate behind a login', { timeout: 300_000 }, () => {
   it('(f) names the variables a failing setup project reads that are set nowhere', async () => {
     project = withOwnSetupVariables();
     writeFileSync(path.join(project.dir, '.env'), '');
-    fake.answerBy(() => ({ text: chatty(SPEC) }));
-    const run = await runCli(['generate', DESCRIPTION, '--url', `${app.url}/`, '--feature', 'products', '--json'], { env: project.env(fake.url, {}), cwd: project.dir });
-    const result = JSON.parse(run.stdout);
+    const { run, result } = await generateAndRun(SPEC);
     expect(result.sign_in, run.stdout + run.stderr).toMatchObject({ method: 'none', explored_behind_login: false });
     expect(result.sign_in.message).toContain('The setup projects read QA_LOGIN, QA_SECRET, which are not set');
     expect(result.runner, run.stdout + run.stderr).toMatchObject({ classification: 'environment' });
