@@ -7,6 +7,7 @@ import { createMcpContext } from '../mcp/tools.ts';
 import { loadProject } from '../project/context.ts';
 import { printWarnings, UsageError, type CliContext } from './context.ts';
 import { parseHost, parsePort } from './serve.ts';
+import { servingWithWebServer } from './serving.ts';
 
 interface McpFlags {
   port?: string;
@@ -27,24 +28,28 @@ export function registerMcp(program: Command, ctx: CliContext): void {
 }
 
 async function runMcp(flags: McpFlags, ctx: CliContext): Promise<void> {
+  const address = flags.port === undefined ? undefined : { host: parseHost(flags.host), port: parsePort(flags.port) };
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env });
   printWarnings(ctx, project.warnings);
   const context = createMcpContext({ project, provider: flags.provider });
-  if (flags.port === undefined) {
-    await serveStdio(context);
+  if (address === undefined) {
+    // stdout is the protocol's: what the app's start says goes to stderr.
+    await servingWithWebServer(project, (note) => ctx.stderr.write(`scribe: ${note}\n`), () => serveStdio(context));
     ctx.exitCode = 0;
     return;
   }
   const log = jsonLines(ctx.stdout);
-  let server;
-  try {
-    server = await serveHttp({ host: parseHost(flags.host), port: parsePort(flags.port), context, log });
-  } catch (error) {
-    if (error instanceof McpSetupError) throw new UsageError(error.message);
-    throw error;
-  }
-  const signal = await Promise.race([once(process, 'SIGTERM'), once(process, 'SIGINT')]);
-  log({ level: 'info', msg: 'shutting down', signal: String(signal[0] ?? '') });
-  await server.stop();
+  await servingWithWebServer(project, (note) => log({ level: 'info', msg: note }), async () => {
+    let server;
+    try {
+      server = await serveHttp({ ...address, context, log });
+    } catch (error) {
+      if (error instanceof McpSetupError) throw new UsageError(error.message);
+      throw error;
+    }
+    const signal = await Promise.race([once(process, 'SIGTERM'), once(process, 'SIGINT')]);
+    log({ level: 'info', msg: 'shutting down', signal: String(signal[0] ?? '') });
+    await server.stop();
+  });
   ctx.exitCode = 0;
 }

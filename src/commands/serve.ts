@@ -2,8 +2,10 @@ import { isIP } from 'node:net';
 import type { Command } from 'commander';
 import { jsonLines } from '../endpoint/log.ts';
 import { ServeSetupError, startServer, stopOnSignals } from '../server.ts';
+import { loadProject } from '../project/context.ts';
 import { UsageError, type CliContext } from './context.ts';
 import { parseQueueUrl } from './options.ts';
+import { servingWithWebServer } from './serving.ts';
 
 interface ServeFlags {
   host: string;
@@ -23,15 +25,19 @@ export function registerServe(program: Command, ctx: CliContext): void {
 
 async function runServe(flags: ServeFlags, ctx: CliContext): Promise<void> {
   const log = jsonLines(ctx.stdout);
-  let server;
-  try {
-    const queue = flags.queue === undefined ? undefined : parseQueueUrl(flags.queue);
-    server = await startServer({ host: parseHost(flags.host), port: parsePort(flags.port), cwd: ctx.cwd, env: ctx.env, log, queue });
-  } catch (error) {
-    if (error instanceof ServeSetupError) throw new UsageError(error.message);
-    throw error;
-  }
-  await stopOnSignals(server, log);
+  const address = { host: parseHost(flags.host), port: parsePort(flags.port) };
+  const queue = flags.queue === undefined ? undefined : parseQueueUrl(flags.queue);
+  const project = await loadProject({ cwd: ctx.cwd, env: ctx.env });
+  await servingWithWebServer(project, (note) => log({ level: 'info', msg: note }), async () => {
+    let server;
+    try {
+      server = await startServer({ ...address, cwd: ctx.cwd, env: ctx.env, log, queue, project });
+    } catch (error) {
+      if (error instanceof ServeSetupError) throw new UsageError(error.message);
+      throw error;
+    }
+    await stopOnSignals(server, log);
+  });
   ctx.exitCode = 0;
 }
 

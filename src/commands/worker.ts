@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { jsonLines } from '../endpoint/log.ts';
 import { loadProject } from '../project/context.ts';
+import { servingWithWebServer } from './serving.ts';
 import { QueueWorker } from '../queue/worker.ts';
 import { UsageError, type CliContext } from './context.ts';
 import { parseQueueUrl } from './options.ts';
@@ -29,15 +30,17 @@ async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<void> {
   const url = flags.queue === undefined ? config.queue.url : parseQueueUrl(flags.queue);
   if (url === null) throw new UsageError('scribe worker needs a queue: pass --queue redis://host:port or set queue.url in agents/server.yaml');
   for (const warning of project.warnings) log({ level: 'warn', msg: warning });
-  const worker = new QueueWorker({ url, cwd: ctx.cwd, env: ctx.env, config, project, concurrency, log });
-  const running = worker.run();
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', resolve);
-    process.once('SIGINT', resolve);
+  await servingWithWebServer(project, (note) => log({ level: 'info', msg: note }), async () => {
+    const worker = new QueueWorker({ url, cwd: ctx.cwd, env: ctx.env, config, project, concurrency, log });
+    const running = worker.run();
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGTERM', resolve);
+      process.once('SIGINT', resolve);
+    });
+    log({ level: 'info', msg: 'draining', signal, grace_ms: config.shutdown.grace_ms });
+    const summary = await worker.drain(config.shutdown.grace_ms);
+    await running;
+    log({ level: 'info', msg: 'stopped', finished: summary.finished, handed_back: summary.handedBack });
   });
-  log({ level: 'info', msg: 'draining', signal, grace_ms: config.shutdown.grace_ms });
-  const summary = await worker.drain(config.shutdown.grace_ms);
-  await running;
-  log({ level: 'info', msg: 'stopped', finished: summary.finished, handed_back: summary.handedBack });
   ctx.exitCode = 0;
 }

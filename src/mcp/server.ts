@@ -37,6 +37,8 @@ export async function serveStdio(context: McpContext): Promise<void> {
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });
+  // The SDK's transport does not end with its input: a host that closes Scribe's stdin is done with it.
+  process.stdin.once('end', () => void server.close());
   await server.connect(new StdioServerTransport());
   await closed;
 }

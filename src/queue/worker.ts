@@ -113,7 +113,8 @@ export class QueueWorker {
     this.worker.on('completed', (job) => this.reportEnd(job.id!, job.data.callback));
     this.worker.on('failed', (job) => job && this.reportEnd(job.id!, job.data.callback));
     this.worker.on('stalled', (id) => void this.stalled(id).catch((error: Error) => log({ level: 'warn', msg: 'stalled job not followed up', job: id, error: error.message })));
-    void this.subscriber.subscribe(this.keys.cancelChannel);
+    // Refused only once the connection is closed (a worker stopped as it starts): ioredis subscribes again on each reconnect.
+    this.subscriber.subscribe(this.keys.cancelChannel).catch(() => undefined);
     this.subscriber.on('message', (_channel: string, id: string) => this.stop(id, { kind: 'cancel', reason: 'cancelled by DELETE /v1/jobs/:id' }));
   }
 

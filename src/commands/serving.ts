@@ -1,0 +1,36 @@
+/**
+ * The Playwright config's app for a command that serves until it is stopped (`serve`, `mcp`, `worker`): its
+ * jobs explore and run against the app as `generate` does, so the config's webServer is started (or reused) as
+ * Playwright starts it, before the first job can come, and stopped once the serving has ended and its jobs are
+ * settled. A signal while the app starts stops the start; once it is up, the serving handles its own signals.
+ */
+import { constants } from 'node:os';
+import { webServers, type ProjectContext } from '../project/context.ts';
+import type { Acquired } from '../util/lifetimes.ts';
+import { once } from '../util/once.ts';
+import { interruptible } from './interrupt.ts';
+
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+export async function servingWithWebServer(project: ProjectContext, onNote: (note: string) => void, serve: () => Promise<void>): Promise<void> {
+  let app: Acquired<void> | undefined;
+  const stopApp = once(async () => app?.teardown());
+  // Listening from before the app starts to after it has stopped: a process with no listener left dies of a
+  // signal without stopping the app, which runs in a process group of its own. While the start or the serving
+  // listens too, this one leaves the signal to them; alone (the moment between them), it stops the app, then the process.
+  const lastListener = (signal: NodeJS.Signals) => {
+    if (process.listenerCount(signal) > 1) return;
+    void stopApp().finally(() => process.exit(128 + (constants.signals[signal] ?? 15)));
+  };
+  for (const signal of SIGNALS) process.on(signal, lastListener);
+  try {
+    app = await interruptible((signal) => webServers(project, onNote)(signal), { onSignal: () => undefined, graceMs: project.agents.runner.timeouts.kill_grace_ms });
+    try {
+      await serve();
+    } finally {
+      await stopApp();
+    }
+  } finally {
+    for (const signal of SIGNALS) process.off(signal, lastListener);
+  }
+}
