@@ -21,15 +21,37 @@ const ACTION_PATTERNS: ReadonlyArray<[string, RegExp]> = [
   ],
 ];
 
+/**
+ * What makes a verb's form a noun or an adjective there: right after an article or a possessive, any form ("the
+ * post", "my orders", "the completed todos", "the user's bookmarks"); after a number or a quantifier, a plural
+ * one ("2 replies", "all comments"). "a"/"an" and "that" are left out: "leave a comment" is done by its noun, and
+ * "that" may start a clause. Reading an action where there is none costs a retry; missing one would let a spec
+ * that does nothing pass.
+ */
+const NOUN_AFTER = /(?:^|\s)(?:the|my|your|our|their|its|his|her|this|these|those|each|every|\w+'s)\s+$/;
+const PLURAL_NOUN_AFTER = /(?:^|\s)(?:all|any|some|no|both|many|several|few|\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+$/;
+
+function isNounUse(word: string, before: string): boolean {
+  return NOUN_AFTER.test(before) || (/(?:s|es)$/.test(word) && PLURAL_NOUN_AFTER.test(before));
+}
+
+/** The request's words of each kind of action, with where they stand (quoted values and page paths left out). */
+function actionWordsIn(description: string): Array<{ kind: string; word: string; at: number }> {
+  const text = withoutPagePaths(description.toLowerCase().replace(/"[^"]*"|'[^']*'|“[^”]*”/g, ' '));
+  return ACTION_PATTERNS.flatMap(([kind, pattern]) =>
+    [...text.matchAll(new RegExp(pattern.source, 'g'))]
+      .filter((m) => !isNounUse(m[0], text.slice(0, m.index)))
+      .map((m) => ({ kind, word: m[0], at: m.index })),
+  );
+}
+
 /** The kinds of action the request names ("log in", "act", …); empty when it only asks to look. */
 export function namedActions(description: string): string[] {
-  const text = withoutPagePaths(description.toLowerCase().replace(/"[^"]*"|'[^']*'|“[^”]*”/g, ' '));
-  return ACTION_PATTERNS.filter(([, pattern]) => pattern.test(text)).map(([name]) => name);
+  const kinds = new Set(actionWordsIn(description).map((found) => found.kind));
+  return ACTION_PATTERNS.map(([kind]) => kind).filter((kind) => kinds.has(kind));
 }
 
 /** The words of doing the request uses, as it spells them ("change", "save"), in order, once each. */
 export function namedActionWords(description: string): string[] {
-  const text = withoutPagePaths(description.toLowerCase().replace(/"[^"]*"|'[^']*'|“[^”]*”/g, ' '));
-  const found = ACTION_PATTERNS.flatMap(([, pattern]) => [...text.matchAll(new RegExp(pattern.source, 'g'))].map((m) => ({ word: m[0], at: m.index })));
-  return [...new Set(found.sort((a, b) => a.at - b.at).map((f) => f.word))];
+  return [...new Set(actionWordsIn(description).sort((a, b) => a.at - b.at).map((found) => found.word))];
 }

@@ -4,7 +4,7 @@
  * that leave out what was asked are named.
  */
 import { describe, expect, it } from 'vitest';
-import { namedActions } from '../../src/agents/request-actions.ts';
+import { namedActions, namedActionWords } from '../../src/agents/request-actions.ts';
 import { uncoveredParts } from '../../src/agents/request-coverage.ts';
 import { GOOD_SPEC } from '../fixtures/model-answers.ts';
 
@@ -424,5 +424,28 @@ describe('namedActions: the page a request opens is not an action', () => {
     expect(namedActions('see the order history and the comment box')).toEqual([]);
     expect(namedActions('type "milk" in the search box')).toEqual(['act']);
     expect(namedActions('search for milk on the search page')).toEqual(['act']);
+  });
+
+  it('reads a verb after an article or a possessive, or its plural after a number or a quantifier, as a noun', () => {
+    for (const request of [
+      'open the post and see the comments',
+      'see 2 replies under the comment',
+      'check the orders list shows two orders',
+      'the search shows 3 results',
+      'see the completed todos',
+      "see the user's bookmarks and all downloads",
+      'see the shares and the votes on the post',
+    ]) {
+      expect(namedActions(request), request).toEqual([]);
+    }
+  });
+
+  it('keeps the verb where it is one, and a singular after "a" or "that", which may be done by their noun', () => {
+    expect(namedActionWords('post a reply "Thanks" and see 2 replies')).toEqual(['post', 'reply']);
+    expect(namedActionWords('leave a comment and see it under the post')).toEqual(['comment']);
+    expect(namedActionWords('mark the first todo completed and see 1 item left')).toEqual(['mark', 'completed']);
+    expect(namedActionWords('the user orders a pizza')).toEqual(['orders']);
+    expect(namedActionWords('rate the product 5 stars')).toEqual(['rate']);
+    expect(namedActionWords('open the list that filters by tag')).toEqual(['filters']);
   });
 });

@@ -3,7 +3,10 @@
  * Chromium: a good answer is accepted on one model call; a vacuous one (it asserts what the page shows
  * before anything is done) goes back to the model with the proof's feedback, and is never accepted.
  */
+import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GenerateResult } from '../../src/contracts.ts';
@@ -30,6 +33,17 @@ test('search finds the locators page', async ({ page }) => {
 const GOOD = SEARCH("await expect(page.getByTestId('search-result')).toHaveText('Locators and test ids');");
 /** What a lazy model writes: it searches, then checks the heading that was there all along. */
 const VACUOUS = SEARCH("await expect(page.getByTestId('search-heading')).toHaveText('Search the docs');");
+
+/** A spec that opens a post and checks its comments: nothing to do, so nothing to prove. */
+const LOOKS = `import { test, expect } from '@playwright/test';
+
+test('the post shows its 2 comments', async ({ page }) => {
+  await page.goto('/post');
+  await expect(page.getByRole('heading', { name: 'Comments (2)' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Comments' }).getByRole('listitem')).toHaveCount(2);
+  await page.screenshot({ path: 'test-results/post.png' });
+});
+`;
 
 let fake: FakeOpenAI;
 let app: DemoApp;
@@ -192,5 +206,26 @@ test('complete a todo', async ({ page }) => {
     // The Critic sent it back: only the covering spec was run.
     expect(statsEvents().filter((e) => e.type === 'runner_outcome')).toMatchObject([{ classification: 'pass', proof: 'proved' }]);
     expect(readFileSync(path.join(project.dir, run.stdout.trim()), 'utf8')).toBe(covering);
+  });
+
+  it('accepts on its one call a request that only looks, though its nouns are spelled like verbs ("the post", "2 comments"): nothing to prove', async () => {
+    const blog = createServer((_request, response) => {
+      response.setHeader('content-type', 'text/html');
+      response.end('<!doctype html><title>Post</title><h1>Hello world</h1><h2>Comments (2)</h2><ul aria-label="Comments"><li>First!</li><li>Nice post</li></ul>');
+    });
+    blog.listen(0, '127.0.0.1');
+    await once(blog, 'listening');
+    try {
+      project = makeScribeProject();
+      const url = `http://127.0.0.1:${(blog.address() as AddressInfo).port}`;
+      fake.reply({ text: chatty(LOOKS) });
+      const run = await runCli(['generate', 'open the post and see its 2 comments', '--url', `${url}/post`, '--feature', 'Blog', '--json'], { env: project.env(fake.url), cwd: project.dir });
+      const result = GenerateResult.parse(JSON.parse(run.stdout));
+      expect(result).toMatchObject({ success: true, runner: { classification: 'pass', proof: { verdict: 'no_actions' } } });
+      expect(run.code).toBe(0);
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      blog.close();
+    }
   });
 });
