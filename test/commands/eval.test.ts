@@ -3,48 +3,23 @@
  * app is started (and stopped after) as generate starts it, the specs go under Scribe's home and never
  * into the testDir, and an eval in which nothing was accepted exits 1.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scribe } from './cli-harness.ts';
-import { answers, freePort } from '../fixtures/closed-url.ts';
+import { answers } from '../fixtures/closed-url.ts';
+import { webServerProject, type WebServerProject } from '../fixtures/web-server-project.ts';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-const APP = `const http = require('node:http');
-http.createServer((req, res) => {
-  res.setHeader('content-type', 'text/html');
-  res.end('<!doctype html><title>Shop</title><h1 data-test="title">Welcome</h1><button data-test="buy">Buy</button>');
-}).listen(Number(process.env.PORT), '127.0.0.1');
-`;
-
-
-
+let project: WebServerProject;
 let dir: string;
 let url: string;
 const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, SCRIBE_HOME: '', BASE_URL: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' });
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'scribe-eval-project-'));
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
-  writeFileSync(path.join(dir, 'app.cjs'), APP);
-  writeFileSync(
-    path.join(dir, 'playwright.config.ts'),
-    `import { defineConfig } from '@playwright/test';
-export default defineConfig({
-  testDir: './e2e',
-  use: { baseURL: '${url}', testIdAttribute: 'data-test' },
-  webServer: { command: 'node app.cjs', url: '${url}', env: { PORT: '${port}' } },
+  project = await webServerProject();
+  ({ dir, url } = project);
 });
-`,
-  );
-  mkdirSync(path.join(dir, 'e2e'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => project.remove());
 
 function writeRequests(...descriptions: string[]): void {
   writeFileSync(path.join(dir, 'requests.yaml'), `requests:\n${descriptions.map((d) => `  - description: ${JSON.stringify(d)}\n    feature: home\n`).join('')}`);

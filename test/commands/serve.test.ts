@@ -1,15 +1,15 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SERVER_PATH } from '../../src/config/server.ts';
 import { StatsLog } from '../../src/stats/log.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { jsonLog } from '../fixtures/json-log.ts';
 import { makeScribeProject } from '../fixtures/scribe-project.ts';
 import { runCli } from './harness.ts';
 
@@ -64,7 +64,7 @@ describe('scribe serve: SIGTERM', () => {
     fake.reply({ hang: true });
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: project.dir, env: project.env(fake.url, { SCRIBE_API_TOKEN: TOKEN }) });
     try {
-      const logs = logLines(child);
+      const logs = jsonLog(child);
       const listening = await logs.next('listening');
       const url = String(listening.url);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -99,37 +99,3 @@ describe('scribe serve: SIGTERM', () => {
     }
   });
 });
-
-/** The child's stdout as JSON log entries; `next` waits for the next entry with that msg (and predicate). */
-function logLines(child: ChildProcessWithoutNullStreams) {
-  const raw: string[] = [];
-  const entries: Array<Record<string, unknown>> = [];
-  const waiters: Array<() => void> = [];
-  let cursor = 0;
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    raw.push(line);
-    entries.push(JSON.parse(line) as Record<string, unknown>);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = once(child, 'exit');
-  return {
-    raw: () => raw,
-    all: () => entries,
-    async next(msg: string, predicate: (entry: Record<string, unknown>) => boolean = () => true): Promise<Record<string, unknown>> {
-      for (;;) {
-        const index = entries.findIndex((entry, i) => i >= cursor && entry.msg === msg && predicate(entry));
-        if (index >= 0) {
-          cursor = index + 1;
-          return entries[index]!;
-        }
-        const more = new Promise<void>((resolve) => waiters.push(resolve));
-        const ended = await Promise.race([more.then(() => false), exited.then(() => true)]);
-        if (ended && !entries.slice(cursor).some((entry) => entry.msg === msg && predicate(entry))) {
-          throw new Error(`scribe serve exited before logging "${msg}"; stderr: ${stderr}`);
-        }
-      }
-    },
-  };
-}
