@@ -55,11 +55,16 @@ export class ServeSetupError extends Error {
 /** How often header and request timeouts are checked: they hold to within this. */
 const CONNECTIONS_CHECK_MS = 250;
 
-export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const token = apiToken(options.env);
-  if (token === undefined && !isLoopbackHost(options.host)) {
-    throw new ServeSetupError(`refusing to listen on ${options.host} without SCRIBE_API_TOKEN: anyone who can reach it could generate and write specs; set a token or listen on 127.0.0.1`);
+/** Whether the server may listen where it is asked, before anything starts: a public address needs a token. */
+export function checkServeAddress(host: string, env: NodeJS.ProcessEnv): void {
+  if (apiToken(env) === undefined && !isLoopbackHost(host)) {
+    throw new ServeSetupError(`refusing to listen on ${host} without SCRIBE_API_TOKEN: anyone who can reach it could generate and write specs; set a token or listen on 127.0.0.1`);
   }
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  checkServeAddress(options.host, options.env);
+  const token = apiToken(options.env);
   const project = options.project ?? (await loadProject({ cwd: options.cwd, env: options.env }));
   const config = options.config ?? project.agents.server;
   for (const warning of project.warnings) options.log({ level: 'warn', msg: warning });

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { Command } from 'commander';
 import { jsonLines } from '../endpoint/log.ts';
-import { ServeSetupError, startServer, stopOnSignals } from '../server.ts';
+import { checkServeAddress, ServeSetupError, startServer, stopOnSignals } from '../server.ts';
 import { loadProject } from '../project/context.ts';
 import { UsageError, type CliContext } from './context.ts';
 import { parseQueueUrl } from './options.ts';
@@ -27,18 +27,24 @@ async function runServe(flags: ServeFlags, ctx: CliContext): Promise<void> {
   const log = jsonLines(ctx.stdout);
   const address = { host: parseHost(flags.host), port: parsePort(flags.port) };
   const queue = flags.queue === undefined ? undefined : parseQueueUrl(flags.queue);
+  // Refused before the app is started for it.
+  await asUsageError(() => checkServeAddress(address.host, ctx.env));
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env });
   await servingWithWebServer(project, (note) => log({ level: 'info', msg: note }), async () => {
-    let server;
-    try {
-      server = await startServer({ ...address, cwd: ctx.cwd, env: ctx.env, log, queue, project });
-    } catch (error) {
-      if (error instanceof ServeSetupError) throw new UsageError(error.message);
-      throw error;
-    }
+    const server = await asUsageError(() => startServer({ ...address, cwd: ctx.cwd, env: ctx.env, log, queue, project }));
     await stopOnSignals(server, log);
   });
   ctx.exitCode = 0;
+}
+
+/** A server that cannot start as asked (a public address without a token, a port in use) is a usage error: exit 2. */
+async function asUsageError<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ServeSetupError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 export function parsePort(text: string): number {

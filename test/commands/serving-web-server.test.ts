@@ -114,6 +114,13 @@ describe("the serving commands start the Playwright config's webServer", () => {
     }
   }, 60_000);
 
+  it('serve: an address it would refuse is refused (exit 2) before the app is started for it', async () => {
+    const run = await runCli(['serve', '--host', '0.0.0.0', '--port', '0'], { cwd: project.dir, env: env() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('without SCRIBE_API_TOKEN');
+    expect(run.stdout).not.toContain('started the app');
+  }, 60_000);
+
   it('serve: an app that cannot start is exit 1 naming it, and nothing listens', async () => {
     project.remove();
     project = await webServerProject('node -e "process.exit(3)"');
