@@ -14,16 +14,9 @@ import { loadProject } from '../../src/project/context.ts';
 import { startWebServers } from '../../src/project/web-server.ts';
 import { scribe } from '../commands/cli-harness.ts';
 import { answers, closedUrl, freePort } from '../fixtures/closed-url.ts';
+import { SHOP_APP } from '../fixtures/web-server-project.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The app: one page with data-test attributes, on the port PORT names. */
-const APP = `const http = require('node:http');
-http.createServer((req, res) => {
-  res.setHeader('content-type', 'text/html');
-  res.end('<!doctype html><title>Shop</title><h1 data-test="title">Welcome</h1><button data-test="buy">Buy</button>');
-}).listen(Number(process.env.PORT), '127.0.0.1');
-`;
 
 function playwrightConfig(port: number, extra = ''): string {
   return `import { defineConfig } from '@playwright/test';
@@ -52,7 +45,7 @@ beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'scribe-user-project-'));
   port = await freePort();
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
-  writeFileSync(path.join(dir, 'app.cjs'), APP);
+  writeFileSync(path.join(dir, 'app.cjs'), SHOP_APP);
   writeFileSync(path.join(dir, 'playwright.config.ts'), playwrightConfig(port));
   mkdirSync(path.join(dir, 'e2e'));
   mkdirSync(path.join(dir, '.auth'));
