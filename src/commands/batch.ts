@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pc from 'picocolors';
 import type { ProviderName } from '../llm/provider.ts';
-import { loadProject, withWebServer } from '../project/context.ts';
+import { loadProject } from '../project/context.ts';
 import { StatsLog } from '../stats/log.ts';
 import { generateBatch, planItems, type BatchProgress, type BatchResult } from '../workflow/batch.ts';
 import { parsePlan, PlanFileError, type TestPlan } from '../workflow/plan-file.ts';
 import { printWarnings, UsageError, type CliContext } from './context.ts';
-import { interruptible } from './interrupt.ts';
+import { withWebServerInterruptibly } from './serving.ts';
 import { createProgress, type Progress } from './progress.ts';
 
 export interface BatchFlags {
@@ -30,7 +30,7 @@ export async function runBatch(flags: BatchFlags, ctx: CliContext): Promise<void
     generateBatch({ project, items: planItems(plan), source: flags.plan, workers, stats: StatsLog.at(ctx.env, ctx.cwd), run: flags.run, signal, onProgress: (event) => show(event, progress) });
   let result: BatchResult;
   try {
-    result = await withWebServer(project, (note) => progress.info(note), () => interruptible(batch, { onSignal: () => undefined, graceMs: project.agents.runner.timeouts.kill_grace_ms }));
+    result = await withWebServerInterruptibly(project, (note) => progress.info(note), batch);
   } finally {
     progress.stop();
   }

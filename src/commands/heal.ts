@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { healSuite, type HealProgress } from '../heal/suite.ts';
 import type { HealSuiteResult, SpecHealOutcome } from '../heal/result.ts';
-import { loadProject, withWebServer } from '../project/context.ts';
+import { loadProject } from '../project/context.ts';
 import { StatsLog } from '../stats/log.ts';
 import { collectSpecFiles, MissingPathError } from '../validate/files.ts';
 import { printWarnings, UsageError, type CliContext } from './context.ts';
-import { interruptible } from './interrupt.ts';
+import { withWebServerInterruptibly } from './serving.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { appUrl } from './run.ts';
 
@@ -44,7 +44,7 @@ async function runHeal(paths: string[], flags: HealFlags, ctx: CliContext): Prom
   let result: HealSuiteResult;
   try {
     // A heal is written atomically, so a stopped suite leaves each spec as it was or healed, never half.
-    result = await withWebServer(project, (note) => progress.info(note), () => interruptible(heal, { onSignal: () => undefined, graceMs: project.agents.runner.timeouts.kill_grace_ms }));
+    result = await withWebServerInterruptibly(project, (note) => progress.info(note), heal);
   } finally {
     progress.stop();
   }

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadProject, withWebServer } from '../project/context.ts';
+import { loadProject } from '../project/context.ts';
 import { StatsLog } from '../stats/log.ts';
 import { writeFileAtomic } from '../util/fs.ts';
 import { isMarkdownPlan, renderPlan } from '../workflow/plan-file.ts';
 import { signInLine } from '../workflow/explore-signed-in.ts';
 import { PlanError, planTests } from '../workflow/plan.ts';
 import { printWarnings, UsageError, type CliContext } from './context.ts';
-import { interruptible } from './interrupt.ts';
+import { withWebServerInterruptibly } from './serving.ts';
 import { createProgress } from './progress.ts';
 import { appUrl } from './run.ts';
 
@@ -38,7 +38,7 @@ async function runPlan(flags: PlanFlags, ctx: CliContext): Promise<void> {
     progress.start(`planning tests for ${url}`);
     const planning = (signal: AbortSignal) => planTests({ project, url, stats: StatsLog.at(ctx.env, ctx.cwd), signal, onProgress: (message) => progress.start(message), onSignIn: (signIn) => progress.info(signInLine(signIn)) });
     // The app as `npx playwright test` has it: the config's webServer started (or reused) for the exploring.
-    plan = await withWebServer(project, (note) => progress.info(note), () => interruptible(planning, { onSignal: () => undefined, graceMs: project.agents.runner.timeouts.kill_grace_ms }));
+    plan = await withWebServerInterruptibly(project, (note) => progress.info(note), planning);
   } catch (error) {
     progress.fail();
     if (error instanceof PlanError) {

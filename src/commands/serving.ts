@@ -1,16 +1,24 @@
 /**
- * The Playwright config's app for a command that serves until it is stopped (`serve`, `mcp`, `worker`): its
- * jobs explore and run against the app as `generate` does, so the config's webServer is started (or reused) as
- * Playwright starts it, before the first job can come, and stopped once the serving has ended and its jobs are
- * settled. A signal while the app starts stops the start; once it is up, the serving handles its own signals.
+ * The Playwright config's app for the commands, started (or reused) as Playwright starts it and stopped after.
+ * A signal while it starts stops the start: the app runs in a process group of its own, so a process that died
+ * of the signal then would leave it running.
+ * - `withWebServerInterruptibly`: a command that does one piece of work (`plan`, `batch`, `heal`), stopped by
+ *   its first signal, the app's start included.
+ * - `servingWithWebServer`: a command that serves until it is stopped (`serve`, `mcp`, `worker`): the app is up
+ *   before the first job can come, and stopped once the serving has ended and its jobs are settled; once it is
+ *   up, the serving handles its own signals.
  */
 import { constants } from 'node:os';
-import { webServers, type ProjectContext } from '../project/context.ts';
+import { webServers, withWebServer, type ProjectContext } from '../project/context.ts';
 import type { Acquired } from '../util/lifetimes.ts';
 import { once } from '../util/once.ts';
 import { interruptible } from './interrupt.ts';
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+export function withWebServerInterruptibly<T>(project: ProjectContext, onNote: (note: string) => void, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return interruptible((signal) => withWebServer(project, onNote, () => work(signal), signal), { onSignal: () => undefined, graceMs: project.agents.runner.timeouts.kill_grace_ms });
+}
 
 export async function servingWithWebServer(project: ProjectContext, onNote: (note: string) => void, serve: () => Promise<void>): Promise<void> {
   let app: Acquired<void> | undefined;

@@ -2,10 +2,13 @@
  * The commands that serve until they are stopped (`serve`, `mcp`, `worker`), in a user's Playwright project
  * whose app only runs through the config's webServer: the app is started (or reused) before the first job can
  * come, as `generate` starts it, its jobs explore and run against it, and it is stopped once the serving has
- * ended; an app that cannot start is exit 1 with nothing served.
+ * ended; an app that cannot start is exit 1 with nothing served. And a command that does one piece of work
+ * (`plan`), stopped while the app starts, leaves no app running.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { answers } from '../fixtures/closed-url.ts';
@@ -128,5 +131,27 @@ describe("the serving commands start the Playwright config's webServer", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('scribe: the app could not be started');
     expect(run.stdout).not.toContain('"listening"');
+  }, 60_000);
+
+  it('plan: a Ctrl-C while the app starts stops its start and leaves no app running (exit 130)', async () => {
+    project.remove();
+    project = await webServerProject('node late-app.cjs');
+    ({ url } = project);
+    // The app answers 3 s after it starts: long enough to be stopped while it starts.
+    writeFileSync(path.join(project.dir, 'late-app.cjs'), "setTimeout(() => require('./app.cjs'), 3000);\n");
+    const child = start(['plan']);
+    try {
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdout.on('data', () => undefined);
+      for (let poll = 0; poll < 300 && !stderr.includes('planning tests'); poll++) await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      child.kill('SIGINT');
+      expect(await exitCode(child)).toBe(130);
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      expect(await answers(url)).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+    }
   }, 60_000);
 });
