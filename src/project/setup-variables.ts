@@ -9,13 +9,12 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { variablesRead } from '../analysis/environment.ts';
 import { filesBreadthFirst, isInside } from '../util/fs.ts';
-import { relativeModuleFile } from '../util/module-files.ts';
+import { relativeModuleFile, SCRIPT_FILE } from '../util/module-files.ts';
 import { ts } from '../util/typescript.js';
 import { projectMatcher, type PlaywrightProjectEntry, type ReadPlaywrightConfig } from './playwright.ts';
 
 /** How far the setup projects' files are looked for: their folders are a project's own test folders, small. */
 const SETUP_SEARCH = { depth: 6, files: 200, fileBytes: 500_000 };
-const CODE_FILE = /\.[cm]?[jt]sx?$/;
 const SKIPPED_FOLDERS = new Set(['node_modules', 'test-results', 'playwright-report', 'dist', 'build']);
 
 /** The projects `project` depends on, directly or through another, in the order Playwright would run them. */
@@ -44,7 +43,8 @@ export function setupProjectVariables(config: Pick<ReadPlaywrightConfig, 'projec
   const setups = setupProjects(config.projects, project);
   if (setups.length === 0) return [];
   const files = setups.flatMap((setup) => testFiles(setup, config.configFile));
-  return [...new Set(withImports(files, config.configDir).flatMap(fileVariables))].filter((name) => !RUN_SETTING.test(name)).sort();
+  const texts = withImports(files, config.configDir);
+  return [...new Set([...texts].flatMap(([file, text]) => variablesRead(text, file)))].filter((name) => !RUN_SETTING.test(name)).sort();
 }
 
 /** The files Playwright would run in a project: its testDir's code files its testMatch and testIgnore let through. */
@@ -54,13 +54,17 @@ function testFiles(project: PlaywrightProjectEntry, configFile: string): string[
     depth: SETUP_SEARCH.depth,
     files: SETUP_SEARCH.files,
     enters: (entry) => !SKIPPED_FOLDERS.has(entry.name),
-    keeps: (entry, full) => CODE_FILE.test(entry.name) && matches(full),
+    keeps: (entry, full) => SCRIPT_FILE.test(entry.name) && matches(full),
   });
 }
 
-/** The files and the project files they import (relative imports inside `root`), transitively, up to the search's limit. */
-function withImports(files: readonly string[], root: string): string[] {
+/**
+ * The texts of the files and of the project files they import (relative imports inside `root`), transitively, up
+ * to the search's limit; each file read once.
+ */
+function withImports(files: readonly string[], root: string): Map<string, string> {
   const seen = new Set<string>();
+  const texts = new Map<string, string>();
   const queue = [...files];
   while (queue.length > 0 && seen.size < SETUP_SEARCH.files) {
     const file = queue.shift()!;
@@ -68,17 +72,13 @@ function withImports(files: readonly string[], root: string): string[] {
     seen.add(file);
     const text = readCode(file);
     if (text === undefined) continue;
+    texts.set(file, text);
     for (const imported of ts.preProcessFile(text, true, true).importedFiles) {
       const target = relativeModuleFile(path.dirname(file), imported.fileName);
       if (target && isInside(root, target) && !seen.has(target)) queue.push(target);
     }
   }
-  return [...seen];
-}
-
-function fileVariables(file: string): string[] {
-  const text = readCode(file);
-  return text === undefined ? [] : variablesRead(text, file);
+  return texts;
 }
 
 function readCode(file: string): string | undefined {

@@ -3,7 +3,8 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 
 const SCRIPT_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
-const SCRIPT_FILE = /\.[cm]?[jt]sx?$/;
+/** A script's name: TypeScript or JavaScript, any module flavour. */
+export const SCRIPT_FILE = /\.[cm]?[jt]sx?$/;
 
 /**
  * The script file a relative import (`./pages/cart`, `../shared/api.js`) names from `fromDir`: the path as
