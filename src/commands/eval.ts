@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import path from 'node:path';
-import { loadProject, withWebServer } from '../project/context.ts';
+import { loadProject } from '../project/context.ts';
 import { runEval, loadEvalRequests, type EvalReport } from '../workflow/eval.ts';
 import type { CliContext } from './context.ts';
 import { playwrightChoice, withPlaywrightOptions, type PlaywrightFlags } from './options.ts';
 import { createProgress } from './progress.ts';
+import { withWebServerInterruptibly } from './serving.ts';
 
 interface EvalFlags extends PlaywrightFlags {
   url?: string;
@@ -31,8 +32,10 @@ async function runEvalCommand(file: string, flags: EvalFlags, ctx: CliContext): 
   const progress = createProgress(ctx, flags.json === true);
   let report: EvalReport;
   try {
-    // The app is started as generate starts it (the config's webServer), once for all the requests.
-    report = await withWebServer(project, (note) => progress.info(note), () => runEval(requests, {
+    // The app is started as generate starts it (the config's webServer), once for all the requests; a Ctrl-C
+    // stops the request being generated, then the app, and exits 130.
+    report = await withWebServerInterruptibly(project, (note) => progress.info(note), (signal) => runEval(requests, {
+      signal,
       cwd: ctx.cwd,
       env: ctx.env,
       project,

@@ -6,12 +6,13 @@ import { printable } from '../util/terminal.ts';
 import type { Issue, RunnerReport } from '../contracts.ts';
 import { runGated, type GatedRun } from '../agents/contained-run.ts';
 import { runSpec } from '../agents/runner.ts';
-import { loadProject, runTarget, withWebServer } from '../project/context.ts';
+import { loadProject, runTarget } from '../project/context.ts';
 import { safetyGate } from '../validate/gate.ts';
 import { settleUrl } from '../workflow/request.ts';
 import { printWarnings, UsageError, type CliContext } from './context.ts';
 import { playwrightArgs, playwrightChoice, reporterNames, withPlaywrightOptions, withPlaywrightTestFlags, type PlaywrightFlags } from './options.ts';
 import { createProgress } from './progress.ts';
+import { withWebServerInterruptibly } from './serving.ts';
 
 interface RunFlags extends PlaywrightFlags {
   url?: string;
@@ -43,17 +44,25 @@ async function runCommand(spec: string, flags: RunFlags, ctx: CliContext): Promi
   const progress = createProgress(ctx, flags.json === true);
   progress.start(`Running ${spec} against ${url}`);
   // Untrusted, the spec runs only past the safety gate, contained (scrubbed environment, permission model, sandbox),
-  // and only the gated text; Playwright's flags and reporters pass through to a trusted run only.
-  const run = (): Promise<GatedRun> =>
+  // and only the gated text; Playwright's flags and reporters pass through to a trusted run only. A Ctrl-C stops
+  // the run, then the app (the config's webServer, in a process group of its own), and exits 130.
+  const run = (signal: AbortSignal): Promise<GatedRun> =>
     flags.untrusted
       ? runGated(safetyGate(project.agents.critic, { projectRoot: project.cwd, typeCheck: true, tsconfig: project.tsconfig }), file, readFileSync(file, 'utf8'), {
           baseURL: url,
           cwd: ctx.cwd,
           env: project.env,
+          signal,
           ...runTarget(project),
         })
-      : runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: project.env, ...runTarget(project), playwrightArgs: passThrough, reporters }).then((report) => ({ ran: true, report }));
-  const gated = await withWebServer(project, (note) => progress.info(note), run);
+      : runSpec({ specPath: spec, baseURL: url, cwd: ctx.cwd, env: project.env, signal, ...runTarget(project), playwrightArgs: passThrough, reporters }).then((report) => ({ ran: true, report }));
+  let gated: GatedRun;
+  try {
+    gated = await withWebServerInterruptibly(project, (note) => progress.info(note), run);
+  } catch (error) {
+    progress.stop();
+    throw error;
+  }
   if (!gated.ran) {
     progress.stop();
     ctx.stdout.write(flags.json ? `${JSON.stringify(refusal(gated.issues), null, 2)}\n` : formatRefusal(gated.issues, spec, ctx));

@@ -2,7 +2,7 @@
  * The Playwright config's app for the commands, started (or reused) as Playwright starts it and stopped after.
  * A signal while it starts stops the start: the app runs in a process group of its own, so a process that died
  * of the signal then would leave it running.
- * - `withWebServerInterruptibly`: a command that does one piece of work (`plan`, `batch`, `heal`), stopped by
+ * - `withWebServerInterruptibly`: a command that does one piece of work (`plan`, `batch`, `heal`, `run`, `eval`), stopped by
  *   its first signal, the app's start included.
  * - `servingWithWebServer`: a command that serves until it is stopped (`serve`, `mcp`, `worker`): the app is up
  *   before the first job can come, and stopped once the serving has ended and its jobs are settled; once it is

@@ -87,6 +87,8 @@ export interface EvalOptions {
   url?: string;
   selfValidation: boolean;
   onEvent?: (index: number, event: PipelineEvent) => void;
+  /** Aborting stops the request being generated (its run included) and leaves the rest unasked. */
+  signal?: AbortSignal;
 }
 
 export async function runEval(requests: EvalRequests, options: EvalOptions): Promise<EvalReport> {
@@ -94,6 +96,7 @@ export async function runEval(requests: EvalRequests, options: EvalOptions): Pro
   const specsDir = path.join(statsHome(options.env, options.cwd), 'eval', stamp);
   const rows: EvalRow[] = [];
   for (const [index, request] of requests.entries()) {
+    options.signal?.throwIfAborted();
     const home = mkdtempSync(path.join(tmpdir(), 'scribe-eval-'));
     try {
       const stats = new StatsLog(home);
@@ -109,7 +112,7 @@ export async function runEval(requests: EvalRequests, options: EvalOptions): Pro
           complexity: request.complexity,
           selfValidation: options.selfValidation,
         },
-        { cwd: options.cwd, env: options.env, project: options.project, stats, reporters: [progressReporter(options.cwd, (event) => { events.push(event); options.onEvent?.(index, event); }, 'the terminal')] },
+        { cwd: options.cwd, env: options.env, project: options.project, stats, signal: options.signal, reporters: [progressReporter(options.cwd, (event) => { events.push(event); options.onEvent?.(index, event); }, 'the terminal')] },
       );
       const recorded = stats.read();
       const calls = recorded.filter((e) => e.type === 'model_call');

@@ -3,11 +3,11 @@
  * whose app only runs through the config's webServer: the app is started (or reused) before the first job can
  * come, as `generate` starts it, its jobs explore and run against it, and it is stopped once the serving has
  * ended; an app that cannot start is exit 1 with nothing served. And a command that does one piece of work
- * (`plan`), stopped while the app starts, leaves no app running.
+ * (`plan`, `run`, `eval`), stopped while the app starts, and `run` stopped while its spec runs, leave no app running.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ const BIN = fileURLToPath(new URL('../../bin/scribe.js', import.meta.url));
 let project: WebServerProject;
 let url: string;
 let redis: RedisServer;
+const TITLE_SPEC = "import { test, expect } from '@playwright/test';\ntest('title', async ({ page }) => {\n  await page.goto('/');\n  await expect(page.getByTestId('title')).toHaveText('Welcome');\n});\n";
 const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, SCRIBE_HOME: '', BASE_URL: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' });
 
 beforeAll(async () => {
@@ -133,22 +134,50 @@ describe("the serving commands start the Playwright config's webServer", () => {
     expect(run.stdout).not.toContain('"listening"');
   }, 60_000);
 
-  it('plan: a Ctrl-C while the app starts stops its start and leaves no app running (exit 130)', async () => {
+  /** Waits until `ready` holds, then `afterMs` more, then sends the command SIGINT: its exit code. */
+  async function interruptWhen(child: ChildProcessWithoutNullStreams, ready: () => boolean, afterMs: number): Promise<number | null> {
+    child.stderr.on('data', () => undefined);
+    child.stdout.on('data', () => undefined);
+    for (let poll = 0; poll < 500 && !ready(); poll++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ready()).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, afterMs));
+    child.kill('SIGINT');
+    return exitCode(child);
+  }
+
+  // Each command that does one piece of work, stopped while the app starts: before, plan, run and eval died of
+  // the signal and left the app (in a process group of its own) running.
+  it.each([
+    { command: 'plan', args: ['plan'] },
+    { command: 'run', args: ['run', 'e2e/title.spec.ts'] },
+    { command: 'eval', args: ['eval', 'requests.yaml'] },
+  ])('$command: a Ctrl-C while the app starts stops its start and leaves no app running (exit 130)', async ({ args }) => {
     project.remove();
     project = await webServerProject('node late-app.cjs');
     ({ url } = project);
-    // The app answers 3 s after it starts: long enough to be stopped while it starts.
-    writeFileSync(path.join(project.dir, 'late-app.cjs'), "setTimeout(() => require('./app.cjs'), 3000);\n");
-    const child = start(['plan']);
+    // The app says it is starting, then answers 3 s later: long enough to be stopped while it starts.
+    const starting = path.join(project.dir, 'starting');
+    writeFileSync(path.join(project.dir, 'late-app.cjs'), `require('node:fs').writeFileSync(${JSON.stringify(starting)}, '');\nsetTimeout(() => require('./app.cjs'), 3000);\n`);
+    writeFileSync(path.join(project.dir, 'e2e', 'title.spec.ts'), TITLE_SPEC);
+    writeFileSync(path.join(project.dir, 'requests.yaml'), 'requests:\n  - description: see the title "Welcome"\n');
+    const child = start(args);
     try {
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.stdout.on('data', () => undefined);
-      for (let poll = 0; poll < 300 && !stderr.includes('planning tests'); poll++) await new Promise((resolve) => setTimeout(resolve, 20));
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      child.kill('SIGINT');
-      expect(await exitCode(child)).toBe(130);
+      expect(await interruptWhen(child, () => existsSync(starting), 300)).toBe(130);
       await new Promise((resolve) => setTimeout(resolve, 4000));
+      expect(await answers(url)).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('run: a Ctrl-C while the spec runs stops Playwright, then the app (exit 130)', async () => {
+    writeFileSync(path.join(project.dir, 'e2e', 'slow.spec.ts'), "import { test } from '@playwright/test';\ntest('waits', async ({ page }) => {\n  await page.goto('/');\n  await page.waitForTimeout(30_000);\n});\n");
+    const child = start(['run', 'e2e/slow.spec.ts']);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      // Stopped once the app is up and Playwright has had time to start.
+      expect(await interruptWhen(child, () => stderr.includes('started the app'), 2000)).toBe(130);
       expect(await answers(url)).toBe(false);
     } finally {
       child.kill('SIGKILL');
