@@ -3,7 +3,8 @@
  * (Atomics) only when it needs that batch's answer, so readying the compiler overlaps the caller's own work
  * (asking the model). The native compiler's thread (native-check-thread.cjs) and the JavaScript compiler's
  * (javascript-check-thread.ts) both speak it: a message with an `id` in; `{ id, diagnostics }` or
- * `{ id, error }` out on `port`, answered through check-thread-port.cjs; `{ type: 'close' }` ends the thread.
+ * `{ id, error }` out on `port`, answered through check-thread-port.cjs; `{ type: 'close' }` ends the thread. A
+ * thread that starts a compiler process says so (`{ type: 'compiler started', pid }`, on the worker's own channel).
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 
@@ -124,10 +125,30 @@ export class CheckerThread<Diagnostics> {
     // An error the thread throws ends it, and a caller waiting learns that from the signal (the thread's checker
     // answers its own failures as errors); unheard, the event would throw in this thread instead.
     worker.on('error', () => undefined);
-    // A thread that ended on its own (its compiler failed to start) is replaced by the next batch's.
+    // A compiler process the thread started (the native one) is killed if this process exits while the thread
+    // still has it: cut off from the thread in the middle of a request, it would print a crash on the terminal.
+    let compiler: number | undefined;
+    const killCompiler = () => {
+      if (compiler !== undefined) killQuietly(compiler);
+    };
+    worker.on('message', (message: { type?: string; pid?: number }) => {
+      if (message.type === 'compiler started' && typeof message.pid === 'number') compiler = message.pid;
+    });
+    process.on('exit', killCompiler);
+    // A thread that ended on its own (its compiler failed to start) is replaced by the next batch's. A thread
+    // ends only once its compiler has exited and been reaped: its pid is nobody's to kill any more.
     worker.once('exit', () => {
+      process.off('exit', killCompiler);
       if (this.thread === thread) this.close();
     });
     return thread;
+  }
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Gone already.
   }
 }

@@ -5,7 +5,8 @@
 //
 // The caller (checker-thread.ts) posts { type: 'check', id, configText, texts, files } and, when it needs the
 // answer, waits for { id, diagnostics } or { id, error } (check-thread-port.cjs). { type: 'close' } stops the
-// compiler's process; the thread ends once that process has exited, so that no child is left unreaped.
+// compiler's process; the thread ends once that process has exited, so that no child is left unreaped. The
+// compiler's pid goes to the caller as { type: 'compiler started', pid }.
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const path = require('node:path');
@@ -33,6 +34,10 @@ function check(batch) {
   if (first) {
     const { API } = require('typescript-native/unstable/sync');
     api = new API({ cwd: path.dirname(configFile), fs: inMemory(configFile, () => configText, () => texts) });
+    // The caller kills it if its process exits first: cut off while it waits for a file from this thread, the
+    // compiler panics and prints its Go stack traces on the terminal Scribe shares with it.
+    const pid = api.client?.channel?.child?.pid;
+    if (pid !== undefined) parentPort.postMessage({ type: 'compiler started', pid });
   }
   const snapshot = first ? api.updateSnapshot({ openProjects: [configFile] }) : api.updateSnapshot({ fileChanges: { changed: [...new Set([configFile, ...previous, ...batch.files])] } });
   try {
