@@ -118,13 +118,6 @@ export class CheckerThread<Diagnostics> {
     const { port1, port2 } = new MessageChannel();
     const signal = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
     const worker = new Worker(this.script, { workerData: { ...this.workerData, port: port2, signal }, transferList: [port2] });
-    // Neither keeps the process alive: an idle compiler is closed by its timer, or goes when the process ends.
-    worker.unref();
-    port1.unref();
-    const thread: Running = { worker, port: port1, signal, nextId: 1 };
-    // An error the thread throws ends it, and a caller waiting learns that from the signal (the thread's checker
-    // answers its own failures as errors); unheard, the event would throw in this thread instead.
-    worker.on('error', () => undefined);
     // A compiler process the thread started (the native one) is killed if this process exits while the thread
     // still has it: cut off from the thread in the middle of a request, it would print a crash on the terminal.
     let compiler: number | undefined;
@@ -135,6 +128,14 @@ export class CheckerThread<Diagnostics> {
       if (message.type === 'compiler started' && typeof message.pid === 'number') compiler = message.pid;
     });
     process.on('exit', killCompiler);
+    // Neither keeps the process alive: an idle compiler is closed by its timer, or goes when the process ends. (After
+    // the listener above: a 'message' listener refs the worker.)
+    worker.unref();
+    port1.unref();
+    const thread: Running = { worker, port: port1, signal, nextId: 1 };
+    // An error the thread throws ends it, and a caller waiting learns that from the signal (the thread's checker
+    // answers its own failures as errors); unheard, the event would throw in this thread instead.
+    worker.on('error', () => undefined);
     // A thread that ended on its own (its compiler failed to start) is replaced by the next batch's. A thread
     // ends only once its compiler has exited and been reaped: its pid is nobody's to kill any more.
     worker.once('exit', () => {

@@ -128,4 +128,33 @@ const poll = setInterval(() => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('does not keep its process alive: a process that has checked a batch ends though its compiler idles for minutes', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'scribe-checker-end-'));
+    const file = path.join(dir, 'checks-then-ends.mjs');
+    writeFileSync(
+      file,
+      `import { nativeChecker } from ${JSON.stringify(path.resolve('src/validate/compiler.ts'))};
+import { NO_PROJECT } from ${JSON.stringify(path.resolve('src/validate/project-types.ts'))};
+import { typeCheckOptions } from ${JSON.stringify(path.resolve('src/validate/type-checker.ts'))};
+const checker = nativeChecker('native', typeCheckOptions(false), NO_PROJECT, 300_000);
+const found = checker.check([{ file: ${JSON.stringify(FILE)}, text: ${JSON.stringify(INVENTED)} }]).get(${JSON.stringify(FILE)});
+console.log(found.map((d) => d.code).join(','));
+`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', file]);
+    const exited = once(child, 'exit');
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', () => undefined);
+    try {
+      // Before, the process waited out the compiler's idle time: held by the listener for its pid.
+      const [exitCode] = (await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve(['still running']), 30_000).unref())])) as [number | string];
+      expect(exitCode).toBe(0);
+      expect(stdout.trim()).toBe('2339');
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
