@@ -120,14 +120,24 @@ export class CheckerThread<Diagnostics> {
     const worker = new Worker(this.script, { workerData: { ...this.workerData, port: port2, signal }, transferList: [port2] });
     // A compiler process the thread started (the native one) is killed if this process exits while the thread
     // still has it: cut off from the thread in the middle of a request, it would print a crash on the terminal.
+    // Many checkers may each hold one at once (a server's validators): each raises the listener limit by its own,
+    // which still warns of a leak elsewhere.
     let compiler: number | undefined;
     const killCompiler = () => {
       if (compiler !== undefined) killQuietly(compiler);
     };
+    const forgetCompiler = () => {
+      if (compiler === undefined) return;
+      compiler = undefined;
+      process.off('exit', killCompiler);
+      process.setMaxListeners(process.getMaxListeners() - 1);
+    };
     worker.on('message', (message: { type?: string; pid?: number }) => {
-      if (message.type === 'compiler started' && typeof message.pid === 'number') compiler = message.pid;
+      if (message.type !== 'compiler started' || typeof message.pid !== 'number' || compiler !== undefined) return;
+      compiler = message.pid;
+      process.setMaxListeners(process.getMaxListeners() + 1);
+      process.on('exit', killCompiler);
     });
-    process.on('exit', killCompiler);
     // Neither keeps the process alive: an idle compiler is closed by its timer, or goes when the process ends. (After
     // the listener above: a 'message' listener refs the worker.)
     worker.unref();
@@ -139,7 +149,7 @@ export class CheckerThread<Diagnostics> {
     // A thread that ended on its own (its compiler failed to start) is replaced by the next batch's. A thread
     // ends only once its compiler has exited and been reaped: its pid is nobody's to kill any more.
     worker.once('exit', () => {
-      process.off('exit', killCompiler);
+      forgetCompiler();
       if (this.thread === thread) this.close();
     });
     return thread;
