@@ -7,7 +7,7 @@ import { createMcpContext } from '../mcp/tools.ts';
 import { loadProject } from '../project/context.ts';
 import { printWarnings, UsageError, type CliContext } from './context.ts';
 import { parseHost, parsePort } from './serve.ts';
-import { servingWithWebServer } from './serving.ts';
+import { servingWhileWebServerStarts, servingWithWebServer } from './serving.ts';
 
 interface McpFlags {
   port?: string;
@@ -31,13 +31,13 @@ async function runMcp(flags: McpFlags, ctx: CliContext): Promise<void> {
   const address = flags.port === undefined ? undefined : { host: parseHost(flags.host), port: parsePort(flags.port) };
   const project = await loadProject({ cwd: ctx.cwd, env: ctx.env });
   printWarnings(ctx, project.warnings);
-  const context = createMcpContext({ project, provider: flags.provider });
   if (address === undefined) {
     // stdout is the protocol's: what the app's start says goes to stderr.
-    await servingWithWebServer(project, (note) => ctx.stderr.write(`scribe: ${note}\n`), () => serveStdio(context));
+    await servingWhileWebServerStarts(project, (note) => ctx.stderr.write(`scribe: ${note}\n`), (app, stop) => serveStdio(createMcpContext({ project, provider: flags.provider, app }), stop));
     ctx.exitCode = 0;
     return;
   }
+  const context = createMcpContext({ project, provider: flags.provider });
   const log = jsonLines(ctx.stdout);
   await servingWithWebServer(project, (note) => log({ level: 'info', msg: note }), async () => {
     let server;

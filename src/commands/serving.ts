@@ -4,9 +4,11 @@
  * of the signal then would leave it running.
  * - `withWebServerInterruptibly`: a command that does one piece of work (`plan`, `batch`, `heal`, `run`, `eval`), stopped by
  *   its first signal, the app's start included.
- * - `servingWithWebServer`: a command that serves until it is stopped (`serve`, `mcp`, `worker`): the app is up
- *   before the first job can come, and stopped once the serving has ended and its jobs are settled; once it is
- *   up, the serving handles its own signals.
+ * - `servingWithWebServer`: a command that serves until it is stopped (`serve`, `mcp --port`, `worker`): the app
+ *   is up before the first job can come, and stopped once the serving has ended and its jobs are settled; once it
+ *   is up, the serving handles its own signals.
+ * - `servingWhileWebServerStarts`: `mcp` over stdio, whose host waits for its handshake a bounded time (seconds, in some hosts): it
+ *   serves at once and its jobs wait for the app; an app that cannot start ends the serving, then the command.
  */
 import { constants } from 'node:os';
 import { webServers, withWebServer, type ProjectContext } from '../project/context.ts';
@@ -38,6 +40,46 @@ export async function servingWithWebServer(project: ProjectContext, onNote: (not
     } finally {
       await stopApp();
     }
+  } finally {
+    for (const signal of SIGNALS) process.off(signal, lastListener);
+  }
+}
+
+export async function servingWhileWebServerStarts(project: ProjectContext, onNote: (note: string) => void, serve: (app: Promise<void>, stop: AbortSignal) => Promise<void>): Promise<void> {
+  const starting = new AbortController();
+  const serving = new AbortController();
+  let app: Acquired<void> | undefined;
+  const started = webServers(project, onNote)(starting.signal).then((acquired) => {
+    app = acquired;
+  });
+  // Why the app could not start, unless its start was stopped because the serving had ended.
+  const failure = started.then(
+    () => undefined,
+    (error: unknown) => {
+      if (starting.signal.aborted) return undefined;
+      serving.abort();
+      return error instanceof Error ? error : new Error(String(error));
+    },
+  );
+  const stopApp = once(async () => {
+    starting.abort();
+    await failure;
+    await app?.teardown();
+  });
+  // As in servingWithWebServer: the last listener stops the app (or its start), then the process.
+  const lastListener = (signal: NodeJS.Signals) => {
+    if (process.listenerCount(signal) > 1) return;
+    void stopApp().finally(() => process.exit(128 + (constants.signals[signal] ?? 15)));
+  };
+  for (const signal of SIGNALS) process.on(signal, lastListener);
+  try {
+    try {
+      await serve(started, serving.signal);
+    } finally {
+      await stopApp();
+    }
+    const error = await failure;
+    if (error !== undefined) throw error;
   } finally {
     for (const signal of SIGNALS) process.off(signal, lastListener);
   }

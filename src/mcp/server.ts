@@ -31,14 +31,15 @@ export function createMcpServer(context: McpContext): McpServer {
   return server;
 }
 
-/** Serves one client on stdin/stdout until it closes the stream. */
-export async function serveStdio(context: McpContext): Promise<void> {
+/** Serves one client on stdin/stdout until it closes the stream, or `stop` fires. */
+export async function serveStdio(context: McpContext, stop?: AbortSignal): Promise<void> {
   const server = createMcpServer(context);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });
   // The SDK's transport does not end with its input: a host that closes Scribe's stdin is done with it.
   process.stdin.once('end', () => void server.close());
+  stop?.addEventListener('abort', () => void server.close(), { once: true });
   await server.connect(new StdioServerTransport());
   await closed;
 }

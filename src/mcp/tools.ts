@@ -56,9 +56,14 @@ export interface McpContext {
   validator: () => Validator;
   /** The safety gate before run_spec (the model may have written the file), sharing that compiler project. */
   gate: () => Validator;
+  /**
+   * Settles once the Playwright config's webServer is up (at once without one), or with why it could not start:
+   * over stdio the host's handshake is answered while the app starts, and the tools that explore or run wait for it.
+   */
+  app: Promise<void>;
 }
 
-export function createMcpContext(options: { project: ProjectContext; provider?: ProviderName }): McpContext {
+export function createMcpContext(options: { project: ProjectContext; provider?: ProviderName; app?: Promise<void> }): McpContext {
   const { project } = options;
   const config = project.agents.server;
   let validator: Validator | undefined;
@@ -73,7 +78,24 @@ export function createMcpContext(options: { project: ProjectContext; provider?: 
     slots: new JobSlots({ concurrency: config.jobs.concurrency, maxQueued: config.jobs.max_queued }),
     validator: shared,
     gate: () => (gate ??= safetyGate(project.agents.critic, { projectRoot: project.cwd, from: shared() })),
+    app: options.app ?? Promise.resolve(),
   };
+}
+
+/** A job's slot, once the app is up: what a tool that explores or runs takes first. */
+async function appJobSlot(context: McpContext, signal: AbortSignal): Promise<() => void> {
+  await untilSettled(context.app, signal);
+  return context.slots.acquire(signal);
+}
+
+/** `promise`, or the abort's reason once `signal` fires first (a call cancelled while the app starts). */
+function untilSettled<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -102,7 +124,7 @@ export function registerTools(server: McpServer, context: McpContext): void {
         const clientSamples = server.server.getClientCapabilities()?.sampling !== undefined;
         const choice = chooseModel(env, context.provider, clientSamples);
         const provider = choice.provider === 'mcp' ? new SamplingProvider({ server: server.server, maxTokens: config.mcp.sampling_max_tokens }) : undefined;
-        const release = await context.slots.acquire(extra.signal);
+        const release = await appJobSlot(context, extra.signal);
         try {
           const result = await generateSpec(
             { ...request, outputPath, provider: choice.provider === 'mcp' ? undefined : choice.provider },
@@ -138,7 +160,7 @@ export function registerTools(server: McpServer, context: McpContext): void {
         const provider = choice.provider === 'mcp' ? new SamplingProvider({ server: server.server, maxTokens: config.mcp.sampling_max_tokens }) : undefined;
         const items = requestItems(requests.map((request) => ({ ...request, ...(choice.provider === 'mcp' ? {} : { provider: choice.provider }) })));
         // The batch is one job of this server's: its own workers are the generations at once.
-        const release = await context.slots.acquire(extra.signal);
+        const release = await appJobSlot(context, extra.signal);
         try {
           const result = await generateBatch({ project: context.project, items, source: 'mcp generate_batch', workers: config.jobs.concurrency, provider, signal: extra.signal, onProgress: batchProgress(extra) });
           return structured(result, false);
@@ -187,7 +209,7 @@ export function registerTools(server: McpServer, context: McpContext): void {
         if (!settled.ok) throw HttpError.invalid([{ field: 'url', message: settled.error }]);
         if (settled.value === undefined) throw HttpError.invalid([{ field: 'url', message: 'is required when BASE_URL is not set' }]);
         const baseURL = settled.value;
-        const release = await context.slots.acquire(extra.signal);
+        const release = await appJobSlot(context, extra.signal);
         try {
           const gated = await runGated(context.gate(), file, readFileSync(file, 'utf8'), { baseURL, cwd, env, ...runTarget(context.project), signal: extra.signal });
           if (!gated.ran) return toolError(refusal(args.path, gated.issues));
@@ -223,7 +245,7 @@ export function registerTools(server: McpServer, context: McpContext): void {
         const clientSamples = server.server.getClientCapabilities()?.sampling !== undefined;
         const choice = chooseModel(env, context.provider, clientSamples);
         const provider = choice.provider === 'mcp' ? new SamplingProvider({ server: server.server, maxTokens: config.mcp.sampling_max_tokens }) : undefined;
-        const release = await context.slots.acquire(extra.signal);
+        const release = await appJobSlot(context, extra.signal);
         try {
           // The caller is a model, which may have written these specs: they run contained too.
           const result = await healSuite({ project: context.project, files, baseURL, dryRun: args.dry_run === true, containSpecs: true, provider, signal: extra.signal });

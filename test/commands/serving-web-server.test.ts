@@ -2,7 +2,8 @@
  * The commands that serve until they are stopped (`serve`, `mcp`, `worker`), in a user's Playwright project
  * whose app only runs through the config's webServer: the app is started (or reused) before the first job can
  * come, as `generate` starts it, its jobs explore and run against it, and it is stopped once the serving has
- * ended; an app that cannot start is exit 1 with nothing served. And a command that does one piece of work
+ * ended; an app that cannot start is exit 1 with nothing served. `mcp` over stdio answers its host's handshake
+ * while the app starts, and its jobs wait for the app. And a command that does one piece of work
  * (`plan`, `run`, `eval`), stopped while the app starts, and `run` stopped while its spec runs, leave no app running.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -15,6 +16,7 @@ import { answers } from '../fixtures/closed-url.ts';
 import { jsonLog } from '../fixtures/json-log.ts';
 import { startRedis, type RedisServer } from '../fixtures/redis-server.ts';
 import { webServerProject, type WebServerProject } from '../fixtures/web-server-project.ts';
+import { connectStdio } from '../mcp/harness.ts';
 import { runCli } from './harness.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/scribe.js', import.meta.url));
@@ -91,6 +93,41 @@ describe("the serving commands start the Playwright config's webServer", () => {
       // stdout is the protocol's: nothing of the app's start is written there.
       expect(stdout).toBe('');
       expect(await answers(url)).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('mcp over stdio answers the handshake while a slow app starts; a generation waits for the app and runs green', async () => {
+    project.remove();
+    project = await webServerProject('node late-app.cjs');
+    ({ url } = project);
+    // The app answers 4 s after it starts: the host's handshake does not wait for it.
+    writeFileSync(path.join(project.dir, 'late-app.cjs'), "setTimeout(() => require('./app.cjs'), 4000);\n");
+    const session = await connectStdio({ cwd: project.dir, env: env() });
+    try {
+      // Connected (initialize answered) before the app is up, not after.
+      expect(await answers(url)).toBe(false);
+      const result = await session.client.callTool({ name: 'generate_test', arguments: { description: 'see the title "Welcome"', provider: 'offline' } }, undefined, { timeout: 120_000 });
+      expect(result.structuredContent).toMatchObject({ success: true, runner: { classification: 'pass' } });
+      expect(session.stderr()).toContain(`scribe: started the app (node late-app.cjs) at ${url}`);
+    } finally {
+      await session.close();
+    }
+    for (let poll = 0; poll < 100 && (await answers(url)); poll++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await answers(url)).toBe(false);
+  }, 120_000);
+
+  it('mcp over stdio: an app that cannot start ends the serving, exit 1 naming it', async () => {
+    project.remove();
+    project = await webServerProject('node -e "process.exit(3)"');
+    const child = start(['mcp']);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.on('data', () => undefined);
+    try {
+      expect(await exitCode(child)).toBe(1);
+      expect(stderr).toContain('scribe: the app could not be started');
     } finally {
       child.kill('SIGKILL');
     }
