@@ -7,8 +7,8 @@
  * - `servingWithWebServer`: a command that serves until it is stopped (`serve`, `mcp --port`, `worker`): the app
  *   is up before the first job can come, and stopped once the serving has ended and its jobs are settled; once it
  *   is up, the serving handles its own signals.
- * - `servingWhileWebServerStarts`: `mcp` over stdio, whose host waits for its handshake a bounded time (seconds, in some hosts): it
- *   serves at once and its jobs wait for the app; an app that cannot start ends the serving, then the command.
+ * - `servingWhileWebServerStarts`: `mcp` over stdio, whose host waits for its handshake a bounded time: it serves
+ *   at once and its jobs wait for the app; an app that cannot start ends the serving, then the command.
  */
 import { constants } from 'node:os';
 import { webServers, withWebServer, type ProjectContext } from '../project/context.ts';

@@ -120,8 +120,8 @@ export class CheckerThread<Diagnostics> {
     const worker = new Worker(this.script, { workerData: { ...this.workerData, port: port2, signal }, transferList: [port2] });
     // A compiler process the thread started (the native one) is killed if this process exits while the thread
     // still has it: cut off from the thread in the middle of a request, it would print a crash on the terminal.
-    // Many checkers may each hold one at once (a server's validators): each raises the listener limit by its own,
-    // which still warns of a leak elsewhere.
+    // Many checkers may each hold such a hook at once (a server's validators): each raises the listener limit by
+    // one while it holds it, so that the limit still warns of a leak elsewhere.
     let compiler: number | undefined;
     const killCompiler = () => {
       if (compiler !== undefined) killQuietly(compiler);
