@@ -10,11 +10,10 @@
  * - `servingWhileWebServerStarts`: `mcp` over stdio, whose host waits for its handshake a bounded time: it serves
  *   at once and its jobs wait for the app; an app that cannot start ends the serving, then the command.
  */
-import { constants } from 'node:os';
 import { webServers, withWebServer, type ProjectContext } from '../project/context.ts';
 import type { Acquired } from '../util/lifetimes.ts';
 import { once } from '../util/once.ts';
-import { interruptible } from './interrupt.ts';
+import { interruptible, Interrupted } from './interrupt.ts';
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
@@ -25,24 +24,14 @@ export function withWebServerInterruptibly<T>(project: ProjectContext, onNote: (
 export async function servingWithWebServer(project: ProjectContext, onNote: (note: string) => void, serve: () => Promise<void>): Promise<void> {
   let app: Acquired<void> | undefined;
   const stopApp = once(async () => app?.teardown());
-  // Listening from before the app starts to after it has stopped: a process with no listener left dies of a
-  // signal without stopping the app, which runs in a process group of its own. While the start or the serving
-  // listens too, this one leaves the signal to them; alone (the moment between them), it stops the app, then the process.
-  const lastListener = (signal: NodeJS.Signals) => {
-    if (process.listenerCount(signal) > 1) return;
-    void stopApp().finally(() => process.exit(128 + (constants.signals[signal] ?? 15)));
-  };
-  for (const signal of SIGNALS) process.on(signal, lastListener);
-  try {
+  await withLastListener(stopApp, async () => {
     app = await interruptible((signal) => webServers(project, onNote)(signal), { onSignal: () => undefined, graceMs: project.agents.runner.timeouts.kill_grace_ms });
     try {
       await serve();
     } finally {
       await stopApp();
     }
-  } finally {
-    for (const signal of SIGNALS) process.off(signal, lastListener);
-  }
+  });
 }
 
 export async function servingWhileWebServerStarts(project: ProjectContext, onNote: (note: string) => void, serve: (app: Promise<void>, stop: AbortSignal) => Promise<void>): Promise<void> {
@@ -66,20 +55,31 @@ export async function servingWhileWebServerStarts(project: ProjectContext, onNot
     await failure;
     await app?.teardown();
   });
-  // As in servingWithWebServer: the last listener stops the app (or its start), then the process.
-  const lastListener = (signal: NodeJS.Signals) => {
-    if (process.listenerCount(signal) > 1) return;
-    void stopApp().finally(() => process.exit(128 + (constants.signals[signal] ?? 15)));
-  };
-  for (const signal of SIGNALS) process.on(signal, lastListener);
-  try {
+  await withLastListener(stopApp, async () => {
     try {
       await serve(started, serving.signal);
     } finally {
       await stopApp();
     }
-    const error = await failure;
-    if (error !== undefined) throw error;
+  });
+  const error = await failure;
+  if (error !== undefined) throw error;
+}
+
+/**
+ * Runs `work` with a signal listener held from before the app starts to after it has stopped: a process with no
+ * listener left dies of a signal without stopping the app, which runs in a process group of its own. While the
+ * start or the serving listens too, this one leaves the signal to them; alone (the moment between them), it stops
+ * the app (or its start), then the process.
+ */
+async function withLastListener(stopApp: () => Promise<void>, work: () => Promise<void>): Promise<void> {
+  const lastListener = (signal: NodeJS.Signals) => {
+    if (process.listenerCount(signal) > 1) return;
+    void stopApp().finally(() => process.exit(new Interrupted(signal).exitCode));
+  };
+  for (const signal of SIGNALS) process.on(signal, lastListener);
+  try {
+    await work();
   } finally {
     for (const signal of SIGNALS) process.off(signal, lastListener);
   }
