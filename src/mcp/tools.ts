@@ -39,6 +39,7 @@ import { generateSpec } from '../workflow/pipeline.ts';
 import { progressReporter } from '../workflow/progress-reporter.ts';
 import { batchSchema, mcpRequestShape, parseRequest, REQUEST_FIELD_DESCRIPTIONS } from '../workflow/request-contract.ts';
 import { settleUrl } from '../workflow/request.ts';
+import { abortable } from '../util/abortable.ts';
 import { chooseModel } from './model-choice.ts';
 import { JobSlots, SlotsFullError } from './slots.ts';
 
@@ -82,20 +83,10 @@ export function createMcpContext(options: { project: ProjectContext; provider?: 
   };
 }
 
-/** A job's slot, once the app is up: what a tool that explores or runs takes first. */
+/** A job's slot, once the app is up: what a tool that explores or runs takes first (a cancelled call stops waiting). */
 async function appJobSlot(context: McpContext, signal: AbortSignal): Promise<() => void> {
-  await untilSettled(context.app, signal);
+  await abortable(context.app, signal);
   return context.slots.acquire(signal);
-}
-
-/** `promise`, or the abort's reason once `signal` fires first (a call cancelled while the app starts). */
-function untilSettled<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;

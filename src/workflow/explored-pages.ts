@@ -11,6 +11,7 @@ import type { PageInventory } from '../contracts.ts';
 import { capSite } from '../explore/render.ts';
 import { pathKey } from '../explore/site.ts';
 import type { SignedInExploration } from './explore-signed-in.ts';
+import { abortable } from '../util/abortable.ts';
 
 export type SiteBudget = Parameters<typeof capSite>[1];
 
@@ -42,7 +43,7 @@ export class ExploredPages implements Explorations {
       if (found) return { exploration: found, reused: true };
       const sameOrigin = [...this.#underWay].filter(([, of]) => of === origin).map(([exploring]) => exploring);
       if (sameOrigin.length === 0) break;
-      await untilSettledOrAborted(sameOrigin, signal);
+      await abortable(Promise.allSettled(sameOrigin), signal);
     }
     const exploring = explore();
     this.#underWay.set(exploring, origin);
@@ -77,20 +78,6 @@ export class ExploredPages implements Explorations {
 
 function originOf(url: string): string {
   return URL.canParse(url) ? new URL(url).origin : url;
-}
-
-async function untilSettledOrAborted(explorations: Array<Promise<unknown>>, signal: AbortSignal | undefined): Promise<void> {
-  signal?.throwIfAborted();
-  let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal?.reason instanceof Error ? signal.reason : new Error(String(signal?.reason)));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    await Promise.race([Promise.allSettled(explorations), aborted]);
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-  }
 }
 
 /** The site with `url`'s page as its start page and the other pages after it, fitted to the budget again; undefined when `url`'s page is not among them. */
